@@ -1,0 +1,274 @@
+//! The `Game` trait that every game implements, and the small types all games share.
+//!
+//! # How the five games map onto this trait
+//!
+//! A game is a pure state machine: `to_move` names who acts next, `legal_moves` lists what they may
+//! do, `try_play` applies one ply. Everything a later issue needs is expressed through three ideas:
+//!
+//! * **Plies, not turns.** Every action is one ply with one actor. A seat that acts several times in
+//!   a row simply stays `to_move` for several plies: DVONN's White makes the 49th placement and the
+//!   first stack move; a DOUBLE turn of several cards is several plies of one seat.
+//! * **Chance is an actor.** When the next thing to happen is random (a card drawn, a piece put on the
+//!   Wyx rack), `to_move` returns [`Actor::Chance`] and `legal_moves` lists the possible outcomes
+//!   (the identities of the unseen cards). The driver, not the game, picks one with a generator
+//!   seeded from the record's seed and plays it like any move; the record stores it as a ply with no
+//!   seat. So a record replays without the generator, and the generator's choices can be checked
+//!   against the seed separately. A whole shuffle is a run of chance plies (one per card dealt or
+//!   racked), never a hidden permutation inside the state.
+//! * **Views.** [`Viewer`] says whose eyes a rendering is for: `Viewer::Everyone` sees the whole truth,
+//!   `Viewer::Seat(k)` only what seat k may know. Perfect-information games render the same text for
+//!   both; DOUBLE hides other hands and the stock.
+//!
+//! The games, seat 0 first:
+//!
+//! | game | seats | variants | turn shape | chance | hidden |
+//! |---|---|---|---|---|---|
+//! | `dvonn` | 2 | none | placements then stack moves; White twice at ply 48/49; forced `PASS` | none | none |
+//! | `double-dutch` | 2, 3 | none | one placement per ply, a seat with no supply passes | none | none |
+//! | `pegs` | 2 | `standard`, `turbo` | one move or capture sequence per ply | none | none |
+//! | `wyx` | 2 | none, `double` (two rounds, colours swapped) | one pawn or knight per ply | the rack, as chance plies before ply 0 of play | none |
+//! | `double` | 2..6 | none | several card plies per turn, then an explicit end of turn | the deal and every draw | hands, stock |
+
+use std::fmt;
+
+/// A seat at the table, numbered from 0 in the rulebook's order.
+pub type Seat = usize;
+
+/// Who acts next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// A seat chooses the next ply.
+    Seat(Seat),
+    /// The next ply is a random event, drawn by the driver from the seeded generator.
+    Chance,
+}
+
+/// Whose view of the game a rendering is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// The whole truth: every hand, the stock order if the game has one.
+    Everyone,
+    /// Only what this seat may know.
+    Seat(Seat),
+}
+
+/// How a game stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Not over yet.
+    Ongoing,
+    /// Over, and every seat shares the result.
+    Draw,
+    /// Over, won by these seats (one, or several sharing a win), in seat order.
+    Winners(Vec<Seat>),
+}
+
+impl Outcome {
+    /// The outcome in which `winners` share the win among `seats` seats: a draw when all share it.
+    pub fn from_winners(mut winners: Vec<Seat>, seats: usize) -> Self {
+        winners.sort_unstable();
+        winners.dedup();
+        if winners.len() == seats {
+            Outcome::Draw
+        } else {
+            Outcome::Winners(winners)
+        }
+    }
+
+    /// The winning seats; every seat for a draw, none while ongoing.
+    pub fn winners(&self, seats: usize) -> Vec<Seat> {
+        match self {
+            Outcome::Ongoing => Vec::new(),
+            Outcome::Draw => (0..seats).collect(),
+            Outcome::Winners(w) => w.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Ongoing => f.write_str("ongoing"),
+            Outcome::Draw => f.write_str("draw"),
+            Outcome::Winners(w) if w.len() == 1 => write!(f, "winner {}", w[0]),
+            Outcome::Winners(w) => {
+                f.write_str("winners")?;
+                w.iter().try_for_each(|s| write!(f, " {s}"))
+            }
+        }
+    }
+}
+
+/// What a new game is asked to be; each game validates it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// The variant's name, if one was asked for.
+    pub variant: Option<String>,
+    /// The number of seats, if one was asked for; each game has a default.
+    pub seats: Option<usize>,
+    /// The seed of every random choice the game needs.
+    pub seed: u64,
+}
+
+/// A move text that is not a move of this game at all, whatever the position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot parse move `{text}`: {reason}")]
+pub struct ParseMoveError {
+    /// The offending text.
+    pub text: String,
+    /// Why it is not a move.
+    pub reason: String,
+}
+
+/// A well-formed move that the rules forbid in this position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {text}: {reason}")]
+pub struct IllegalMove {
+    /// The move, as the game prints it.
+    pub text: String,
+    /// Which rule it breaks.
+    pub reason: String,
+}
+
+/// Why a move text could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not a move.
+    #[error(transparent)]
+    Parse(#[from] ParseMoveError),
+    /// The move is not legal here.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMove),
+}
+
+/// A game that cannot be set up as asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// No game has this id.
+    #[error("unknown game `{0}` (known: dvonn)")]
+    UnknownGame(String),
+    /// The game is in the rules but not implemented yet.
+    #[error("game `{0}` is not implemented yet")]
+    NotImplemented(String),
+    /// The game has no such variant.
+    #[error("{game} has no variant `{variant}`")]
+    Variant {
+        /// The game's id.
+        game: &'static str,
+        /// The variant asked for.
+        variant: String,
+    },
+    /// The game is not played with this many seats.
+    #[error("{game} is played by {allowed} seats, not {asked}")]
+    Seats {
+        /// The game's id.
+        game: &'static str,
+        /// The seat counts the game allows, in words.
+        allowed: &'static str,
+        /// The seat count asked for.
+        asked: usize,
+    },
+}
+
+/// The rules of one game: a pure state machine over plies.
+///
+/// Shaped like shakmaty's `Position`: parsing a move and checking its legality are separate steps
+/// with separate errors, and `try_play` leaves the state untouched when it refuses a move.
+pub trait Game: Clone + fmt::Debug {
+    /// One ply.
+    type Move: Clone + PartialEq + fmt::Debug + fmt::Display;
+
+    /// Sets up the start position.
+    fn new(setup: &Setup) -> Result<Self, SetupError>;
+
+    /// The game's id, as typed after `newgame`.
+    fn id(&self) -> &'static str;
+
+    /// The variant being played, if the game has variants.
+    fn variant(&self) -> Option<&'static str>;
+
+    /// How many seats play.
+    fn seats(&self) -> usize;
+
+    /// How many plies have been played.
+    fn ply(&self) -> usize;
+
+    /// Who acts next, or `None` when the game is over.
+    fn to_move(&self) -> Option<Actor>;
+
+    /// Reads a move in this game's notation, case-insensitively. Knows nothing of legality.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseMoveError>;
+
+    /// Appends every legal move of the actor to move to `out` (nothing when the game is over).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// How many legal moves there are; games may count faster than they list.
+    fn count_legal(&self) -> usize {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.len()
+    }
+
+    /// Whether `mv` is legal here, and if not, which rule it breaks.
+    fn check(&self, mv: &Self::Move) -> Result<(), IllegalMove>;
+
+    /// Plays a move already known to be legal.
+    fn play_unchecked(&mut self, mv: &Self::Move);
+
+    /// Plays `mv` if it is legal; otherwise leaves the state unchanged and says why.
+    fn try_play(&mut self, mv: &Self::Move) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Each seat's score in seat order (DVONN: pieces controlled).
+    fn scores(&self) -> Vec<i64>;
+
+    /// The result so far.
+    fn outcome(&self) -> Outcome;
+
+    /// A text picture of the position as `viewer` may see it; lines are never empty.
+    fn render(&self, viewer: Viewer) -> String;
+}
+
+/// The number of legal ply sequences of exactly `depth` plies from `game`.
+///
+/// A forced `PASS` is one ply; a finished game has no sequences; at a chance node every possible
+/// outcome counts as one ply.
+pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => game.count_legal() as u64,
+        _ => {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            moves
+                .iter()
+                .map(|mv| {
+                    let mut next = game.clone();
+                    next.play_unchecked(mv);
+                    perft(&next, depth - 1)
+                })
+                .sum()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Outcome;
+
+    #[test]
+    fn outcome_text() {
+        let cases = [
+            (Outcome::Ongoing, "ongoing"),
+            (Outcome::from_winners(vec![1, 0], 2), "draw"),
+            (Outcome::from_winners(vec![1], 2), "winner 1"),
+            (Outcome::from_winners(vec![2, 0, 2], 3), "winners 0 2"),
+        ];
+        for (outcome, text) in cases {
+            assert_eq!(outcome.to_string(), text);
+        }
+    }
+}

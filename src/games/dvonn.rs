@@ -1,0 +1,711 @@
+//! DVONN in the CodeCup 2011 notation: placement, stack moves, the DVONN-contact rule, scoring.
+//!
+//! The board lives in `u64` bitboards with cell (X, Y) at bit `11 * Y + X`: one neighbour direction
+//! is then one shift, and the contact rule is a flood fill of shifts from the DVONN pieces.
+//! Only the top piece of a stack and whether it holds a DVONN piece ever matter to the rules, so
+//! a stack is its height, its top colour and its DVONN flag.
+
+use std::fmt::{self, Write as _};
+
+use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+
+/// For each row Y (row digit Y + 1), the first and last column X.
+const ROWS: [(u8, u8); 5] = [(0, 8), (0, 9), (0, 10), (1, 10), (2, 10)];
+/// The six neighbour directions (dX, dY); (+1,-1) and (-1,+1) are not neighbours.
+const DIRECTIONS: [(i8, i8); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)];
+/// Columns and rows of the bit layout.
+const WIDTH: u8 = 11;
+const HEIGHT: u8 = 5;
+/// Placements before the movement phase; the first three place the DVONN pieces.
+const PLACEMENTS: u16 = 49;
+const DVONN_PLACEMENTS: u16 = 3;
+
+const fn bit(x: u8, y: u8) -> u64 {
+    1 << (y * WIDTH + x)
+}
+
+const fn board_mask() -> u64 {
+    let mut mask = 0;
+    let mut y = 0;
+    while y < HEIGHT {
+        let mut x = ROWS[y as usize].0;
+        while x <= ROWS[y as usize].1 {
+            mask |= bit(x, y);
+            x += 1;
+        }
+        y += 1;
+    }
+    mask
+}
+
+const fn column_mask(x: u8) -> u64 {
+    let mut mask = 0;
+    let mut y = 0;
+    while y < HEIGHT {
+        mask |= bit(x, y);
+        y += 1;
+    }
+    mask
+}
+
+/// Every cell of the board.
+const BOARD: u64 = board_mask();
+/// Shifts that raise X must not wrap into column 0, those that lower it not into column 10.
+const NOT_FIRST_COLUMN: u64 = BOARD & !column_mask(0);
+const NOT_LAST_COLUMN: u64 = BOARD & !column_mask(WIDTH - 1);
+
+/// The cells next to any cell of `cells`, by one shift per direction.
+const fn spread(cells: u64) -> u64 {
+    let w = WIDTH as u32;
+    ((cells << 1) & NOT_FIRST_COLUMN)
+        | ((cells >> 1) & NOT_LAST_COLUMN)
+        | ((cells << w) & BOARD)
+        | (cells >> w)
+        | ((cells << (w + 1)) & NOT_FIRST_COLUMN)
+        | ((cells >> (w + 1)) & NOT_LAST_COLUMN)
+}
+
+const fn neighbour_table() -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        if BOARD & (1 << i) != 0 {
+            table[i] = spread(1 << i);
+        }
+        i += 1;
+    }
+    table
+}
+
+/// The neighbours of each cell.
+const NEIGHBOURS: [u64; 64] = neighbour_table();
+
+/// A cell of the board, as its bit index `11 * Y + X`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u8);
+
+impl Cell {
+    /// The cell at column `x`, row `y` (both from 0), if it is on the board.
+    pub fn new(x: u8, y: u8) -> Option<Cell> {
+        (x < WIDTH && y < HEIGHT && BOARD & bit(x, y) != 0).then_some(Cell(y * WIDTH + x))
+    }
+
+    fn x(self) -> u8 {
+        self.0 % WIDTH
+    }
+
+    fn y(self) -> u8 {
+        self.0 / WIDTH
+    }
+
+    fn mask(self) -> u64 {
+        1 << self.0
+    }
+
+    /// Every cell, row by row from A1.
+    pub fn all() -> impl Iterator<Item = Cell> {
+        cells(BOARD)
+    }
+
+    /// The cell `distance` steps away in direction `(dx, dy)`, if it is on the board.
+    fn step(self, (dx, dy): (i8, i8), distance: u8) -> Option<Cell> {
+        let x = self.x() as i32 + dx as i32 * distance as i32;
+        let y = self.y() as i32 + dy as i32 * distance as i32;
+        let x = u8::try_from(x).ok()?;
+        let y = u8::try_from(y).ok()?;
+        Cell::new(x, y)
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char((b'A' + self.x()) as char)?;
+        f.write_char((b'1' + self.y()) as char)
+    }
+}
+
+/// The cells of a bitboard, lowest bit first.
+fn cells(mut set: u64) -> impl Iterator<Item = Cell> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let index = set.trailing_zeros() as u8;
+            set &= set - 1;
+            Cell(index)
+        })
+    })
+}
+
+/// One DVONN ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Put the next piece on an empty cell.
+    Place(Cell),
+    /// Move the stack on `from` onto the stack on `to`.
+    Step {
+        /// The moving stack.
+        from: Cell,
+        /// The stack it lands on.
+        to: Cell,
+    },
+    /// No legal move: the turn passes.
+    Pass,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Place(cell) => write!(f, "{cell}"),
+            Move::Step { from, to } => write!(f, "{from}{to}"),
+            Move::Pass => f.write_str("PASS"),
+        }
+    }
+}
+
+/// The two colours; seat 0 is White.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Colour {
+    White = 0,
+    Black = 1,
+}
+
+impl Colour {
+    fn other(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+        }
+    }
+}
+
+/// A DVONN position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dvonn {
+    occupied: u64,
+    /// Stacks topped by each colour, indexed by `Colour`; the rest of `occupied` are lone DVONN pieces.
+    tops: [u64; 2],
+    /// Stacks holding a DVONN piece.
+    dvonn: u64,
+    height: [u8; 64],
+    ply: u16,
+    to_move: Colour,
+    over: bool,
+    removed_by_last_move: u8,
+}
+
+impl Dvonn {
+    /// The empty board, White to place the first DVONN piece.
+    pub fn start() -> Dvonn {
+        Dvonn {
+            occupied: 0,
+            tops: [0; 2],
+            dvonn: 0,
+            height: [0; 64],
+            ply: 0,
+            to_move: Colour::White,
+            over: false,
+            removed_by_last_move: 0,
+        }
+    }
+
+    /// Pieces removed by the DVONN-contact rule after the last ply.
+    pub fn removed_by_last_move(&self) -> u32 {
+        self.removed_by_last_move.into()
+    }
+
+    fn placing(&self) -> bool {
+        self.ply < PLACEMENTS
+    }
+
+    /// Stacks that may not move because all six neighbours exist and are occupied.
+    fn surrounded(&self, cell: Cell) -> bool {
+        let around = NEIGHBOURS[cell.0 as usize];
+        around.count_ones() == 6 && self.occupied & around == around
+    }
+
+    /// Calls `found` with every stack move of `colour` until it returns `true`.
+    fn each_step(&self, colour: Colour, mut found: impl FnMut(Cell, Cell) -> bool) -> bool {
+        for from in cells(self.tops[colour as usize]) {
+            if self.surrounded(from) {
+                continue;
+            }
+            let distance = self.height[from.0 as usize];
+            for direction in DIRECTIONS {
+                if let Some(to) = from.step(direction, distance)
+                    && self.occupied & to.mask() != 0
+                    && found(from, to)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn has_step(&self, colour: Colour) -> bool {
+        self.each_step(colour, |_, _| true)
+    }
+
+    /// The seat to act after a movement-phase ply by `mover`, or none when neither can move.
+    fn settle_turn(&mut self, next: Colour) {
+        self.to_move = next;
+        self.over = !self.has_step(next) && !self.has_step(next.other());
+    }
+
+    /// Removes every stack cut off from all DVONN pieces; returns how many pieces went.
+    fn remove_isolated(&mut self) -> u32 {
+        let mut alive = self.dvonn & self.occupied;
+        loop {
+            let grown = alive | (spread(alive) & self.occupied);
+            if grown == alive {
+                break;
+            }
+            alive = grown;
+        }
+        let dead = self.occupied & !alive;
+        let mut removed = 0;
+        for cell in cells(dead) {
+            removed += u32::from(std::mem::take(&mut self.height[cell.0 as usize]));
+        }
+        self.occupied &= alive;
+        self.tops[0] &= alive;
+        self.tops[1] &= alive;
+        removed
+    }
+
+    fn illegal(mv: &Move, reason: impl Into<String>) -> IllegalMove {
+        IllegalMove {
+            text: mv.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    fn check_step(&self, mv: &Move, from: Cell, to: Cell) -> Result<(), IllegalMove> {
+        let mover = self.to_move;
+        let height = self.height[from.0 as usize];
+        if self.occupied & from.mask() == 0 {
+            return Err(Self::illegal(mv, format!("there is no stack on {from}")));
+        }
+        if self.tops[mover as usize] & from.mask() == 0 {
+            let whose = if self.tops[mover.other() as usize] & from.mask() != 0 {
+                format!("the stack on {from} has a {} top", mover.other().name())
+            } else {
+                format!("{from} holds a lone DVONN piece, which never moves")
+            };
+            return Err(Self::illegal(mv, whose));
+        }
+        if self.surrounded(from) {
+            return Err(Self::illegal(
+                mv,
+                format!("the stack on {from} is surrounded on all six sides"),
+            ));
+        }
+        let dx = i16::from(to.x()) - i16::from(from.x());
+        let dy = i16::from(to.y()) - i16::from(from.y());
+        let distance = if dy == 0 || dx == 0 || dx == dy {
+            dx.abs().max(dy.abs())
+        } else {
+            return Err(Self::illegal(
+                mv,
+                format!("{to} is not in a straight line from {from}"),
+            ));
+        };
+        if distance != i16::from(height) {
+            return Err(Self::illegal(
+                mv,
+                format!(
+                    "the stack on {from} is {height} high and must move exactly that far, not {distance}"
+                ),
+            ));
+        }
+        if self.occupied & to.mask() == 0 {
+            return Err(Self::illegal(mv, format!("{to} is empty")));
+        }
+        Ok(())
+    }
+
+    /// The board drawn with row 5 on top, each cell at horizontal position X - Y/2.
+    fn draw(&self) -> String {
+        let mut text = String::new();
+        for y in (0..HEIGHT).rev() {
+            let (first, last) = ROWS[y as usize];
+            let indent = 2 * (2 * usize::from(first) + 2 - usize::from(y));
+            let _ = write!(text, "{}{:indent$}", y + 1, "");
+            for x in first..=last {
+                let _ = write!(text, " {:<4}", self.stack_text(Cell(y * WIDTH + x)));
+            }
+            text.truncate(text.trim_end().len());
+            text.push('\n');
+        }
+        text
+    }
+
+    /// `.` for an empty cell, else top colour (`W`, `B`, `D` for a lone DVONN piece), height and `*`
+    /// when the stack holds a DVONN piece, as in the fixtures' `final_stacks`.
+    fn stack_text(&self, cell: Cell) -> String {
+        let index = cell.0 as usize;
+        if self.occupied & cell.mask() == 0 {
+            return ".".to_owned();
+        }
+        let top = if self.tops[0] & cell.mask() != 0 {
+            'W'
+        } else if self.tops[1] & cell.mask() != 0 {
+            'B'
+        } else {
+            return "D1".to_owned();
+        };
+        let star = if self.dvonn & cell.mask() != 0 { "*" } else { "" };
+        format!("{top}{}{star}", self.height[index])
+    }
+
+    /// Every stack as `CELL:TOPHEIGHT[*]`, in the fixtures' `final_stacks` form.
+    pub fn stacks(&self) -> String {
+        cells(self.occupied)
+            .map(|cell| format!("{cell}:{}", self.stack_text(cell)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn parse_cell(text: &str, whole: &str) -> Result<Cell, ParseMoveError> {
+    let bytes = text.as_bytes();
+    let fail = |reason: String| ParseMoveError {
+        text: whole.to_owned(),
+        reason,
+    };
+    let [letter, digit] = bytes else {
+        return Err(fail(format!("`{text}` is not a cell")));
+    };
+    let x = letter.to_ascii_uppercase().wrapping_sub(b'A');
+    let y = digit.wrapping_sub(b'1');
+    if !letter.is_ascii_alphabetic() || !digit.is_ascii_digit() {
+        return Err(fail(format!(
+            "`{text}` is not a cell (a column A-K and a row 1-5)"
+        )));
+    }
+    Cell::new(x, y).ok_or_else(|| fail(format!("{} is not on the board", text.to_uppercase())))
+}
+
+impl Game for Dvonn {
+    type Move = Move;
+
+    fn new(setup: &Setup) -> Result<Self, SetupError> {
+        if let Some(variant) = &setup.variant {
+            return Err(SetupError::Variant {
+                game: "dvonn",
+                variant: variant.clone(),
+            });
+        }
+        match setup.seats {
+            None | Some(2) => Ok(Dvonn::start()),
+            Some(asked) => Err(SetupError::Seats {
+                game: "dvonn",
+                allowed: "2",
+                asked,
+            }),
+        }
+    }
+
+    fn id(&self) -> &'static str {
+        "dvonn"
+    }
+
+    fn variant(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn ply(&self) -> usize {
+        self.ply.into()
+    }
+
+    fn to_move(&self) -> Option<Actor> {
+        (!self.over).then_some(Actor::Seat(self.to_move as usize))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        let trimmed = text.trim();
+        if trimmed.eq_ignore_ascii_case("pass") {
+            return Ok(Move::Pass);
+        }
+        if !trimmed.is_ascii() {
+            return Err(ParseMoveError {
+                text: text.to_owned(),
+                reason: "a move is a cell like D2, a stack move like B4E4, or PASS".to_owned(),
+            });
+        }
+        match trimmed.len() {
+            2 => Ok(Move::Place(parse_cell(trimmed, text)?)),
+            4 => Ok(Move::Step {
+                from: parse_cell(&trimmed[..2], text)?,
+                to: parse_cell(&trimmed[2..], text)?,
+            }),
+            _ => Err(ParseMoveError {
+                text: text.to_owned(),
+                reason: "a move is a cell like D2, a stack move like B4E4, or PASS".to_owned(),
+            }),
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.over {
+            return;
+        }
+        if self.placing() {
+            out.extend(cells(BOARD & !self.occupied).map(Move::Place));
+            return;
+        }
+        let before = out.len();
+        self.each_step(self.to_move, |from, to| {
+            out.push(Move::Step { from, to });
+            false
+        });
+        if out.len() == before {
+            out.push(Move::Pass);
+        }
+    }
+
+    fn count_legal(&self) -> usize {
+        if self.over {
+            return 0;
+        }
+        if self.placing() {
+            return (BOARD & !self.occupied).count_ones() as usize;
+        }
+        let mut count = 0;
+        self.each_step(self.to_move, |_, _| {
+            count += 1;
+            false
+        });
+        count.max(1)
+    }
+
+    fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
+        if self.over {
+            return Err(Self::illegal(mv, "the game is over"));
+        }
+        match *mv {
+            Move::Place(cell) if self.placing() => {
+                if self.occupied & cell.mask() != 0 {
+                    return Err(Self::illegal(mv, format!("{cell} is occupied")));
+                }
+                Ok(())
+            }
+            Move::Place(_) => Err(Self::illegal(
+                mv,
+                "all 49 pieces are placed; move a stack (like B4E4)",
+            )),
+            _ if self.placing() => Err(Self::illegal(
+                mv,
+                format!(
+                    "placement {} of 49: place a piece on an empty cell",
+                    self.ply + 1
+                ),
+            )),
+            Move::Step { from, to } => self.check_step(mv, from, to),
+            Move::Pass => {
+                let moves = self.count_legal();
+                match self.has_step(self.to_move) {
+                    true => Err(Self::illegal(
+                        mv,
+                        format!("PASS is allowed only without a legal move, and there are {moves}"),
+                    )),
+                    false => Ok(()),
+                }
+            }
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: &Move) {
+        let mover = self.to_move;
+        self.removed_by_last_move = 0;
+        match *mv {
+            Move::Place(cell) => {
+                self.occupied |= cell.mask();
+                self.height[cell.0 as usize] = 1;
+                if self.ply < DVONN_PLACEMENTS {
+                    self.dvonn |= cell.mask();
+                } else {
+                    self.tops[mover as usize] |= cell.mask();
+                }
+                self.ply += 1;
+                // White makes the last placement and then the first stack move.
+                if self.ply == PLACEMENTS {
+                    self.settle_turn(Colour::White);
+                } else {
+                    self.to_move = mover.other();
+                }
+            }
+            Move::Step { from, to } => {
+                let (f, t) = (from.0 as usize, to.0 as usize);
+                self.height[t] += std::mem::take(&mut self.height[f]);
+                self.occupied &= !from.mask();
+                self.tops[0] &= !(from.mask() | to.mask());
+                self.tops[1] &= !(from.mask() | to.mask());
+                self.tops[mover as usize] |= to.mask();
+                if self.dvonn & from.mask() != 0 {
+                    self.dvonn = (self.dvonn & !from.mask()) | to.mask();
+                }
+                // At most 48 pieces can go at once, so the count fits a byte.
+                self.removed_by_last_move = self.remove_isolated() as u8;
+                self.ply += 1;
+                self.settle_turn(mover.other());
+            }
+            Move::Pass => {
+                self.ply += 1;
+                self.settle_turn(mover.other());
+            }
+        }
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.tops
+            .iter()
+            .map(|&top| cells(top).map(|c| i64::from(self.height[c.0 as usize])).sum())
+            .collect()
+    }
+
+    fn outcome(&self) -> Outcome {
+        if !self.over {
+            return Outcome::Ongoing;
+        }
+        let scores = self.scores();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let winners = (0..2).filter(|&s| scores[s] == best).collect();
+        Outcome::from_winners(winners, 2)
+    }
+
+    fn render(&self, _viewer: Viewer) -> String {
+        let scores = self.scores();
+        let mut text = self.draw();
+        let _ = write!(
+            text,
+            "ply {}  white {}  black {}  ",
+            self.ply, scores[0], scores[1]
+        );
+        match self.to_move() {
+            Some(_) if self.placing() => {
+                let piece = if self.ply < DVONN_PLACEMENTS {
+                    "a DVONN piece"
+                } else {
+                    "a piece"
+                };
+                let _ = write!(text, "{} to place {piece}", self.to_move.name());
+            }
+            Some(_) => {
+                let _ = write!(text, "{} to move", self.to_move.name());
+            }
+            None => {
+                let _ = write!(text, "game over: {}", self.outcome());
+            }
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(moves: &str) -> Dvonn {
+        let mut game = Dvonn::start();
+        for text in moves.split_whitespace() {
+            let mv = game.parse_move(text).expect("test moves parse");
+            game.try_play(&mv).expect("test moves are legal");
+        }
+        game
+    }
+
+    #[test]
+    fn board_has_49_cells_in_rows_of_9_10_11_10_9() {
+        assert_eq!(BOARD.count_ones(), 49);
+        let per_row: Vec<u32> = (0..HEIGHT)
+            .map(|y| (BOARD & (0x7ff << (y * WIDTH))).count_ones())
+            .collect();
+        assert_eq!(per_row, [9, 10, 11, 10, 9]);
+    }
+
+    #[test]
+    fn neighbours_follow_the_six_directions() {
+        let cases = [
+            ("A1", "A2 B1 B2"),
+            ("F3", "E2 E3 F2 F4 G3 G4"),
+            ("K5", "J4 J5 K4"),
+            ("A3", "A2 B3 B4"),
+            ("K3", "J2 J3 K4"),
+        ];
+        for (cell, expected) in cases {
+            let game = Dvonn::start();
+            let Move::Place(c) = game.parse_move(cell).unwrap() else {
+                panic!("{cell} is a placement");
+            };
+            let mut names: Vec<String> = cells(NEIGHBOURS[c.0 as usize])
+                .map(|n| n.to_string())
+                .collect();
+            names.sort();
+            assert_eq!(names.join(" "), expected, "neighbours of {cell}");
+        }
+    }
+
+    #[test]
+    fn parse_errors_are_not_illegal_moves() {
+        let game = Dvonn::start();
+        for bad in ["", "Z1", "A6", "A5", "K1", "B4E", "B4E4X", "pas", "é1"] {
+            assert!(game.parse_move(bad).is_err(), "{bad:?} must not parse");
+        }
+        assert_eq!(game.parse_move("pass").unwrap(), Move::Pass);
+        assert_eq!(game.parse_move("d2").unwrap().to_string(), "D2");
+        assert_eq!(game.parse_move("b4e4").unwrap().to_string(), "B4E4");
+    }
+
+    #[test]
+    fn placement_order_gives_white_two_turns_at_the_switch() {
+        let mut game = Dvonn::start();
+        let mut seats = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..49 {
+            seats.push(game.to_move());
+            moves.clear();
+            game.legal_moves(&mut moves);
+            game.try_play(&moves[0]).unwrap();
+        }
+        assert!(seats.iter().step_by(2).all(|s| *s == Some(Actor::Seat(0))));
+        assert!(seats.iter().skip(1).step_by(2).all(|s| *s == Some(Actor::Seat(1))));
+        assert_eq!(game.to_move(), Some(Actor::Seat(0)));
+        assert_eq!(game.dvonn.count_ones(), 3);
+        assert_eq!(game.tops.map(u64::count_ones), [23, 23]);
+    }
+
+    #[test]
+    fn illegal_moves_say_which_rule() {
+        // The balanced board of the rules file, White to move.
+        let game = game(
+            "J5 F3 B1 D5 C5 E5 G5 F5 H5 I5 D4 K5 E4 B4 F4 C4 I4 G4 E3 H4 H3 J4 I3 K4 J3 A3 K3 \
+             B3 A2 C3 B2 D3 D2 G3 E2 C2 I2 F2 J2 G2 A1 H2 C1 D1 F1 E1 G1 I1 H1",
+        );
+        let cases = [
+            ("D2", "all 49 pieces are placed"),
+            ("D5D4", "has a black top"),
+            ("F3F4", "lone DVONN piece"),
+            ("E3E4", "surrounded on all six sides"),
+            ("C5C3", "1 high and must move exactly that far, not 2"),
+            ("A1B3", "not in a straight line"),
+            ("PASS", "there are 41"),
+        ];
+        for (text, reason) in cases {
+            let mv = game.parse_move(text).unwrap();
+            let err = game.check(&mv).expect_err(text);
+            assert!(err.reason.contains(reason), "{text}: {}", err.reason);
+        }
+        assert_eq!(game.count_legal(), 41);
+    }
+}
