@@ -60,7 +60,7 @@ const fn spread(cells: u64) -> u64 {
     ((cells << 1) & NOT_FIRST_COLUMN)
         | ((cells >> 1) & NOT_LAST_COLUMN)
         | ((cells << w) & BOARD)
-        | (cells >> w)
+        | ((cells >> w) & BOARD)
         | ((cells << (w + 1)) & NOT_FIRST_COLUMN)
         | ((cells >> (w + 1)) & NOT_LAST_COLUMN)
 }
