@@ -3,3 +3,7 @@
 
 pub mod game;
 pub mod games;
+pub mod protocol;
+pub mod record;
+pub mod replay;
+pub mod session;

@@ -1,0 +1,126 @@
+//! The JSON game record: plain serde types, one object per game, one line per game in `.jsonl`.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::game::Seat;
+
+/// The value of [`Record::format`].
+pub const FORMAT: &str = "referee-record";
+/// The record format version this program writes and reads.
+pub const VERSION: u32 = 1;
+
+/// One game: its setup, every ply, and how it ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Record {
+    /// Always `referee-record`.
+    pub format: String,
+    /// The format version; this is version 1.
+    pub version: u32,
+    /// The game's id: `dvonn`, `double-dutch`, `pegs`, `wyx`, or `double`.
+    pub game: String,
+    /// The variant, for games that have them (`pegs` `standard` or `turbo`, `wyx` `double`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// One entry per seat, in seat order; their number is the number of seats.
+    pub seats: Vec<SeatInfo>,
+    /// The seed of every random choice of the game (shuffles, draws).
+    pub seed: u64,
+    /// Free-form facts about the game, such as its source when imported.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tags: BTreeMap<String, String>,
+    /// Every ply, in order.
+    pub moves: Vec<Ply>,
+    /// The result; absent while the game is unfinished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    /// How the game ended; absent while it is unfinished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<End>,
+}
+
+/// Who sat in one seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatInfo {
+    /// The player's or engine's name.
+    pub name: String,
+}
+
+/// One ply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Ply {
+    /// The ply's number, from 0.
+    pub ply: usize,
+    /// The seat that acted; absent for a chance event drawn by the referee from the seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The move in the game's notation, as the referee prints it.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Milliseconds the seat used for this ply, when a clock ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// Milliseconds left on the seat's clock after this ply, when a clock ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<u64>,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GameResult {
+    /// The winning seats, in seat order: one seat, several sharing a win, or every seat for a draw.
+    pub winners: Vec<Seat>,
+    /// Each seat's score by the rules at the end, in seat order.
+    pub scores: Vec<i64>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum End {
+    /// The rules ended it; the result is the rules' result.
+    Normal,
+    /// A seat resigned; every other seat wins.
+    Resignation {
+        /// The seat that resigned.
+        seat: Seat,
+    },
+    /// The referee ended it against a seat; every other seat wins.
+    Verdict {
+        /// The seat at fault.
+        seat: Seat,
+        /// What it did.
+        verdict: Verdict,
+        /// The details: the offending text, the exit status, the overrun.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        detail: String,
+    },
+}
+
+/// What a seat did to lose by the referee's decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// It answered with text that is not a move.
+    UnparseableMove,
+    /// It answered with a move the rules forbid.
+    IllegalMove,
+    /// It answered after its time ran out.
+    TimeLoss,
+    /// It did not answer by the deadline plus margin and was killed.
+    Stall,
+    /// Its process exited or was killed by a signal.
+    Crash,
+    /// It broke the protocol (wrong id, malformed answer).
+    ProtocolError,
+    /// Its process could not be started or did not finish the handshake.
+    FailedToStart,
+}
+
+/// The JSON Schema of a record, pretty-printed.
+pub fn schema() -> String {
+    let schema = schemars::schema_for!(Record);
+    serde_json::to_string_pretty(&schema).expect("a schema is plain JSON")
+}

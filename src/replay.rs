@@ -1,0 +1,124 @@
+//! A game being played or replayed: its state, its plies, undo, and the record it makes.
+
+use crate::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
+use crate::games::{AnyGame, AnyMove};
+use crate::record::{End, FORMAT, GameResult, Ply, Record, SeatInfo, VERSION};
+
+/// A game with its history, so plies can be taken back and the game written as a record.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    game: AnyGame,
+    seed: u64,
+    /// The state before each ply, and the ply.
+    history: Vec<(AnyGame, Ply)>,
+}
+
+impl Replay {
+    /// Sets up game `id` as `setup` asks.
+    pub fn new(id: &str, setup: &Setup) -> Result<Replay, SetupError> {
+        Ok(Replay {
+            game: AnyGame::create(id, setup)?,
+            seed: setup.seed,
+            history: Vec::new(),
+        })
+    }
+
+    /// The current position.
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// Parses `text` and plays it for the actor to move; on error nothing changes.
+    pub fn play(&mut self, text: &str) -> Result<AnyMove, MoveError> {
+        let mv = self.game.parse_move(text)?;
+        let before = self.game.clone();
+        self.game.try_play(&mv)?;
+        let seat = match before.to_move() {
+            Some(Actor::Seat(seat)) => Some(seat),
+            _ => None,
+        };
+        let ply = Ply {
+            ply: before.ply(),
+            seat,
+            mv: mv.to_string(),
+            time_ms: None,
+            clock_ms: None,
+        };
+        self.history.push((before, ply));
+        Ok(mv)
+    }
+
+    /// Takes back the last ply; `false` when there is none.
+    pub fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some((before, _)) => {
+                self.game = before;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The record of the game so far, ended by `end` if the referee ended it; a game the rules
+    /// ended gets `End::Normal` by itself.
+    pub fn record(&self, names: &[String], end: Option<End>) -> Record {
+        let end = end.or_else(|| (self.game.outcome() != Outcome::Ongoing).then_some(End::Normal));
+        Record {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            game: self.game.id().to_owned(),
+            variant: self.game.variant().map(str::to_owned),
+            seats: (0..self.game.seats())
+                .map(|seat| SeatInfo {
+                    name: names.get(seat).cloned().unwrap_or_else(|| format!("seat{seat}")),
+                })
+                .collect(),
+            seed: self.seed,
+            tags: Default::default(),
+            moves: self.history.iter().map(|(_, ply)| ply.clone()).collect(),
+            result: end.as_ref().map(|end| result_of(&self.game, end)),
+            end,
+        }
+    }
+}
+
+/// The result a game ended by `end` must have: the rules' result for a normal end, otherwise a
+/// win for every seat but the one that resigned or was at fault.
+pub fn result_of<G: Game>(game: &G, end: &End) -> GameResult {
+    let winners = match end {
+        End::Normal => game.outcome().winners(game.seats()),
+        End::Resignation { seat } | End::Verdict { seat, .. } => others(game.seats(), *seat),
+    };
+    GameResult {
+        winners,
+        scores: game.scores(),
+    }
+}
+
+fn others(seats: usize, loser: Seat) -> Vec<Seat> {
+    (0..seats).filter(|&s| s != loser).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undo_restores_and_record_lists_plies() {
+        let setup = Setup {
+            seed: 9,
+            ..Setup::default()
+        };
+        let mut replay = Replay::new("dvonn", &setup).unwrap();
+        replay.play("d2").unwrap();
+        replay.play("C1").unwrap();
+        assert!(replay.play("D2").is_err());
+        let record = replay.record(&[], None);
+        assert_eq!(record.moves.len(), 2);
+        assert_eq!(record.moves[1].seat, Some(1));
+        assert_eq!(record.moves[0].mv, "D2");
+        assert_eq!(record.end, None);
+        assert!(replay.undo() && replay.undo() && !replay.undo());
+        assert_eq!(replay.game().ply(), 0);
+    }
+}

@@ -1,0 +1,207 @@
+//! The scriptable session: GTP-framed commands in, answers out, over any `BufRead`/`Write` pair.
+
+use std::io::{self, BufRead, Write};
+
+use crate::game::{Actor, Game, Seat, Setup, Viewer};
+use crate::games::perft;
+use crate::protocol::{COMMANDS, Command, NewGame, Request, Response, clean_line};
+use crate::replay::Replay;
+
+/// The deepest `perft` the session runs: deeper counts take minutes to hours.
+pub const MAX_PERFT_DEPTH: u32 = 6;
+
+/// What the session holds between commands.
+#[derive(Default)]
+struct Session {
+    replay: Option<Replay>,
+}
+
+/// What to do after answering a command.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs a session until `quit` or the end of `input`. A closed output ends it cleanly too.
+pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut session = Session::default();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        // Invalid UTF-8 becomes replacement characters, so it is answered like any bad command.
+        let Some(text) = clean_line(&String::from_utf8_lossy(&line)) else {
+            continue;
+        };
+        let (response, flow) = match text.parse::<Request>() {
+            Ok(request) => {
+                let (body, flow) = session.answer(request.command);
+                (Response { id: request.id, body }, flow)
+            }
+            Err(error) => (Response::error(error.id, error.message), Flow::Continue),
+        };
+        match write!(output, "{response}").and_then(|()| output.flush()) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+            result => result?,
+        }
+        if let Flow::Quit = flow {
+            return Ok(());
+        }
+    }
+}
+
+impl Session {
+    fn answer(&mut self, command: Command) -> (Result<String, String>, Flow) {
+        if command == Command::Quit {
+            return (Ok(String::new()), Flow::Quit);
+        }
+        (self.answer_one(command), Flow::Continue)
+    }
+
+    fn replay(&self) -> Result<&Replay, String> {
+        self.replay
+            .as_ref()
+            .ok_or_else(|| "no game: start one with newgame, e.g. newgame dvonn".to_owned())
+    }
+
+    fn answer_one(&mut self, command: Command) -> Result<String, String> {
+        match command {
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok("referee".into()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::ListCommands => Ok(COMMANDS.map(|(name, _, _)| name).join("\n")),
+            Command::KnownCommand(name) => {
+                Ok(COMMANDS.iter().any(|(n, _, _)| *n == name).to_string())
+            }
+            Command::Quit => Ok(String::new()),
+            Command::NewGame(new) => {
+                self.replay = Some(new_game(&new)?);
+                Ok(String::new())
+            }
+            Command::LegalMoves => {
+                let mut moves = Vec::new();
+                self.replay()?.game().legal_moves(&mut moves);
+                let mut texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
+                texts.sort();
+                Ok(texts.join(" "))
+            }
+            Command::Play { seat, mv } => self.play(seat, &mv),
+            Command::Undo => match self.replay.as_mut().map(Replay::undo) {
+                Some(true) => Ok(String::new()),
+                Some(false) => Err("nothing to undo".into()),
+                None => self.replay().map(|_| String::new()),
+            },
+            Command::ToMove => Ok(match self.replay()?.game().to_move() {
+                Some(Actor::Seat(seat)) => seat.to_string(),
+                Some(Actor::Chance) => "chance".into(),
+                None => "none".into(),
+            }),
+            Command::ShowBoard(seat) => {
+                let game = self.replay()?.game();
+                let viewer = match seat {
+                    None => Viewer::Everyone,
+                    Some(seat) => Viewer::Seat(check_seat(seat, game.seats())?),
+                };
+                Ok(game.render(viewer))
+            }
+            Command::Score => Ok(join(self.replay()?.game().scores())),
+            Command::Result => Ok(self.replay()?.game().outcome().to_string()),
+            Command::Perft(depth) if depth > MAX_PERFT_DEPTH => Err(format!(
+                "perft depth {depth} would take too long; the most is {MAX_PERFT_DEPTH}"
+            )),
+            Command::Perft(depth) => Ok(perft(self.replay()?.game(), depth).to_string()),
+            Command::Record => {
+                let record = self.replay()?.record(&[], None);
+                serde_json::to_string(&record).map_err(|e| format!("cannot write the record: {e}"))
+            }
+        }
+    }
+
+    fn play(&mut self, seat: Option<Seat>, text: &str) -> Result<String, String> {
+        self.replay()?;
+        let replay = self.replay.as_mut().expect("checked just above");
+        let game = replay.game();
+        let ply = game.ply();
+        let actor = match game.to_move() {
+            None => return Err(format!("ply {ply}: the game is over")),
+            Some(Actor::Chance) => return Err(format!("ply {ply}: a chance event is next")),
+            Some(Actor::Seat(actor)) => actor,
+        };
+        if let Some(seat) = seat.filter(|&s| s != actor) {
+            return Err(format!("ply {ply}: seat {seat} is not to move; seat {actor} is"));
+        }
+        // The error's own text says whether the move could not be parsed or is illegal.
+        replay
+            .play(text)
+            .map(|_| String::new())
+            .map_err(|e| format!("ply {ply} (seat {actor}): {e}"))
+    }
+}
+
+fn new_game(new: &NewGame) -> Result<Replay, String> {
+    let mut setup = Setup {
+        variant: new.variant.clone(),
+        ..Setup::default()
+    };
+    let mut seed = None;
+    for (key, value) in &new.options {
+        match key.as_str() {
+            "seats" => setup.seats = Some(value.parse().map_err(|_| bad_option(key, value))?),
+            "seed" => seed = Some(value.parse().map_err(|_| bad_option(key, value))?),
+            _ => return Err(format!("unknown option `{key}` (known: seats, seed)")),
+        }
+    }
+    // An unseeded game still gets a seed, which its record stores.
+    setup.seed = match seed {
+        Some(seed) => seed,
+        None => getrandom::u64().map_err(|e| format!("cannot draw a seed: {e}"))?,
+    };
+    Replay::new(&new.game, &setup).map_err(|e| e.to_string())
+}
+
+fn bad_option(key: &str, value: &str) -> String {
+    format!("option {key}={value}: expected a whole number")
+}
+
+fn check_seat(seat: Seat, seats: usize) -> Result<Seat, String> {
+    if seat < seats {
+        Ok(seat)
+    } else {
+        Err(format!("no seat {seat}: seats are 0 to {}", seats - 1))
+    }
+}
+
+fn join(values: Vec<i64>) -> String {
+    values.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    fn session(input: &str) -> String {
+        let mut output = Vec::new();
+        run(input.as_bytes(), &mut output).unwrap();
+        String::from_utf8(output).unwrap()
+    }
+
+    #[test]
+    fn answers_are_framed_and_keep_ids() {
+        let out = session("1 name\n\n# comment\nprotocol_version\n2 legal_moves\nquit\nname\n");
+        assert_eq!(
+            out,
+            "=1 referee\n\n= 2\n\n?2 no game: start one with newgame, e.g. newgame dvonn\n\n=\n\n"
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_gets_an_error_not_a_crash() {
+        let mut output = Vec::new();
+        run(&b"\xff\xfe play\nname\n"[..], &mut output).unwrap();
+        let out = String::from_utf8(output).unwrap();
+        assert!(out.starts_with("? unknown command"), "{out}");
+        assert!(out.ends_with("= referee\n\n"), "{out}");
+    }
+}
