@@ -7,3 +7,5 @@ pub mod protocol;
 pub mod record;
 pub mod replay;
 pub mod session;
+pub mod validate;
+pub mod import;

@@ -1,4 +1,7 @@
 //! The JSON game record: plain serde types, one object per game, one line per game in `.jsonl`.
+//!
+//! Unknown fields are errors: a misspelt field must fail validation, and a later format that adds
+//! fields raises `version`.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +17,7 @@ pub const VERSION: u32 = 1;
 
 /// One game: its setup, every ply, and how it ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     /// Always `referee-record`.
     pub format: String,
@@ -43,6 +47,7 @@ pub struct Record {
 
 /// Who sat in one seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SeatInfo {
     /// The player's or engine's name.
     pub name: String,
@@ -50,6 +55,7 @@ pub struct SeatInfo {
 
 /// One ply.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Ply {
     /// The ply's number, from 0.
     pub ply: usize,
@@ -69,6 +75,7 @@ pub struct Ply {
 
 /// The result of a finished game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GameResult {
     /// The winning seats, in seat order: one seat, several sharing a win, or every seat for a draw.
     pub winners: Vec<Seat>,

@@ -330,18 +330,19 @@ impl Dvonn {
         Ok(())
     }
 
-    /// The board drawn with row 5 on top, each cell at horizontal position X - Y/2.
+    /// The board drawn with row 5 on top, each cell at horizontal position X - Y/2: a cell is six
+    /// characters wide, so rows shift by three per half cell. Each row ends with its cell range.
     fn draw(&self) -> String {
         let mut text = String::new();
         for y in (0..HEIGHT).rev() {
             let (first, last) = ROWS[y as usize];
-            let indent = 2 * (2 * usize::from(first) + 2 - usize::from(y));
-            let _ = write!(text, "{}{:indent$}", y + 1, "");
+            let indent = 3 * (2 * usize::from(first) + 2 - usize::from(y));
+            let mut row = format!("{}{:indent$}", y + 1, "");
             for x in first..=last {
-                let _ = write!(text, " {:<4}", self.stack_text(Cell(y * WIDTH + x)));
+                let _ = write!(row, " {:<5}", self.stack_text(Cell(y * WIDTH + x)));
             }
-            text.truncate(text.trim_end().len());
-            text.push('\n');
+            let range = format!("{}-{}", Cell(y * WIDTH + first), Cell(y * WIDTH + last));
+            let _ = writeln!(text, "{row:<70}{range}");
         }
         text
     }
@@ -586,29 +587,20 @@ impl Game for Dvonn {
 
     fn render(&self, _viewer: Viewer) -> String {
         let scores = self.scores();
-        let mut text = self.draw();
-        let _ = write!(
-            text,
-            "ply {}  white {}  black {}  ",
-            self.ply, scores[0], scores[1]
-        );
-        match self.to_move() {
-            Some(_) if self.placing() => {
-                let piece = if self.ply < DVONN_PLACEMENTS {
-                    "a DVONN piece"
-                } else {
-                    "a piece"
-                };
-                let _ = write!(text, "{} to place {piece}", self.to_move.name());
-            }
-            Some(_) => {
-                let _ = write!(text, "{} to move", self.to_move.name());
-            }
-            None => {
-                let _ = write!(text, "game over: {}", self.outcome());
-            }
-        }
-        text
+        let mover = self.to_move.name();
+        let status = match self.to_move() {
+            None => format!("game over, {}", self.outcome()),
+            Some(_) if self.ply < DVONN_PLACEMENTS => format!("{mover} to place a DVONN piece"),
+            Some(_) if self.placing() => format!("{mover} to place a piece"),
+            Some(_) => format!("{mover} to move"),
+        };
+        format!(
+            "dvonn ply {}: {status}\n{}white {}  black {}",
+            self.ply,
+            self.draw(),
+            scores[0],
+            scores[1]
+        )
     }
 }
 

@@ -1,0 +1,167 @@
+//! `import`: real DVONN transcripts (CodeCup and Little Golem styles) turned into records.
+
+use crate::game::{Actor, Game, Setup};
+use crate::record::{End, Record};
+use crate::replay::Replay;
+
+/// Where a transcript comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// CodeCup 2011: one game per line, `game N:` then every ply in upper case, all 49
+    /// placements, `PASS`.
+    CodeCup,
+    /// Little Golem: one game per file, lower case, move numbers like `25.`, the forced 49th
+    /// placement omitted, `pass`, `resign`.
+    LittleGolem,
+}
+
+/// A transcript that does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}: {message}")]
+pub struct ImportError {
+    /// The line of the transcript, from 1.
+    pub line: usize,
+    /// What is wrong, with the ply and seat when a move is.
+    pub message: String,
+}
+
+/// Names of the two seats of an imported game, which transcripts do not carry.
+const SEAT_NAMES: [&str; 2] = ["white", "black"];
+
+/// Reads every game of `text`; each one becomes a record or an error.
+pub fn import(source: Source, text: &str) -> Vec<Result<Record, ImportError>> {
+    match source {
+        Source::CodeCup => text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .map(|(index, line)| codecup_game(index + 1, line))
+            .collect(),
+        Source::LittleGolem => vec![little_golem_game(text)],
+    }
+}
+
+fn codecup_game(line: usize, text: &str) -> Result<Record, ImportError> {
+    let (name, moves) = match text.split_once(':') {
+        Some((head, moves)) => (head.trim().strip_prefix("game").map(str::trim), moves),
+        None => (None, text),
+    };
+    let mut replay = new_replay();
+    for token in moves.split_whitespace() {
+        play(&mut replay, line, token)?;
+    }
+    let mut record = replay.record(&names(), None);
+    record.tags.insert("source".into(), "codecup".into());
+    if let Some(name) = name.filter(|n| !n.is_empty()) {
+        record.tags.insert("codecup_game".into(), name.to_owned());
+    }
+    Ok(record)
+}
+
+fn little_golem_game(text: &str) -> Result<Record, ImportError> {
+    let mut replay = new_replay();
+    let mut end = None;
+    for (index, line) in text.lines().enumerate() {
+        let line_number = index + 1;
+        for token in line.split_whitespace() {
+            let token = token.trim_start_matches(|c: char| c.is_ascii_digit());
+            let token = token.strip_prefix('.').unwrap_or(token);
+            if token.is_empty() {
+                continue;
+            }
+            if end.is_some() {
+                return Err(ImportError {
+                    line: line_number,
+                    message: format!("`{token}` after the resignation"),
+                });
+            }
+            if token.eq_ignore_ascii_case("resign") {
+                end = match replay.game().to_move() {
+                    Some(Actor::Seat(seat)) => Some(End::Resignation { seat }),
+                    _ => {
+                        return Err(ImportError {
+                            line: line_number,
+                            message: "resign after the end of the game".into(),
+                        });
+                    }
+                };
+                continue;
+            }
+            // Little Golem plays the last placement itself and leaves it out of the transcript.
+            if replay.game().ply() == 48 && token.len() == 4 {
+                let mut last = Vec::new();
+                replay.game().legal_moves(&mut last);
+                if let [only] = last.as_slice() {
+                    let only = only.to_string();
+                    play(&mut replay, line_number, &only)?;
+                }
+            }
+            play(&mut replay, line_number, token)?;
+        }
+    }
+    let mut record = replay.record(&names(), end);
+    record.tags.insert("source".into(), "littlegolem".into());
+    Ok(record)
+}
+
+fn new_replay() -> Replay {
+    Replay::new("dvonn", &Setup::default()).expect("DVONN's default setup is valid")
+}
+
+fn names() -> Vec<String> {
+    SEAT_NAMES.map(str::to_owned).to_vec()
+}
+
+fn play(replay: &mut Replay, line: usize, token: &str) -> Result<(), ImportError> {
+    let ply = replay.game().ply();
+    let seat = match replay.game().to_move() {
+        Some(Actor::Seat(seat)) => seat.to_string(),
+        _ => "none".to_owned(),
+    };
+    replay
+        .play(token)
+        .map(|_| ())
+        .map_err(|e| ImportError {
+            line,
+            message: format!("ply {ply} (seat {seat}): {e}"),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn little_golem_fills_in_the_49th_placement_and_reads_resign() {
+        let codecup = std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.txt").unwrap();
+        let moves: Vec<&str> = codecup.split_whitespace().skip(2).collect();
+        // Rewrite the real game in Little Golem style: lower case, numbered, no 49th placement.
+        let mut lg = String::new();
+        for (i, mv) in moves.iter().take(60).enumerate() {
+            if i == 48 {
+                continue;
+            }
+            if i % 2 == 0 {
+                lg.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            lg.push_str(&mv.to_lowercase());
+            lg.push(if i % 10 == 9 { '\n' } else { ' ' });
+        }
+        lg.push_str("resign\n");
+        let records = import(Source::LittleGolem, &lg);
+        let record = records[0].as_ref().unwrap();
+        let plies: Vec<&str> = record.moves.iter().map(|p| p.mv.as_str()).collect();
+        assert_eq!(plies, moves[..60]);
+        // After 60 plies Black is to move, and resigns.
+        assert_eq!(record.end, Some(End::Resignation { seat: 1 }));
+        assert_eq!(record.result.as_ref().unwrap().winners, vec![0]);
+    }
+
+    #[test]
+    fn bad_transcripts_name_line_ply_and_seat() {
+        let err = import(Source::CodeCup, "\ngame 1: D2 D2\n").remove(0).unwrap_err();
+        assert_eq!(err.to_string(), "2: ply 1 (seat 1): illegal move D2: D2 is occupied");
+        let err = import(Source::CodeCup, "game 2: D2 Q9").remove(0).unwrap_err();
+        assert!(err.to_string().starts_with("1: ply 1 (seat 1): cannot parse move `Q9`"));
+    }
+}

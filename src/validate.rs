@@ -1,0 +1,350 @@
+//! `validate`: replays records against the rules and reports each problem with its place.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::game::{Actor, Game, MoveError, Outcome, Seat, Setup};
+use crate::games::AnyGame;
+use crate::record::{End, FORMAT, GameResult, Record, VERSION};
+use crate::replay::result_of;
+
+/// What kind of mistake a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// The file could not be read.
+    Unreadable,
+    /// Not JSON, truncated JSON, or JSON that is not a record.
+    Malformed,
+    /// A format or version this program does not read.
+    Format,
+    /// The game, variant or seat count is not one the rules allow.
+    Setup,
+    /// Plies are not numbered 0, 1, 2, ...
+    PlyNumber,
+    /// A ply is credited to a seat that was not to move.
+    WrongSeat,
+    /// A move's text is not a move of the game.
+    UnparseableMove,
+    /// A move breaks the rules.
+    IllegalMove,
+    /// The way the game ended contradicts the replay.
+    End,
+    /// The stored result differs from the replayed one.
+    Result,
+}
+
+/// One thing wrong with a record, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// The file.
+    pub file: String,
+    /// The line the record starts on, from 1 (0 when the file could not be read).
+    pub line: usize,
+    /// The ply, when the problem is one ply's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<usize>,
+    /// The seat the ply is credited to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The move's text, as recorded.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+    /// What kind of mistake.
+    pub kind: ProblemKind,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: ", self.file, self.line)?;
+        match (self.ply, self.seat) {
+            (Some(ply), Some(seat)) => write!(f, "ply {ply} (seat {seat}): ")?,
+            (Some(ply), None) => write!(f, "ply {ply}: ")?,
+            _ => {}
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// A problem found inside one record, before its place in a file is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordProblem {
+    /// The ply, when the problem is one ply's.
+    pub ply: Option<usize>,
+    /// The seat the ply is credited to.
+    pub seat: Option<Seat>,
+    /// The move's text.
+    pub mv: Option<String>,
+    /// What kind of mistake.
+    pub kind: ProblemKind,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl RecordProblem {
+    fn new(kind: ProblemKind, message: impl Into<String>) -> RecordProblem {
+        RecordProblem {
+            ply: None,
+            seat: None,
+            mv: None,
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// What `validate` found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Records read (malformed ones included).
+    pub records: usize,
+    /// Records that replay without a problem.
+    pub valid: usize,
+    /// Plies replayed in valid records.
+    pub plies: usize,
+    /// Every problem, in file order.
+    pub problems: Vec<Problem>,
+}
+
+impl Report {
+    /// Whether every record is valid and every file was read.
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    fn add(&mut self, file: &str, line: usize, problem: RecordProblem) {
+        self.problems.push(Problem {
+            file: file.to_owned(),
+            line,
+            ply: problem.ply,
+            seat: problem.seat,
+            mv: problem.mv,
+            kind: problem.kind,
+            message: problem.message,
+        });
+    }
+
+    /// Notes a file that could not be read.
+    pub fn unreadable(&mut self, file: &str, error: &std::io::Error) {
+        let problem = RecordProblem::new(ProblemKind::Unreadable, format!("cannot read: {error}"));
+        self.add(file, 0, problem);
+    }
+
+    /// Checks every record in `text`, from `file`: one per line when `lines` (`.jsonl`), else a
+    /// sequence of JSON values (`.json`: usually one record, pretty-printed or not).
+    pub fn check_text(&mut self, file: &str, text: &str, lines: bool) {
+        if lines {
+            for (index, line) in text.lines().enumerate() {
+                if !line.trim().is_empty() {
+                    self.take(file, index + 1, serde_json::from_str(line));
+                }
+            }
+            return;
+        }
+        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Record>();
+        let mut start = 0;
+        loop {
+            let value_start = start + (text[start..].len() - text[start..].trim_start().len());
+            let line = 1 + text[..value_start].matches('\n').count();
+            let Some(parsed) = stream.next() else { break };
+            // After an error the stream cannot find the next value's start.
+            let failed = parsed.is_err();
+            self.take(file, line, parsed);
+            if failed {
+                break;
+            }
+            start = stream.byte_offset();
+        }
+    }
+
+    fn take(&mut self, file: &str, line: usize, parsed: Result<Record, serde_json::Error>) {
+        self.records += 1;
+        let checked = parsed
+            .map_err(|e| malformed(&e))
+            .and_then(|record| check_record(&record));
+        match checked {
+            Ok(plies) => {
+                self.valid += 1;
+                self.plies += plies;
+            }
+            Err(problem) => self.add(file, line, problem),
+        }
+    }
+}
+/// Validates every file (`.jsonl` line by line, anything else as JSON values; `-` is standard
+/// input, read as `.jsonl`).
+pub fn validate_files(paths: &[std::path::PathBuf]) -> Report {
+    let mut report = Report::default();
+    for path in paths {
+        let name = path.display().to_string();
+        let text = if name == "-" {
+            std::io::read_to_string(std::io::stdin())
+        } else {
+            std::fs::read_to_string(path)
+        };
+        match text {
+            Ok(text) => {
+                let lines = name == "-" || path.extension().is_some_and(|e| e == "jsonl");
+                report.check_text(&name, &text, lines);
+            }
+            Err(e) => report.unreadable(&name, &e),
+        }
+    }
+    report
+}
+
+impl fmt::Display for Report {
+    /// Every problem on its own line, then a summary line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for problem in &self.problems {
+            writeln!(f, "{problem}")?;
+        }
+        let verdict = if self.ok() { "ok" } else { "FAILED" };
+        write!(
+            f,
+            "{verdict}: {} of {} records valid, {} plies replayed, {} problems",
+            self.valid,
+            self.records,
+            self.plies,
+            self.problems.len()
+        )
+    }
+}
+
+fn malformed(error: &serde_json::Error) -> RecordProblem {
+    let what = if error.is_eof() {
+        "truncated JSON"
+    } else if error.is_data() {
+        "not a valid record"
+    } else {
+        "malformed JSON"
+    };
+    RecordProblem::new(ProblemKind::Malformed, format!("{what}: {error}"))
+}
+
+/// Replays one record against the rules; returns its number of plies, or its first problem.
+pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
+    if record.format != FORMAT || record.version != VERSION {
+        return Err(RecordProblem::new(
+            ProblemKind::Format,
+            format!(
+                "format {} version {} is not {FORMAT} version {VERSION}",
+                record.format, record.version
+            ),
+        ));
+    }
+    let setup = Setup {
+        variant: record.variant.clone(),
+        seats: Some(record.seats.len()),
+        seed: record.seed,
+    };
+    let mut game = AnyGame::create(&record.game, &setup)
+        .map_err(|e| RecordProblem::new(ProblemKind::Setup, e.to_string()))?;
+    for (index, ply) in record.moves.iter().enumerate() {
+        let problem = |kind, message: String| RecordProblem {
+            ply: Some(index),
+            seat: ply.seat,
+            mv: Some(ply.mv.clone()),
+            kind,
+            message,
+        };
+        if ply.ply != index {
+            return Err(problem(
+                ProblemKind::PlyNumber,
+                format!("numbered {} but it is ply {index}", ply.ply),
+            ));
+        }
+        match (game.to_move(), ply.seat) {
+            (None, _) => {
+                return Err(problem(
+                    ProblemKind::IllegalMove,
+                    format!("move {} after the end of the game", ply.mv),
+                ));
+            }
+            (Some(Actor::Seat(s)), Some(seat)) if s == seat => {}
+            (Some(Actor::Chance), None) => {}
+            (Some(actor), _) => {
+                let expected = match actor {
+                    Actor::Seat(s) => format!("seat {s} is to move"),
+                    Actor::Chance => "a chance event (no seat) is next".to_owned(),
+                };
+                return Err(problem(ProblemKind::WrongSeat, expected));
+            }
+        }
+        let played = game
+            .parse_move(&ply.mv)
+            .map_err(MoveError::from)
+            .and_then(|mv| game.try_play(&mv).map_err(MoveError::from));
+        match played {
+            Ok(()) => {}
+            Err(e @ MoveError::Parse(_)) => {
+                return Err(problem(ProblemKind::UnparseableMove, e.to_string()));
+            }
+            Err(e @ MoveError::Illegal(_)) => {
+                return Err(problem(ProblemKind::IllegalMove, e.to_string()));
+            }
+        }
+    }
+    check_end(&game, record)?;
+    Ok(record.moves.len())
+}
+
+/// The stored end and result against the replayed position.
+fn check_end(game: &AnyGame, record: &Record) -> Result<(), RecordProblem> {
+    let over = game.outcome() != Outcome::Ongoing;
+    let plies = record.moves.len();
+    let end_problem = |message: String| Err(RecordProblem::new(ProblemKind::End, message));
+    match (&record.end, over) {
+        (None, true) => {
+            return end_problem(format!(
+                "the game is over after {plies} plies ({}) but the record has no end",
+                game.outcome()
+            ));
+        }
+        (None, false) => {
+            return match &record.result {
+                Some(_) => end_problem("an unfinished game (no end) has a result".to_owned()),
+                None => Ok(()),
+            };
+        }
+        (Some(End::Normal), false) => {
+            return end_problem(format!(
+                "the record says the rules ended the game, but after {plies} plies it goes on"
+            ));
+        }
+        (Some(End::Resignation { .. } | End::Verdict { .. }), true) => {
+            return end_problem(format!(
+                "the rules ended the game after {plies} plies; nothing can end it after that"
+            ));
+        }
+        (Some(End::Resignation { seat } | End::Verdict { seat, .. }), false)
+            if *seat >= game.seats() =>
+        {
+            return end_problem(format!("no seat {seat} in a game of {}", game.seats()));
+        }
+        (Some(_), _) => {}
+    }
+    let end = record.end.as_ref().expect("matched Some above");
+    let expected = result_of(game, end);
+    match &record.result {
+        Some(stored) if *stored == expected => Ok(()),
+        stored => Err(RecordProblem::new(
+            ProblemKind::Result,
+            format!(
+                "stored result {} but the replay gives {}",
+                describe(stored.as_ref()),
+                describe(Some(&expected))
+            ),
+        )),
+    }
+}
+
+fn describe(result: Option<&GameResult>) -> String {
+    match result {
+        None => "none".to_owned(),
+        Some(r) => format!("winners {:?} scores {:?}", r.winners, r.scores),
+    }
+}
