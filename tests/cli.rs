@@ -1,0 +1,272 @@
+//! The built binary driven through assert_cmd: session, validate, import, schema.
+
+use assert_cmd::Command;
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::Value;
+
+fn referee() -> Command {
+    cargo_bin_cmd!("referee")
+}
+
+/// Runs a session on `input` and returns every answer, without its closing empty line.
+fn session(input: &str) -> Vec<String> {
+    let output = referee().arg("session").write_stdin(input).assert().success();
+    let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
+    text.split_terminator("\n\n").map(str::to_owned).collect()
+}
+
+fn codecup_moves() -> Vec<String> {
+    let text = std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.txt").unwrap();
+    text.split_whitespace().skip(2).map(str::to_owned).collect()
+}
+
+#[test]
+fn the_codecup_session_script_is_the_fixture_game() {
+    let script = std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.gtp").unwrap();
+    let played: Vec<String> = script
+        .lines()
+        .filter_map(|l| l.strip_prefix("play "))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(played, codecup_moves());
+    let answers = session(&script);
+    assert_eq!(answers.len(), 1 + played.len() + 3);
+    assert!(answers[..answers.len() - 3].iter().all(|a| a == "="));
+    let board = &answers[answers.len() - 3];
+    assert!(board.starts_with("= dvonn ply 73: white to move\n"), "{board}");
+    assert!(board.contains("B3*"), "{board}");
+    assert_eq!(answers[answers.len() - 2], "= 26 11");
+    assert_eq!(answers[answers.len() - 1], "= ongoing");
+}
+
+#[test]
+fn scripted_game_plays_to_the_end_with_every_command() {
+    // A random game from the fixtures, played to its end through the session.
+    let data = std::fs::read_to_string("fixtures/dvonn/random-games-100.jsonl").unwrap();
+    let fixture: Value = serde_json::from_str(data.lines().next().unwrap()).unwrap();
+    let moves: Vec<&str> = fixture["moves"].as_str().unwrap().split(' ').collect();
+    let mut script = String::from("1 newgame dvonn seed=5\n");
+    for (i, mv) in moves.iter().enumerate() {
+        script.push_str(&format!("{} play {}\n", 100 + i, mv.to_lowercase()));
+    }
+    script.push_str("2 result\n3 score\n4 to_move\n5 legal_moves\n6 play PASS\n7 record\n");
+    let answers = session(&script);
+    assert_eq!(answers[0], "=1");
+    for (i, answer) in answers[1..=moves.len()].iter().enumerate() {
+        assert_eq!(*answer, format!("={}", 100 + i));
+    }
+    let tail = &answers[moves.len() + 1..];
+    assert_eq!(tail[0], "=2 draw");
+    assert_eq!(tail[1], "=3 12 12");
+    assert_eq!(tail[2], "=4 none");
+    assert_eq!(tail[3], "=5");
+    assert!(tail[4].starts_with("?6 ply 83: the game is over"), "{}", tail[4]);
+    let record: Value = serde_json::from_str(tail[5].strip_prefix("=7 ").unwrap()).unwrap();
+    assert_eq!(record["seed"], 5);
+    assert_eq!(record["moves"].as_array().unwrap().len(), moves.len());
+    assert_eq!(record["end"]["reason"], "normal");
+    assert_eq!(record["result"]["winners"], serde_json::json!([0, 1]));
+}
+
+#[test]
+fn every_command_answers() {
+    let answers = session(
+        "protocol_version\nname\nversion\nlist_commands\nknown_command perft\nknown_command fly\n\
+         newgame dvonn seed=3\nto_move\nplay D2\nto_move\nundo\nundo\nperft 2\nscore\nresult\n\
+         showboard 1\nlegal_moves\nquit\nname\n",
+    );
+    let expected_start = [
+        "= 2".to_owned(),
+        "= referee".to_owned(),
+        format!("= {}", env!("CARGO_PKG_VERSION")),
+    ];
+    assert_eq!(answers[..3], expected_start);
+    assert!(answers[3].starts_with("= protocol_version\nname\n"));
+    assert_eq!(answers[3].lines().count(), 16);
+    assert_eq!(answers[4..6], ["= true", "= false"]);
+    assert_eq!(answers[6..10], ["=", "= 0", "=", "= 1"]);
+    assert_eq!(answers[10], "=");
+    assert_eq!(answers[11], "? nothing to undo");
+    assert_eq!(answers[12], format!("= {}", 49 * 48));
+    assert_eq!(answers[13..15], ["= 0 0", "= ongoing"]);
+    assert!(answers[15].starts_with("= dvonn ply 0: white to place a DVONN piece\n5 "));
+    assert_eq!(answers[16].split(' ').count(), 1 + 49);
+    assert_eq!(answers[17], "=");
+    assert_eq!(answers.len(), 18, "nothing is read after quit");
+}
+
+#[test]
+fn bad_input_gets_clear_errors_and_the_session_goes_on() {
+    let answers = session(
+        "legal_moves\nnewgame chess\nnewgame pegs\nnewgame dvonn turbo\nnewgame dvonn seats=3\n\
+         newgame dvonn colour=red\nnewgame dvonn seed=x\nnewgame dvonn\nplay E4E5\nplay QQ\n\
+         play 1 D2\nshowboard 2\nperft 7\nfly away\n3\n\x01\x02\n\u{7f}\nplay d2\n",
+    );
+    let expected = [
+        "? no game: start one with newgame, e.g. newgame dvonn",
+        "? unknown game `chess` (known: dvonn)",
+        "? game `pegs` is not implemented yet",
+        "? dvonn has no variant `turbo`",
+        "? dvonn is played by 2 seats, not 3",
+        "? unknown option `colour` (known: seats, seed)",
+        "? option seed=x: expected a whole number",
+        "=",
+        "? ply 0 (seat 0): illegal move E4E5: placement 1 of 49: place a piece on an empty cell",
+        "? ply 0 (seat 0): cannot parse move `QQ`: `QQ` is not a cell (a column A-K and a row 1-5)",
+        "? ply 0: seat 1 is not to move; seat 0 is",
+        "? no seat 2: seats are 0 to 1",
+        "? perft depth 7 would take too long; the most is 6",
+        "? unknown command `fly` (list_commands lists them)",
+        "? unknown command `3` (list_commands lists them)",
+        "=",
+    ];
+    assert_eq!(answers, expected);
+}
+
+#[test]
+fn end_of_input_ends_the_session_cleanly() {
+    assert_eq!(session("name"), ["= referee"]);
+    assert!(session("").is_empty());
+}
+
+fn write_temp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("referee-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn imported_codecup() -> String {
+    let output = referee()
+        .args(["import", "--from", "codecup", "fixtures/dvonn/codecup-2011-game-53360.txt"])
+        .assert()
+        .success();
+    String::from_utf8(output.get_output().stdout.clone()).unwrap()
+}
+
+#[test]
+fn imported_codecup_game_validates() {
+    let jsonl = imported_codecup();
+    assert_eq!(jsonl.lines().count(), 1);
+    let record: Value = serde_json::from_str(&jsonl).unwrap();
+    assert_eq!(record["tags"]["codecup_game"], "53360");
+    assert!(record.get("end").is_none(), "the game ended by a crash, outside the rules");
+    let path = write_temp("codecup.jsonl", &jsonl);
+    referee()
+        .arg("validate")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("ok: 1 of 1 records valid, 73 plies replayed, 0 problems\n");
+}
+
+#[test]
+fn validate_names_file_line_ply_seat_and_move() {
+    let good = imported_codecup();
+    let bad = good.replacen("\"move\":\"B4E4\"", "\"move\":\"B4E5\"", 1);
+    let unparseable = good.replacen("\"move\":\"B4E4\"", "\"move\":\"B4E\"", 1);
+    let truncated = &good[..good.len() / 2];
+    let text = format!("{good}\n{bad}{unparseable}{truncated}\n");
+    let path = write_temp("mixed.jsonl", &text);
+    let output = referee().arg("validate").arg(&path).assert().code(1);
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let file = path.display();
+    assert_eq!(
+        lines[0],
+        format!(
+            "{file}:3: ply 62 (seat 1): illegal move B4E5: E5 is not in a straight line from B4"
+        )
+    );
+    assert!(
+        lines[1].starts_with(&format!(
+            "{file}:4: ply 62 (seat 1): cannot parse move `B4E`"
+        )),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with(&format!("{file}:5: truncated JSON")), "{}", lines[2]);
+    assert_eq!(lines[3], "FAILED: 1 of 4 records valid, 73 plies replayed, 3 problems");
+
+    let output = referee().arg("validate").arg("--json").arg(&path).assert().code(1);
+    let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    assert_eq!(report["records"], 4);
+    assert_eq!(report["problems"][0]["kind"], "illegal_move");
+    assert_eq!(report["problems"][0]["ply"], 62);
+    assert_eq!(report["problems"][0]["seat"], 1);
+    assert_eq!(report["problems"][0]["move"], "B4E5");
+    assert_eq!(report["problems"][1]["kind"], "unparseable_move");
+    assert_eq!(report["problems"][2]["kind"], "malformed");
+}
+
+#[test]
+fn validate_checks_the_stored_result_and_end() {
+    let data = std::fs::read_to_string("fixtures/dvonn/random-games-100.jsonl").unwrap();
+    let fixture: Value = serde_json::from_str(data.lines().nth(1).unwrap()).unwrap();
+    let mut script = String::from("newgame dvonn seed=1\n");
+    for mv in fixture["moves"].as_str().unwrap().split(' ') {
+        script.push_str(&format!("play {mv}\n"));
+    }
+    script.push_str("record\n");
+    let answers = session(&script);
+    let record = answers.last().unwrap().strip_prefix("= ").unwrap().to_owned();
+    let finished: Value = serde_json::from_str(&record).unwrap();
+    let scores = finished["result"]["scores"].clone();
+    let mut wrong_result = finished.clone();
+    wrong_result["result"]["scores"] = serde_json::json!([0, 0]);
+    let mut no_end = finished.clone();
+    no_end.as_object_mut().unwrap().remove("end");
+    no_end.as_object_mut().unwrap().remove("result");
+    let mut typo = finished.clone();
+    typo["resutl"] = Value::Null;
+    let text = [finished, wrong_result, no_end, typo]
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let path = write_temp("results.jsonl", &text);
+    let output = referee().arg("validate").arg(&path).assert().code(1);
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].contains(":2: stored result winners"), "{}", lines[0]);
+    assert!(lines[0].contains(&format!("scores {scores}").replace(',', ", ")), "{}", lines[0]);
+    assert!(lines[1].contains(":3: the game is over after"), "{}", lines[1]);
+    assert!(lines[2].contains(":4: not a valid record: unknown field `resutl`"), "{}", lines[2]);
+}
+
+#[test]
+fn validate_reads_pretty_json_and_reports_unreadable_files() {
+    let record: Value = serde_json::from_str(&imported_codecup()).unwrap();
+    let path = write_temp("pretty.json", &serde_json::to_string_pretty(&record).unwrap());
+    referee().arg("validate").arg(&path).assert().success();
+    referee()
+        .args(["validate", "no/such/file.jsonl"])
+        .assert()
+        .code(2)
+        .stdout(predicates::str::starts_with("no/such/file.jsonl:0: cannot read:"));
+    referee().arg("validate").assert().code(2);
+}
+
+#[test]
+fn import_reports_a_bad_transcript() {
+    let path = write_temp("bad.txt", "game 9: D2 C1 D2\n");
+    referee()
+        .args(["import", "--from", "codecup"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(":1: ply 2 (seat 0): illegal move D2: D2 is occupied"));
+}
+
+#[test]
+fn schema_is_json_describing_records() {
+    let output = referee().arg("schema").assert().success();
+    let schema: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    assert_eq!(schema["title"], "Record");
+    let required = schema["required"].as_array().unwrap();
+    for field in ["format", "version", "game", "seats", "seed", "moves"] {
+        assert!(required.contains(&Value::from(field)), "{field}");
+    }
+}
