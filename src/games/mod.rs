@@ -10,7 +10,7 @@ use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, Setu
 const PLANNED: [&str; 4] = ["double-dutch", "pegs", "wyx", "double"];
 
 /// Any game, chosen at run time.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyGame {
     /// DVONN.
     Dvonn(dvonn::Dvonn),
