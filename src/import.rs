@@ -118,13 +118,10 @@ fn play(replay: &mut Replay, line: usize, token: &str) -> Result<(), ImportError
         Some(Actor::Seat(seat)) => seat.to_string(),
         _ => "none".to_owned(),
     };
-    replay
-        .play(token)
-        .map(|_| ())
-        .map_err(|e| ImportError {
-            line,
-            message: format!("ply {ply} (seat {seat}): {e}"),
-        })
+    replay.play(token).map(|_| ()).map_err(|e| ImportError {
+        line,
+        message: format!("ply {ply} (seat {seat}): {e}"),
+    })
 }
 
 #[cfg(test)]
@@ -133,7 +130,8 @@ mod tests {
 
     #[test]
     fn little_golem_fills_in_the_49th_placement_and_reads_resign() {
-        let codecup = std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.txt").unwrap();
+        let codecup =
+            std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.txt").unwrap();
         let moves: Vec<&str> = codecup.split_whitespace().skip(2).collect();
         // Rewrite the real game in Little Golem style: lower case, numbered, no 49th placement.
         let mut lg = String::new();
@@ -159,9 +157,19 @@ mod tests {
 
     #[test]
     fn bad_transcripts_name_line_ply_and_seat() {
-        let err = import(Source::CodeCup, "\ngame 1: D2 D2\n").remove(0).unwrap_err();
-        assert_eq!(err.to_string(), "2: ply 1 (seat 1): illegal move D2: D2 is occupied");
-        let err = import(Source::CodeCup, "game 2: D2 Q9").remove(0).unwrap_err();
-        assert!(err.to_string().starts_with("1: ply 1 (seat 1): cannot parse move `Q9`"));
+        let err = import(Source::CodeCup, "\ngame 1: D2 D2\n")
+            .remove(0)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "2: ply 1 (seat 1): illegal move D2: D2 is occupied"
+        );
+        let err = import(Source::CodeCup, "game 2: D2 Q9")
+            .remove(0)
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("1: ply 1 (seat 1): cannot parse move `Q9`")
+        );
     }
 }

@@ -3,9 +3,9 @@
 
 pub mod game;
 pub mod games;
+pub mod import;
 pub mod protocol;
 pub mod record;
 pub mod replay;
 pub mod session;
 pub mod validate;
-pub mod import;

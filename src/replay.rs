@@ -70,7 +70,10 @@ impl Replay {
             variant: self.game.variant().map(str::to_owned),
             seats: (0..self.game.seats())
                 .map(|seat| SeatInfo {
-                    name: names.get(seat).cloned().unwrap_or_else(|| format!("seat{seat}")),
+                    name: names
+                        .get(seat)
+                        .cloned()
+                        .unwrap_or_else(|| format!("seat{seat}")),
                 })
                 .collect(),
             seed: self.seed,

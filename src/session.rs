@@ -38,7 +38,13 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         let (response, flow) = match text.parse::<Request>() {
             Ok(request) => {
                 let (body, flow) = session.answer(request.command);
-                (Response { id: request.id, body }, flow)
+                (
+                    Response {
+                        id: request.id,
+                        body,
+                    },
+                    flow,
+                )
             }
             Err(error) => (Response::error(error.id, error.message), Flow::Continue),
         };
@@ -130,7 +136,9 @@ impl Session {
             Some(Actor::Seat(actor)) => actor,
         };
         if let Some(seat) = seat.filter(|&s| s != actor) {
-            return Err(format!("ply {ply}: seat {seat} is not to move; seat {actor} is"));
+            return Err(format!(
+                "ply {ply}: seat {seat} is not to move; seat {actor} is"
+            ));
         }
         // The error's own text says whether the move could not be parsed or is illegal.
         replay
@@ -174,7 +182,11 @@ fn check_seat(seat: Seat, seats: usize) -> Result<Seat, String> {
 }
 
 fn join(values: Vec<i64>) -> String {
-    values.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+    values
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

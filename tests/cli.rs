@@ -10,7 +10,11 @@ fn referee() -> Command {
 
 /// Runs a session on `input` and returns every answer, without its closing empty line.
 fn session(input: &str) -> Vec<String> {
-    let output = referee().arg("session").write_stdin(input).assert().success();
+    let output = referee()
+        .arg("session")
+        .write_stdin(input)
+        .assert()
+        .success();
     let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
     assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
     text.split_terminator("\n\n").map(str::to_owned).collect()
@@ -34,7 +38,10 @@ fn the_codecup_session_script_is_the_fixture_game() {
     assert_eq!(answers.len(), 1 + played.len() + 3);
     assert!(answers[..answers.len() - 3].iter().all(|a| a == "="));
     let board = &answers[answers.len() - 3];
-    assert!(board.starts_with("= dvonn ply 73: white to move\n"), "{board}");
+    assert!(
+        board.starts_with("= dvonn ply 73: white to move\n"),
+        "{board}"
+    );
     assert!(board.contains("B3*"), "{board}");
     assert_eq!(answers[answers.len() - 2], "= 26 11");
     assert_eq!(answers[answers.len() - 1], "= ongoing");
@@ -61,7 +68,11 @@ fn scripted_game_plays_to_the_end_with_every_command() {
     assert_eq!(tail[1], "=3 12 12");
     assert_eq!(tail[2], "=4 none");
     assert_eq!(tail[3], "=5");
-    assert!(tail[4].starts_with("?6 ply 83: the game is over"), "{}", tail[4]);
+    assert!(
+        tail[4].starts_with("?6 ply 83: the game is over"),
+        "{}",
+        tail[4]
+    );
     let record: Value = serde_json::from_str(tail[5].strip_prefix("=7 ").unwrap()).unwrap();
     assert_eq!(record["seed"], 5);
     assert_eq!(record["moves"].as_array().unwrap().len(), moves.len());
@@ -140,7 +151,12 @@ fn write_temp(name: &str, text: &str) -> std::path::PathBuf {
 
 fn imported_codecup() -> String {
     let output = referee()
-        .args(["import", "--from", "codecup", "fixtures/dvonn/codecup-2011-game-53360.txt"])
+        .args([
+            "import",
+            "--from",
+            "codecup",
+            "fixtures/dvonn/codecup-2011-game-53360.txt",
+        ])
         .assert()
         .success();
     String::from_utf8(output.get_output().stdout.clone()).unwrap()
@@ -152,7 +168,10 @@ fn imported_codecup_game_validates() {
     assert_eq!(jsonl.lines().count(), 1);
     let record: Value = serde_json::from_str(&jsonl).unwrap();
     assert_eq!(record["tags"]["codecup_game"], "53360");
-    assert!(record.get("end").is_none(), "the game ended by a crash, outside the rules");
+    assert!(
+        record.get("end").is_none(),
+        "the game ended by a crash, outside the rules"
+    );
     let path = write_temp("codecup.jsonl", &jsonl);
     referee()
         .arg("validate")
@@ -187,10 +206,22 @@ fn validate_names_file_line_ply_seat_and_move() {
         "{}",
         lines[1]
     );
-    assert!(lines[2].starts_with(&format!("{file}:5: truncated JSON")), "{}", lines[2]);
-    assert_eq!(lines[3], "FAILED: 1 of 4 records valid, 73 plies replayed, 3 problems");
+    assert!(
+        lines[2].starts_with(&format!("{file}:5: truncated JSON")),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(
+        lines[3],
+        "FAILED: 1 of 4 records valid, 73 plies replayed, 3 problems"
+    );
 
-    let output = referee().arg("validate").arg("--json").arg(&path).assert().code(1);
+    let output = referee()
+        .arg("validate")
+        .arg("--json")
+        .arg(&path)
+        .assert()
+        .code(1);
     let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     assert_eq!(report["records"], 4);
     assert_eq!(report["problems"][0]["kind"], "illegal_move");
@@ -211,7 +242,12 @@ fn validate_checks_the_stored_result_and_end() {
     }
     script.push_str("record\n");
     let answers = session(&script);
-    let record = answers.last().unwrap().strip_prefix("= ").unwrap().to_owned();
+    let record = answers
+        .last()
+        .unwrap()
+        .strip_prefix("= ")
+        .unwrap()
+        .to_owned();
     let finished: Value = serde_json::from_str(&record).unwrap();
     let scores = finished["result"]["scores"].clone();
     let mut wrong_result = finished.clone();
@@ -230,22 +266,43 @@ fn validate_checks_the_stored_result_and_end() {
     let output = referee().arg("validate").arg(&path).assert().code(1);
     let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
-    assert!(lines[0].contains(":2: stored result winners"), "{}", lines[0]);
-    assert!(lines[0].contains(&format!("scores {scores}").replace(',', ", ")), "{}", lines[0]);
-    assert!(lines[1].contains(":3: the game is over after"), "{}", lines[1]);
-    assert!(lines[2].contains(":4: not a valid record: unknown field `resutl`"), "{}", lines[2]);
+    assert!(
+        lines[0].contains(":2: stored result winners"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].contains(&format!("scores {scores}").replace(',', ", ")),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains(":3: the game is over after"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].contains(":4: not a valid record: unknown field `resutl`"),
+        "{}",
+        lines[2]
+    );
 }
 
 #[test]
 fn validate_reads_pretty_json_and_reports_unreadable_files() {
     let record: Value = serde_json::from_str(&imported_codecup()).unwrap();
-    let path = write_temp("pretty.json", &serde_json::to_string_pretty(&record).unwrap());
+    let path = write_temp(
+        "pretty.json",
+        &serde_json::to_string_pretty(&record).unwrap(),
+    );
     referee().arg("validate").arg(&path).assert().success();
     referee()
         .args(["validate", "no/such/file.jsonl"])
         .assert()
         .code(2)
-        .stdout(predicates::str::starts_with("no/such/file.jsonl:0: cannot read:"));
+        .stdout(predicates::str::starts_with(
+            "no/such/file.jsonl:0: cannot read:",
+        ));
     referee().arg("validate").assert().code(2);
 }
 
@@ -257,7 +314,9 @@ fn import_reports_a_bad_transcript() {
         .arg(&path)
         .assert()
         .code(1)
-        .stderr(predicates::str::contains(":1: ply 2 (seat 0): illegal move D2: D2 is occupied"));
+        .stderr(predicates::str::contains(
+            ":1: ply 2 (seat 0): illegal move D2: D2 is occupied",
+        ));
 }
 
 #[test]

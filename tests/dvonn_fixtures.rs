@@ -33,7 +33,9 @@ fn random_games_replay_with_every_legal_move_list() {
         let moves: Vec<&str> = fixture["moves"].as_str().unwrap().split(' ').collect();
         let nlegal = fixture["nlegal"].as_array().unwrap();
         let movement_legal = fixture["movement_legal"].as_array().unwrap();
-        let removed = fixture["pieces_removed_per_movement_ply"].as_array().unwrap();
+        let removed = fixture["pieces_removed_per_movement_ply"]
+            .as_array()
+            .unwrap();
         assert_eq!(moves.len(), nlegal.len(), "{id}");
         let mut game = Dvonn::start();
         for (ply, text) in moves.iter().enumerate() {
@@ -42,14 +44,22 @@ fn random_games_replay_with_every_legal_move_list() {
                 nlegal[ply].as_u64().unwrap(),
                 "{id} ply {ply}: number of legal moves"
             );
-            assert_eq!(sorted_legal(&game).len(), game.count_legal(), "{id} ply {ply}");
+            assert_eq!(
+                sorted_legal(&game).len(),
+                game.count_legal(),
+                "{id} ply {ply}"
+            );
             if ply >= 49 {
-                let expected: Vec<&str> =
-                    movement_legal[ply - 49].as_str().unwrap().split(',').collect();
+                let expected: Vec<&str> = movement_legal[ply - 49]
+                    .as_str()
+                    .unwrap()
+                    .split(',')
+                    .collect();
                 assert_eq!(sorted_legal(&game), expected, "{id} ply {ply}: legal moves");
             }
             let mv = game.parse_move(text).unwrap();
-            game.try_play(&mv).unwrap_or_else(|e| panic!("{id} ply {ply}: {e}"));
+            game.try_play(&mv)
+                .unwrap_or_else(|e| panic!("{id} ply {ply}: {e}"));
             if ply >= 49 {
                 assert_eq!(
                     u64::from(game.removed_by_last_move()),
@@ -68,7 +78,11 @@ fn random_games_replay_with_every_legal_move_list() {
             _ => Outcome::Draw,
         };
         assert_eq!(game.outcome(), expected, "{id}");
-        let mut stacks: Vec<&str> = fixture["final_stacks"].as_str().unwrap().split(' ').collect();
+        let mut stacks: Vec<&str> = fixture["final_stacks"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .collect();
         stacks.sort();
         let actual = game.stacks();
         let mut actual: Vec<&str> = actual.split(' ').collect();
@@ -99,7 +113,11 @@ fn perft_to_depth_3() {
     for (root, prefix, counts) in rows {
         let game = play_all(&prefix);
         for depth in 1..=3 {
-            assert_eq!(perft(&game, depth), counts[depth as usize - 1], "{root} depth {depth}");
+            assert_eq!(
+                perft(&game, depth),
+                counts[depth as usize - 1],
+                "{root} depth {depth}"
+            );
         }
     }
 }

@@ -361,7 +361,11 @@ impl Dvonn {
         } else {
             return "D1".to_owned();
         };
-        let star = if self.dvonn & cell.mask() != 0 { "*" } else { "" };
+        let star = if self.dvonn & cell.mask() != 0 {
+            "*"
+        } else {
+            ""
+        };
         format!("{top}{}{star}", self.height[index])
     }
 
@@ -571,7 +575,11 @@ impl Game for Dvonn {
     fn scores(&self) -> Vec<i64> {
         self.tops
             .iter()
-            .map(|&top| cells(top).map(|c| i64::from(self.height[c.0 as usize])).sum())
+            .map(|&top| {
+                cells(top)
+                    .map(|c| i64::from(self.height[c.0 as usize]))
+                    .sum()
+            })
             .collect()
     }
 
@@ -671,7 +679,13 @@ mod tests {
             game.try_play(&moves[0]).unwrap();
         }
         assert!(seats.iter().step_by(2).all(|s| *s == Some(Actor::Seat(0))));
-        assert!(seats.iter().skip(1).step_by(2).all(|s| *s == Some(Actor::Seat(1))));
+        assert!(
+            seats
+                .iter()
+                .skip(1)
+                .step_by(2)
+                .all(|s| *s == Some(Actor::Seat(1)))
+        );
         assert_eq!(game.to_move(), Some(Actor::Seat(0)));
         assert_eq!(game.dvonn.count_ones(), 3);
         assert_eq!(game.tops.map(u64::count_ones), [23, 23]);

@@ -40,7 +40,11 @@ pub const COMMANDS: [(&str, &str, &str); 16] = [
         "",
         "ongoing, draw, winner SEAT, or winners SEAT ...",
     ),
-    ("perft", "DEPTH", "the number of ply sequences of DEPTH plies"),
+    (
+        "perft",
+        "DEPTH",
+        "the number of ply sequences of DEPTH plies",
+    ),
     ("record", "", "the game so far as a one-line JSON record"),
 ];
 
@@ -126,11 +130,7 @@ fn number<T: FromStr>(input: &str) -> IResult<&str, T> {
 
 /// `[id] name` and the rest of the line.
 fn head(input: &str) -> IResult<&str, (Option<u64>, &str)> {
-    (
-        opt(terminated(number, space1)),
-        terminated(token, space0),
-    )
-        .parse(input)
+    (opt(terminated(number, space1)), terminated(token, space0)).parse(input)
 }
 
 fn arguments(input: &str) -> IResult<&str, Vec<&str>> {
@@ -154,7 +154,11 @@ fn new_game(args: &[&str]) -> Option<NewGame> {
     };
     let options = rest
         .iter()
-        .map(|arg| option(arg).ok().map(|(_, (k, v))| (k.to_owned(), v.to_owned())))
+        .map(|arg| {
+            option(arg)
+                .ok()
+                .map(|(_, (k, v))| (k.to_owned(), v.to_owned()))
+        })
         .collect::<Option<_>>()?;
     Some(NewGame {
         game: (*game).to_owned(),
@@ -205,8 +209,11 @@ impl FromStr for Request {
     fn from_str(line: &str) -> Result<Request, CommandError> {
         let line = line.trim();
         let error = |id, message: String| CommandError { id, message };
-let Ok((rest, (id, name))) = head(line) else {
-            return Err(error(None, "expected a command: [ID] NAME [ARGUMENTS]".to_owned()));
+        let Ok((rest, (id, name))) = head(line) else {
+            return Err(error(
+                None,
+                "expected a command: [ID] NAME [ARGUMENTS]".to_owned(),
+            ));
         };
         let (_, args) = arguments(rest).map_err(|_| error(id, "unreadable arguments".into()))?;
         let Some((_, usage, _)) = COMMANDS.iter().find(|(n, _, _)| *n == name) else {
@@ -340,7 +347,11 @@ mod tests {
             ("9 name extra", Some(9), "usage: name"),
             ("42", None, "unknown command `42`"),
             ("", None, "expected a command"),
-            ("99999999999999999999999 name", None, "unknown command `99999999999999999999999`"),
+            (
+                "99999999999999999999999 name",
+                None,
+                "unknown command `99999999999999999999999`",
+            ),
         ];
         for (line, id, message) in cases {
             let err = line.parse::<Request>().expect_err(line);

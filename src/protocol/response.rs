@@ -78,7 +78,11 @@ impl FromStr for Response {
         let payload = payload.unwrap_or_default().to_owned();
         Ok(Response {
             id,
-            body: if mark == '=' { Ok(payload) } else { Err(payload) },
+            body: if mark == '=' {
+                Ok(payload)
+            } else {
+                Err(payload)
+            },
         })
     }
 }
