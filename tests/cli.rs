@@ -329,3 +329,14 @@ fn schema_is_json_describing_records() {
         assert!(required.contains(&Value::from(field)), "{field}");
     }
 }
+
+#[test]
+fn the_documented_schema_is_the_printed_one() {
+    let output = referee().arg("schema").assert().success();
+    let documented = std::fs::read_to_string("docs/record.schema.json").unwrap();
+    assert_eq!(
+        String::from_utf8(output.get_output().stdout.clone()).unwrap(),
+        documented,
+        "regenerate with: cargo run -q -- schema > docs/record.schema.json"
+    );
+}
