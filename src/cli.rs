@@ -6,6 +6,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 /// A scriptable referee for DVONN (and, later, Double Dutch, Pegs, Wyx and DOUBLE).
 ///
+/// Plays matches between bot processes, speaks a GTP-like protocol, writes and checks records.
+///
 /// Speaks a GTP-like protocol (see protocol.md), writes and checks JSON game records.
 #[derive(Debug, Parser)]
 #[command(name = "referee", version, about, long_about = None)]
@@ -48,6 +50,88 @@ pub enum Command {
     },
     /// Print the JSON Schema of game records.
     Schema,
+    /// Run a built-in engine that speaks the engine protocol on stdin/stdout.
+    ///
+    /// Example: referee match --game dvonn --engine 'referee bot --game dvonn --strategy search'
+    /// --engine 'referee bot --game dvonn'
+    Bot {
+        /// The game it plays.
+        #[arg(long)]
+        game: String,
+        /// How it chooses its moves.
+        #[arg(long, value_enum, default_value_t = StrategyArg::Random)]
+        strategy: StrategyArg,
+        /// The seed of its random choices; the same seed and game give the same moves.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Play games between engine processes, one per seat, and report the standings.
+    ///
+    /// Without --engine, the built-in `search` bot plays the built-in `random` bot. Seats rotate
+    /// from game to game. Each finished game is appended to --out as one JSON line.
+    #[command(after_help = "Examples:
+  referee match --game dvonn
+  referee match --game dvonn --engine ./mybot --engine 'name=py cmd=\"python3 bot.py\" tc=5+0.05' --games 100 --concurrency 2 --out games.jsonl")]
+    Match(MatchArgs),
+}
+
+/// The flags of `match`.
+#[derive(Debug, clap::Args)]
+pub struct MatchArgs {
+    /// The game.
+    #[arg(long)]
+    pub game: String,
+    /// The variant, for games that have them.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// An engine: a shell command, or `name=NAME cmd='COMMAND' [dir=DIR] [tc=TC] [movetime=MS]`.
+    /// Give one per seat.
+    #[arg(long = "engine", value_name = "ENGINE")]
+    pub engines: Vec<String>,
+    /// How many games.
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Play each seed twice, with the seats rotated between the two games.
+    #[arg(long)]
+    pub repeat: bool,
+    /// The match seed: the same seed gives the same games' seeds and seats. Drawn at random if
+    /// absent; each record stores its game's seed and the match seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Time control in seconds: BASE+INC (`60+0.5`) or MOVES/BASE[+INC] (`40/60`).
+    #[arg(long, default_value = "10+0.1")]
+    pub tc: String,
+    /// A fixed time per move in milliseconds, instead of --tc.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Milliseconds past its time an engine may stay silent before it is killed (it loses on time
+    /// if it answers late, by stall if not at all).
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    pub margin: u64,
+    /// Milliseconds an engine may take to start and answer the handshake or `newgame`.
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    pub startup: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Append each finished game's record to this file, one JSON line each.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Write each game's engine traffic and stderr, timestamped, to DIR/game-NNNNN.log.
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+    /// Print the summary as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Built-in strategies.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum StrategyArg {
+    /// A uniformly random legal move.
+    Random,
+    /// Alpha-beta search within the clock.
+    Search,
 }
 
 /// Transcript styles `import` reads.

@@ -1,6 +1,10 @@
 //! `referee`: rules, protocol, session and records of a scriptable referee for tabletop games.
 #![deny(missing_docs)]
 
+pub mod arena;
+pub mod bots;
+pub mod clock;
+pub mod engine;
 pub mod game;
 pub mod games;
 pub mod import;
@@ -8,4 +12,6 @@ pub mod protocol;
 pub mod record;
 pub mod replay;
 pub mod session;
+pub mod standings;
+pub mod stats;
 pub mod validate;

@@ -8,8 +8,13 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 
-use cli::{Cli, Command, ImportFormat};
+use cli::{Cli, Command, ImportFormat, MatchArgs, StrategyArg};
+use referee::arena::{EngineSpec, MatchConfig};
+use referee::bots::Strategy;
+use referee::clock::TimeControl;
+use referee::engine::EngineCommand;
 use referee::import::{self, Source};
+use referee::standings::{Standings, game_line};
 
 /// Exit status when records are invalid or a transcript does not replay.
 const INVALID: u8 = 1;
@@ -87,9 +92,134 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
+        Command::Bot {
+            game,
+            strategy,
+            seed,
+        } => {
+            let strategy = match strategy {
+                StrategyArg::Random => Strategy::Random,
+                StrategyArg::Search => Strategy::Search,
+            };
+            referee::bots::run(
+                &game,
+                strategy,
+                seed,
+                io::stdin().lock(),
+                io::stdout().lock(),
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Match(args) => run_match(args),
         Command::Schema => {
             println!("{}", referee::record::schema());
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The built-in bots, run as processes of this very program: `search` against `random`.
+fn builtin_engines(game: &str, seed: u64) -> anyhow::Result<Vec<EngineSpec>> {
+    let exe = std::env::current_exe().context("cannot find this program to run its bots")?;
+    let exe = exe.to_string_lossy();
+    let exe = shlex::try_quote(&exe).context("this program's path cannot be quoted")?;
+    Ok(["search", "random"]
+        .iter()
+        .map(|strategy| EngineSpec {
+            command: EngineCommand {
+                name: (*strategy).to_owned(),
+                command: format!("{exe} bot --game {game} --strategy {strategy} --seed {seed}"),
+                dir: None,
+            },
+            tc: None,
+        })
+        .collect())
+}
+
+fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => getrandom::u64().context("cannot draw a seed")?,
+    };
+    let mut engines = if args.engines.is_empty() {
+        builtin_engines(&args.game, seed)?
+    } else {
+        args.engines
+            .iter()
+            .map(|text| EngineSpec::parse(text))
+            .collect::<Result<_, _>>()?
+    };
+    // Two engines of the same name would merge in the standings.
+    for i in 1..engines.len() {
+        let name = engines[i].command.name.clone();
+        if engines[..i].iter().any(|e| e.command.name == name) {
+            engines[i].command.name = format!("{name}#{}", i + 1);
+        }
+    }
+    let tc = match args.movetime {
+        Some(ms) => TimeControl::MoveTime(std::time::Duration::from_millis(ms)),
+        None => args.tc.parse()?,
+    };
+    let config = MatchConfig {
+        game: args.game,
+        variant: args.variant,
+        engines,
+        games: args.games,
+        repeat: args.repeat,
+        seed,
+        tc,
+        margin: std::time::Duration::from_millis(args.margin),
+        startup: std::time::Duration::from_millis(args.startup),
+        concurrency: args.concurrency,
+        log_dir: args.log_dir,
+    };
+    let mut out = match &args.out {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?,
+        ),
+        None => None,
+    };
+    // An interrupted match must not leave engines behind.
+    ctrlc::set_handler(|| {
+        referee::engine::kill_all();
+        std::process::exit(130);
+    })
+    .context("cannot install the interrupt handler")?;
+    let mut standings = Standings::new(
+        config
+            .engines
+            .iter()
+            .map(|e| e.command.name.clone())
+            .collect(),
+    );
+    let total = config.games;
+    let json = args.json;
+    referee::arena::run(&config, |mut finished| {
+        finished
+            .record
+            .tags
+            .insert("match_seed".into(), seed.to_string());
+        if let Some(file) = out.as_mut() {
+            // One write per record keeps every line whole.
+            let mut line = serde_json::to_string(&finished.record).map_err(io::Error::other)?;
+            line.push('\n');
+            file.write_all(line.as_bytes())?;
+            file.flush()?;
+        }
+        standings.add(&finished);
+        if !json {
+            println!("{}", game_line(&finished, total));
+        }
+        Ok(())
+    })?;
+    if json {
+        println!("{}", standings.to_json());
+    } else {
+        println!("{standings}");
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -23,6 +23,11 @@ impl Replay {
         })
     }
 
+    /// The seed of the game's random choices.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// The current position.
     pub fn game(&self) -> &AnyGame {
         &self.game
@@ -46,6 +51,14 @@ impl Replay {
         };
         self.history.push((before, ply));
         Ok(mv)
+    }
+
+    /// Notes the time the last ply took and the clock left after it.
+    pub fn time_last_ply(&mut self, time: std::time::Duration, clock: std::time::Duration) {
+        if let Some((_, ply)) = self.history.last_mut() {
+            ply.time_ms = Some(time.as_millis().try_into().unwrap_or(u64::MAX));
+            ply.clock_ms = Some(clock.as_millis().try_into().unwrap_or(u64::MAX));
+        }
     }
 
     /// Takes back the last ply; `false` when there is none.

@@ -118,6 +118,9 @@ impl Session {
                 "perft depth {depth} would take too long; the most is {MAX_PERFT_DEPTH}"
             )),
             Command::Perft(depth) => Ok(perft(self.replay()?.game(), depth).to_string()),
+            Command::GenMove { .. } => {
+                Err("genmove is sent to engines; the session plays no moves itself".into())
+            }
             Command::Record => {
                 let record = self.replay()?.record(&[], None);
                 serde_json::to_string(&record).map_err(|e| format!("cannot write the record: {e}"))

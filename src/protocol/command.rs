@@ -48,6 +48,13 @@ pub const COMMANDS: [(&str, &str, &str); 16] = [
     ("record", "", "the game so far as a one-line JSON record"),
 ];
 
+/// Commands the referee sends to engines, beyond the session's (see protocol.md).
+pub const ENGINE_COMMANDS: [(&str, &str, &str); 1] = [(
+    "genmove",
+    "SEAT [time=MS] [inc=MS] [movestogo=N] [movetime=MS] [clocks=MS,MS,...]",
+    "asks the engine for SEAT's move",
+)];
+
 /// The arguments of `newgame`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
@@ -99,6 +106,13 @@ pub enum Command {
     Perft(u32),
     /// `record`
     Record,
+    /// `genmove SEAT [key=value ...]`, sent to engines.
+    GenMove {
+        /// The seat to move.
+        seat: Seat,
+        /// Clock facts as `key=value`, in the order given.
+        options: Vec<(String, String)>,
+    },
 }
 
 /// A command with the id it carried, if any.
@@ -198,6 +212,17 @@ fn command(name: &str, args: &[&str]) -> Option<Command> {
         ("result", []) => Command::Result,
         ("perft", [depth]) => Command::Perft(whole(depth)?),
         ("record", []) => Command::Record,
+        ("genmove", [seat, options @ ..]) => Command::GenMove {
+            seat: whole(seat)?,
+            options: options
+                .iter()
+                .map(|arg| {
+                    option(arg)
+                        .ok()
+                        .map(|(_, (k, v))| (k.to_owned(), v.to_owned()))
+                })
+                .collect::<Option<_>>()?,
+        },
         _ => return None,
     })
 }
@@ -216,7 +241,8 @@ impl FromStr for Request {
             ));
         };
         let (_, args) = arguments(rest).map_err(|_| error(id, "unreadable arguments".into()))?;
-        let Some((_, usage, _)) = COMMANDS.iter().find(|(n, _, _)| *n == name) else {
+        let mut known = COMMANDS.iter().chain(&ENGINE_COMMANDS);
+        let Some((_, usage, _)) = known.find(|(n, _, _)| *n == name) else {
             return Err(error(
                 id,
                 format!("unknown command `{name}` (list_commands lists them)"),
@@ -257,6 +283,10 @@ impl fmt::Display for Command {
             Command::Result => f.write_str("result"),
             Command::Perft(depth) => write!(f, "perft {depth}"),
             Command::Record => f.write_str("record"),
+            Command::GenMove { seat, options } => {
+                write!(f, "genmove {seat}")?;
+                options.iter().try_for_each(|(k, v)| write!(f, " {k}={v}"))
+            }
         }
     }
 }
@@ -326,6 +356,23 @@ mod tests {
             request(None, Command::Result),
             request(Some(99), Command::Perft(5)),
             request(None, Command::Record),
+            request(
+                Some(4),
+                Command::GenMove {
+                    seat: 1,
+                    options: vec![
+                        ("time".into(), "900".into()),
+                        ("clocks".into(), "1000,900".into()),
+                    ],
+                },
+            ),
+            request(
+                None,
+                Command::GenMove {
+                    seat: 0,
+                    options: vec![],
+                },
+            ),
         ];
         for case in cases {
             let text = case.to_string();

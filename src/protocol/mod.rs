@@ -3,7 +3,7 @@
 mod command;
 mod response;
 
-pub use command::{COMMANDS, Command, CommandError, NewGame, Request};
+pub use command::{COMMANDS, Command, CommandError, ENGINE_COMMANDS, NewGame, Request};
 pub use response::{Response, ResponseError};
 
 /// Cleans one input line as GTP version 2 does: control characters other than tab go, tabs become

@@ -1,0 +1,562 @@
+//! The match loop: games between engine processes under the referee's clocks and adjudication.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::clock::{Clock, TimeControl};
+use crate::engine::{Engine, EngineCommand, EngineError, Transcript};
+use crate::game::{Actor, Game, MoveError, Setup, SetupError};
+use crate::record::{End, Record, Verdict};
+use crate::replay::Replay;
+
+/// One engine of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// How to start it.
+    pub command: EngineCommand,
+    /// Its own time control, if not the match's.
+    pub tc: Option<TimeControl>,
+}
+
+/// An `--engine` value that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad engine `{text}`: {reason}")]
+pub struct EngineSpecError {
+    text: String,
+    reason: String,
+}
+
+impl EngineSpec {
+    /// Reads `CMD`, or `key=value` words with shell quoting: `name=alpha cmd='./bot -x' dir=bots
+    /// tc=10+0.1 movetime=500`. Without a name, the command's first word (its file name) is used.
+    pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
+        let error = |reason: &str| EngineSpecError {
+            text: text.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let words = shlex::split(text).ok_or_else(|| error("unbalanced quotes"))?;
+        let pairs: Option<Vec<(&str, &str)>> = words.iter().map(|w| w.split_once('=')).collect();
+        let is_keyed = pairs
+            .as_ref()
+            .is_some_and(|p| p.iter().any(|(k, _)| *k == "cmd"));
+        let mut spec = EngineSpec {
+            command: EngineCommand {
+                name: String::new(),
+                command: text.trim().to_owned(),
+                dir: None,
+            },
+            tc: None,
+        };
+        if is_keyed {
+            for (key, value) in pairs.unwrap_or_default() {
+                match key {
+                    "cmd" => spec.command.command = value.to_owned(),
+                    "name" => spec.command.name = value.to_owned(),
+                    "dir" => spec.command.dir = Some(PathBuf::from(value)),
+                    "tc" => {
+                        spec.tc =
+                            Some(value.parse().map_err(|e: crate::clock::TimeControlError| {
+                                error(&e.to_string())
+                            })?)
+                    }
+                    "movetime" => {
+                        let ms: u64 = value
+                            .parse()
+                            .map_err(|_| error("movetime is whole milliseconds"))?;
+                        spec.tc = Some(TimeControl::MoveTime(Duration::from_millis(ms)));
+                    }
+                    _ => {
+                        return Err(error(&format!(
+                            "unknown key `{key}` (known: name, cmd, dir, tc, movetime)"
+                        )));
+                    }
+                }
+            }
+        }
+        if spec.command.command.is_empty() {
+            return Err(error("no command"));
+        }
+        if spec.command.name.is_empty() {
+            let first = shlex::split(&spec.command.command)
+                .and_then(|w| w.into_iter().next())
+                .unwrap_or_default();
+            spec.command.name = first.rsplit('/').next().unwrap_or(&first).to_owned();
+        }
+        Ok(spec)
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game's id.
+    pub game: String,
+    /// The variant, if any.
+    pub variant: Option<String>,
+    /// One engine per seat; seats rotate from game to game.
+    pub engines: Vec<EngineSpec>,
+    /// How many games.
+    pub games: usize,
+    /// Play each seed twice, the seats rotated between the two games.
+    pub repeat: bool,
+    /// The seed every game's seed is drawn from.
+    pub seed: u64,
+    /// The time control of engines without their own.
+    pub tc: TimeControl,
+    /// How long past its time an engine may stay silent before it is killed.
+    pub margin: Duration,
+    /// How long an engine may take to start, answer the handshake, or set up a game.
+    pub startup: Duration,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Where per-game transcripts go, if anywhere.
+    pub log_dir: Option<PathBuf>,
+}
+
+/// Why a match cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The game cannot be set up.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The engine count does not fit the game.
+    #[error("{game} is played by {seats} seats: give {seats} engines, not {engines}")]
+    EngineCount {
+        /// The game.
+        game: String,
+        /// Its seats.
+        seats: usize,
+        /// The engines given.
+        engines: usize,
+    },
+    /// A transcript could not be written.
+    #[error("cannot write the transcript {path}: {source}")]
+    Log {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The caller's handling of a finished game failed (writing the records, say).
+    #[error("{0}")]
+    Output(#[from] std::io::Error),
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The game's number in the schedule, from 0.
+    pub index: usize,
+    /// The engine (index into `MatchConfig::engines`) in each seat.
+    pub engine_of_seat: Vec<usize>,
+    /// Its record.
+    pub record: Record,
+}
+
+/// The seed of game `index`: one stream per game of a generator seeded with the match seed, so any
+/// game can be replayed alone.
+pub fn game_seed(match_seed: u64, index: usize) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(match_seed);
+    rng.set_stream(index as u64);
+    rng.next_u64()
+}
+
+/// The seed engine `seat` gets for its own random choices in a game with seed `seed`: a separate
+/// generator stream, so it tells nothing about the game's own chance events.
+pub fn engine_seed(seed: u64, seat: usize) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(1 + seat as u64);
+    rng.next_u64()
+}
+
+/// Idle engine processes, one pool per engine spec, reused from game to game.
+struct Pools(Vec<Mutex<Vec<Engine>>>);
+
+/// A seat's fault, for the record.
+struct Fault {
+    verdict: Verdict,
+    detail: String,
+}
+
+fn fault(verdict: Verdict, detail: impl Into<String>) -> Fault {
+    Fault {
+        verdict,
+        detail: detail.into(),
+    }
+}
+
+/// The verdict for an engine that failed to answer as it should; `waited` is how long it had.
+fn fault_of(error: EngineError, waited: Duration) -> Fault {
+    match error {
+        EngineError::Spawn { .. } => fault(Verdict::FailedToStart, error.to_string()),
+        EngineError::Timeout => fault(
+            Verdict::Stall,
+            format!("no answer within {} ms", waited.as_millis()),
+        ),
+        EngineError::Exited(exit) => fault(Verdict::Crash, exit.to_string()),
+        EngineError::ClosedOutput | EngineError::Protocol(_) => {
+            fault(Verdict::ProtocolError, error.to_string())
+        }
+    }
+}
+
+impl Pools {
+    fn take(&self, config: &MatchConfig, spec: usize) -> Result<Engine, Fault> {
+        if let Some(engine) = self.0[spec]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop()
+        {
+            return Ok(engine);
+        }
+        let mut engine = Engine::start(&config.engines[spec].command)
+            .map_err(|e| fault(Verdict::FailedToStart, e.to_string()))?;
+        let deadline = Instant::now() + config.startup;
+        engine
+            .request("protocol_version", deadline)
+            .and_then(|_| engine.request("name", deadline))
+            .map_err(|e| {
+                let Fault { detail, .. } = fault_of(e, config.startup);
+                fault(Verdict::FailedToStart, detail)
+            })?;
+        Ok(engine)
+    }
+
+    fn give_back(&self, spec: usize, mut engine: Engine) {
+        engine.set_transcript(None);
+        self.0[spec]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(engine);
+    }
+}
+
+/// Plays the match; `on_finish` gets each game as it finishes, on the calling thread.
+pub fn run(
+    config: &MatchConfig,
+    mut on_finish: impl FnMut(Finished) -> std::io::Result<()>,
+) -> Result<(), MatchError> {
+    let setup = Setup {
+        variant: config.variant.clone(),
+        seats: Some(config.engines.len()),
+        seed: 0,
+    };
+    let probe = Replay::new(&config.game, &setup)?;
+    let seats = probe.game().seats();
+    if seats != config.engines.len() {
+        return Err(MatchError::EngineCount {
+            game: config.game.clone(),
+            seats,
+            engines: config.engines.len(),
+        });
+    }
+    if let Some(dir) = &config.log_dir {
+        std::fs::create_dir_all(dir).map_err(|source| MatchError::Log {
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    let pools = Pools(config.engines.iter().map(|_| Mutex::default()).collect());
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, finished) = mpsc::channel();
+    let result = std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.clamp(1, config.games.max(1)) {
+            let sender = sender.clone();
+            let (pools, next, stop) = (&pools, &next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games {
+                        break;
+                    }
+                    if sender.send(play_one(config, pools, index)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for game in finished {
+            let handled = game.and_then(|g| on_finish(g).map_err(MatchError::from));
+            if let Err(e) = handled {
+                stop.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
+    });
+    for pool in pools.0 {
+        for engine in pool
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            engine.quit();
+        }
+    }
+    result
+}
+
+/// Plays game `index` of the schedule.
+fn play_one(config: &MatchConfig, pools: &Pools, index: usize) -> Result<Finished, MatchError> {
+    let seats = config.engines.len();
+    let engine_of_seat: Vec<usize> = (0..seats).map(|seat| (seat + index) % seats).collect();
+    let names: Vec<String> = engine_of_seat
+        .iter()
+        .map(|&e| config.engines[e].command.name.clone())
+        .collect();
+    let seed = game_seed(config.seed, if config.repeat { index / 2 } else { index });
+    let setup = Setup {
+        variant: config.variant.clone(),
+        seats: Some(seats),
+        seed,
+    };
+    let mut replay = Replay::new(&config.game, &setup)?;
+    let transcript = match &config.log_dir {
+        Some(dir) => {
+            let path = dir.join(format!("game-{:05}.log", index + 1));
+            let transcript =
+                Transcript::create(&path).map_err(|source| MatchError::Log { path, source })?;
+            transcript.line("referee", '#', &format!("game {} seed {seed}", index + 1));
+            Some(transcript)
+        }
+        None => None,
+    };
+
+    let mut engines = Vec::with_capacity(seats);
+    let mut end = None;
+    for (seat, &spec) in engine_of_seat.iter().enumerate() {
+        match pools.take(config, spec) {
+            Ok(mut engine) => {
+                engine.set_transcript(transcript.clone());
+                engines.push(engine);
+            }
+            Err(f) => {
+                end = Some(End::Verdict {
+                    seat,
+                    verdict: f.verdict,
+                    detail: f.detail,
+                });
+                break;
+            }
+        }
+    }
+    let mut healthy = vec![true; engines.len()];
+    if end.is_none() {
+        let clocks = engine_of_seat
+            .iter()
+            .map(|&e| Clock::new(config.engines[e].tc.unwrap_or(config.tc)))
+            .collect();
+        let mut table = Table {
+            config,
+            replay: &mut replay,
+            engines: &mut engines,
+            clocks,
+            healthy: &mut healthy,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        };
+        end = table.play();
+    }
+    // Read the answers still due, so each engine starts the next game in step.
+    let deadline = Instant::now() + config.margin;
+    for (engine, ok) in engines.iter_mut().zip(healthy.iter_mut()) {
+        *ok = *ok && engine.settle(deadline).is_ok();
+    }
+    let mut record = replay.record(&names, end);
+    record.tags.insert("game".into(), (index + 1).to_string());
+    if let Some(transcript) = &transcript {
+        let result = serde_json::to_string(&record.end).unwrap_or_default();
+        transcript.line("referee", '#', &format!("end {result}"));
+        let _ = transcript.flush();
+    }
+    // Faulty engines are dropped, which kills them; the next game starts a fresh process.
+    for ((engine, ok), &spec) in engines.into_iter().zip(healthy).zip(&engine_of_seat) {
+        if ok {
+            pools.give_back(spec, engine);
+        }
+    }
+    Ok(Finished {
+        index,
+        engine_of_seat,
+        record,
+    })
+}
+
+/// One game in progress.
+struct Table<'a> {
+    config: &'a MatchConfig,
+    replay: &'a mut Replay,
+    engines: &'a mut [Engine],
+    clocks: Vec<Clock>,
+    healthy: &'a mut [bool],
+    rng: ChaCha8Rng,
+}
+
+impl Table<'_> {
+    /// Plays to the end; returns the end if the referee (not the rules) ended the game.
+    fn play(&mut self) -> Option<End> {
+        let seats = self.engines.len();
+        let game = self.replay.game();
+        let variant = game.variant().map(|v| format!(" {v}")).unwrap_or_default();
+        let id = game.id();
+        let seed = self.replay.seed();
+        for seat in 0..seats {
+            let engine_seed = engine_seed(seed, seat);
+            let command =
+                format!("newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed}");
+            let deadline = Instant::now() + self.config.startup;
+            if let Err(e) = self.engines[seat].request(&command, deadline) {
+                return Some(self.fault(seat, fault_of(e, self.config.startup)));
+            }
+        }
+        loop {
+            let seat = match self.replay.game().to_move() {
+                None => return None,
+                Some(Actor::Seat(seat)) => seat,
+                Some(Actor::Chance) => {
+                    // Chance events are drawn here from the game's seed; no game has them yet,
+                    // and how engines learn of them is for the games that do.
+                    let mut moves = Vec::new();
+                    self.replay.game().legal_moves(&mut moves);
+                    let pick = moves[self.rng.random_range(0..moves.len())].to_string();
+                    self.replay
+                        .play(&pick)
+                        .expect("a listed chance event is legal");
+                    continue;
+                }
+            };
+            match self.turn(seat) {
+                Ok(None) => {}
+                Ok(Some(end)) => return Some(end),
+                Err((at_fault, f)) => return Some(self.fault(at_fault, f)),
+            }
+        }
+    }
+
+    /// Marks `seat`'s engine for a restart and turns its fault into the game's end.
+    fn fault(&mut self, seat: usize, fault: Fault) -> End {
+        self.healthy[seat] = false;
+        End::Verdict {
+            seat,
+            verdict: fault.verdict,
+            detail: fault.detail,
+        }
+    }
+
+    /// The `genmove` command for `seat`, with its clock and every seat's.
+    fn genmove(&self, seat: usize) -> String {
+        let clock = &self.clocks[seat];
+        match clock.control() {
+            TimeControl::MoveTime(time) => {
+                format!("genmove {seat} movetime={}", time.as_millis())
+            }
+            TimeControl::Fischer { .. } => {
+                let clocks: Vec<String> = self
+                    .clocks
+                    .iter()
+                    .map(|c| c.remaining().as_millis().to_string())
+                    .collect();
+                let mut command = format!(
+                    "genmove {seat} time={} inc={}",
+                    clock.remaining().as_millis(),
+                    clock.increment().as_millis()
+                );
+                if let Some(moves) = clock.moves_to_go() {
+                    command.push_str(&format!(" movestogo={moves}"));
+                }
+                command.push_str(&format!(" clocks={}", clocks.join(",")));
+                command
+            }
+        }
+    }
+
+    /// Asks `seat` for its move, checks it against the clock and the rules, plays it and tells
+    /// every engine. `Ok(Some(end))` when the seat resigns; `Err` names the seat at fault.
+    fn turn(&mut self, seat: usize) -> Result<Option<End>, (usize, Fault)> {
+        let command = self.genmove(seat);
+        let waited = self.clocks[seat].remaining() + self.config.margin;
+        let sent = Instant::now();
+        let answer = self.engines[seat].request(&command, sent + waited);
+        let used = sent.elapsed();
+        let answer = answer.map_err(|e| (seat, fault_of(e, waited)))?;
+        let text = answer.trim();
+        if text.contains('\n') {
+            let detail = format!("answered genmove with several lines: {text:?}");
+            return Err((seat, fault(Verdict::ProtocolError, detail)));
+        }
+        if text.eq_ignore_ascii_case("resign") {
+            return Ok(Some(End::Resignation { seat }));
+        }
+        self.clocks[seat]
+            .spend(used)
+            .map_err(|overrun| (seat, fault(Verdict::TimeLoss, format!("{overrun}: {text}"))))?;
+        let mv = match self.replay.play(text) {
+            Ok(mv) => mv,
+            Err(e @ MoveError::Parse(_)) => {
+                return Err((seat, fault(Verdict::UnparseableMove, e.to_string())));
+            }
+            Err(e @ MoveError::Illegal(_)) => {
+                return Err((seat, fault(Verdict::IllegalMove, e.to_string())));
+            }
+        };
+        self.replay
+            .time_last_ply(used, self.clocks[seat].remaining());
+        // Every engine, the mover included, hears every ply; their answers are read before the
+        // next command each gets, so a slow acknowledgement costs no round trip here.
+        let line = format!("play {seat} {mv}");
+        for (other, engine) in self.engines.iter_mut().enumerate() {
+            if let Err(e) = engine.send(&line) {
+                return Err((other, fault_of(e, Duration::ZERO)));
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs_parse() {
+        let plain = EngineSpec::parse("./bots/alpha --depth 3").unwrap();
+        assert_eq!(plain.command.command, "./bots/alpha --depth 3");
+        assert_eq!(plain.command.name, "alpha");
+        let keyed = EngineSpec::parse("name=x cmd='python3 bot.py -v' dir=/tmp tc=5+0.1").unwrap();
+        assert_eq!(keyed.command.command, "python3 bot.py -v");
+        assert_eq!(keyed.command.name, "x");
+        assert_eq!(keyed.command.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(keyed.tc, Some("5+0.1".parse().unwrap()));
+        let timed = EngineSpec::parse("cmd=bot movetime=250").unwrap();
+        assert_eq!(
+            timed.tc,
+            Some(TimeControl::MoveTime(Duration::from_millis(250)))
+        );
+        assert_eq!(timed.command.name, "bot");
+        for bad in [
+            "",
+            "cmd='x",
+            "cmd=x colour=red",
+            "cmd=x tc=fast",
+            "cmd=x movetime=1.5",
+        ] {
+            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn game_seeds_are_distinct_and_reproducible() {
+        let seeds: Vec<u64> = (0..100).map(|i| game_seed(42, i)).collect();
+        let mut unique = seeds.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), 100);
+        assert_eq!(seeds[7], game_seed(42, 7));
+        assert_ne!(game_seed(42, 0), game_seed(43, 0));
+    }
+}

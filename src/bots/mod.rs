@@ -1,0 +1,289 @@
+//! Built-in engines: strategies that choose moves, and the engine side of the protocol for them.
+
+pub mod search;
+
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::game::{Actor, Game, Seat, Setup};
+use crate::games::dvonn::Dvonn;
+use crate::games::{AnyGame, AnyMove};
+use crate::protocol::{Command, Request, Response, clean_line};
+use search::{Budget, Evaluate, search};
+
+/// How a built-in bot chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// A uniformly random legal move.
+    Random,
+    /// Alpha-beta search within the time the clock allows.
+    Search,
+}
+
+impl Strategy {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Random => "random",
+            Strategy::Search => "search",
+        }
+    }
+}
+
+impl Evaluate for Dvonn {
+    /// Pieces controlled, then mobility: a stack that can move can still score.
+    fn evaluate(&self, seat: Seat) -> i32 {
+        let scores = self.scores();
+        let other = 1 - seat;
+        let material = (scores[seat] - scores[other]) as i32;
+        let mobility = self.step_count(seat) as i32 - self.step_count(other) as i32;
+        100 * material + 10 * mobility
+    }
+}
+
+impl Evaluate for AnyGame {
+    fn evaluate(&self, seat: Seat) -> i32 {
+        match self {
+            AnyGame::Dvonn(game) => game.evaluate(seat),
+        }
+    }
+}
+
+/// FNV-1a: a hash that, unlike std's, is fixed forever, so seeded choices stay reproducible.
+fn fnv1a(seed: u64, texts: &[String]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325 ^ seed;
+    for byte in texts.iter().flat_map(|t| t.bytes().chain([b' '])) {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// Chooses a move for the seat to move. `history` is every ply so far, so a random choice depends
+/// only on the seed and the game, not on which process or thread plays it.
+pub fn choose(
+    strategy: Strategy,
+    game: &AnyGame,
+    history: &[String],
+    seed: u64,
+    think: Duration,
+) -> Option<AnyMove> {
+    match strategy {
+        Strategy::Random => {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return None;
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(fnv1a(seed, history));
+            let index = rng.random_range(0..moves.len());
+            Some(moves.swap_remove(index))
+        }
+        Strategy::Search => {
+            let budget = Budget {
+                deadline: Instant::now() + think,
+                max_depth: 64,
+            };
+            search(game, budget).map(|found| found.best)
+        }
+    }
+}
+
+/// How long to think, from `genmove`'s clock facts (milliseconds): a share of the time left plus
+/// most of the increment, or most of a fixed move time; a second when no clock runs.
+pub fn thinking_time(options: &[(String, String)]) -> Duration {
+    let get = |key: &str| {
+        options
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.parse::<u64>().ok())
+    };
+    let ms = if let Some(movetime) = get("movetime") {
+        movetime * 6 / 10
+    } else if let Some(time) = get("time") {
+        let moves = get("movestogo").unwrap_or(30).clamp(1, 30);
+        let inc = get("inc").unwrap_or(0);
+        (time / (moves + 2) + inc * 8 / 10).min(time * 4 / 10)
+    } else {
+        1000
+    };
+    Duration::from_millis(ms.max(1))
+}
+
+/// What a built-in engine knows between commands.
+struct BotState {
+    game_id: String,
+    strategy: Strategy,
+    seed: u64,
+    /// The bot's seed mixed with the seed `newgame` gave for this game.
+    game_seed: u64,
+    game: Option<AnyGame>,
+    history: Vec<String>,
+}
+
+impl BotState {
+    fn answer(&mut self, command: Command) -> Result<String, String> {
+        match command {
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok(format!("referee-{}", self.strategy.name())),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::ListCommands => Ok(BOT_COMMANDS.join("\n")),
+            Command::KnownCommand(name) => Ok(BOT_COMMANDS.contains(&name.as_str()).to_string()),
+            Command::Quit => Ok(String::new()),
+            Command::NewGame(new) => {
+                if !new.game.eq_ignore_ascii_case(&self.game_id) {
+                    return Err(format!("this bot plays {}, not {}", self.game_id, new.game));
+                }
+                let option = |key: &str| {
+                    new.options
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .and_then(|(_, v)| v.parse::<u64>().ok())
+                };
+                let seats = option("seats").and_then(|s| usize::try_from(s).ok());
+                self.game_seed = self.seed ^ option("seed").unwrap_or(0);
+                let setup = Setup {
+                    variant: new.variant,
+                    seats,
+                    seed: 0,
+                };
+                self.game = Some(AnyGame::create(&new.game, &setup).map_err(|e| e.to_string())?);
+                self.history.clear();
+                Ok(String::new())
+            }
+            Command::Play { mv, .. } => {
+                let game = self.game.as_mut().ok_or("no game")?;
+                let parsed = game.parse_move(&mv).map_err(|e| e.to_string())?;
+                game.try_play(&parsed).map_err(|e| e.to_string())?;
+                self.history.push(parsed.to_string());
+                Ok(String::new())
+            }
+            Command::GenMove { seat, options } => {
+                let game = self.game.as_ref().ok_or("no game")?;
+                if game.to_move() != Some(Actor::Seat(seat)) {
+                    return Err(format!("seat {seat} is not to move"));
+                }
+                let think = thinking_time(&options);
+                choose(self.strategy, game, &self.history, self.game_seed, think)
+                    .map(|mv| mv.to_string())
+                    .ok_or_else(|| "no legal move".to_owned())
+            }
+            other => Err(format!("unknown command `{other}`")),
+        }
+    }
+}
+
+/// The commands a built-in engine answers.
+const BOT_COMMANDS: [&str; 9] = [
+    "protocol_version",
+    "name",
+    "version",
+    "list_commands",
+    "known_command",
+    "quit",
+    "newgame",
+    "play",
+    "genmove",
+];
+
+/// Runs a built-in engine for `game_id` over `input`/`output` until `quit` or end of input.
+pub fn run(
+    game_id: &str,
+    strategy: Strategy,
+    seed: u64,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    AnyGame::create(game_id, &Setup::default())
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    let mut state = BotState {
+        game_id: game_id.to_owned(),
+        strategy,
+        seed,
+        game_seed: seed,
+        game: None,
+        history: Vec::new(),
+    };
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        let Some(text) = clean_line(&String::from_utf8_lossy(&line)) else {
+            continue;
+        };
+        let (response, quit) = match text.parse::<Request>() {
+            Ok(request) => {
+                let quit = request.command == Command::Quit;
+                let body = state.answer(request.command);
+                (
+                    Response {
+                        id: request.id,
+                        body,
+                    },
+                    quit,
+                )
+            }
+            Err(e) => (Response::error(e.id, e.message), false),
+        };
+        match write!(output, "{response}").and_then(|()| output.flush()) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+            result => result?,
+        }
+        if quit {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_game(strategies: [Strategy; 2], seed: u64, think: Duration) -> AnyGame {
+        let mut game = AnyGame::create("dvonn", &Setup::default()).unwrap();
+        let mut history = Vec::new();
+        while let Some(Actor::Seat(seat)) = game.to_move() {
+            let mv = choose(strategies[seat], &game, &history, seed + seat as u64, think).unwrap();
+            game.try_play(&mv).unwrap();
+            history.push(mv.to_string());
+        }
+        game
+    }
+
+    #[test]
+    fn random_choices_are_reproducible() {
+        let a = play_game([Strategy::Random; 2], 7, Duration::ZERO);
+        let b = play_game([Strategy::Random; 2], 7, Duration::ZERO);
+        let c = play_game([Strategy::Random; 2], 8, Duration::ZERO);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn thinking_time_follows_the_clock() {
+        let opts = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(thinking_time(&opts(&[])), Duration::from_secs(1));
+        assert_eq!(
+            thinking_time(&opts(&[("movetime", "1000")])),
+            Duration::from_millis(600)
+        );
+        assert_eq!(
+            thinking_time(&opts(&[("time", "32000"), ("inc", "100")])),
+            Duration::from_millis(1080)
+        );
+        // Never more than 40% of what is left.
+        assert_eq!(
+            thinking_time(&opts(&[("time", "100"), ("inc", "1000")])),
+            Duration::from_millis(40)
+        );
+    }
+}
