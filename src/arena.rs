@@ -261,6 +261,7 @@ pub fn run(
             source,
         })?;
     }
+    crate::engine::adopt_orphans();
     let pools = Pools(config.engines.iter().map(|_| Mutex::default()).collect());
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);

@@ -30,7 +30,9 @@ pub struct TimeControlError(String);
 
 fn seconds(text: &str) -> Option<Duration> {
     let value: f64 = text.parse().ok()?;
-    (0.0..1e9).contains(&value).then(|| Duration::from_secs_f64(value))
+    (0.0..1e9)
+        .contains(&value)
+        .then(|| Duration::from_secs_f64(value))
 }
 
 impl FromStr for TimeControl {

@@ -13,6 +13,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, killpg};
+use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
 use crate::protocol::Response;
@@ -29,7 +30,8 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 pub struct EngineCommand {
     /// The name in records and standings.
     pub name: String,
-    /// The command line, run by `sh -c`.
+    /// The command line: words split as a shell would (quotes, backslashes) and run directly, with
+    /// no shell in between, so the engine's pipes are its own. Use `sh -c '...'` for shell syntax.
     pub command: String,
     /// The working directory, if not the referee's.
     pub dir: Option<PathBuf>,
@@ -121,6 +123,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// Process groups of running engines, so an interrupt can kill them all.
 static LIVE_GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
+/// Makes this process the reaper of its engines' orphaned children. Killed with their engine's
+/// process group, they would otherwise be handed to init, which in some containers never reaps
+/// them, leaving zombies.
+pub fn adopt_orphans() {
+    // Without it orphans go to init as usual; nothing else depends on it.
+    let _ = nix::sys::prctl::set_child_subreaper(true);
+}
+
 /// Kills every engine process group still running; for the interrupt handler.
 pub fn kill_all() {
     for &group in lock(&LIVE_GROUPS).iter() {
@@ -146,9 +156,15 @@ pub struct Engine {
 impl Engine {
     /// Starts `command` in a new process group.
     pub fn start(command: &EngineCommand) -> Result<Engine, EngineError> {
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c")
-            .arg(&command.command)
+        let spawn_error = |source| EngineError::Spawn {
+            command: command.command.clone(),
+            source,
+        };
+        let words = shlex::split(&command.command)
+            .filter(|w| !w.is_empty())
+            .ok_or_else(|| spawn_error(io::Error::other("unbalanced quotes or no command")))?;
+        let mut cmd = Command::new(&words[0]);
+        cmd.args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -156,10 +172,7 @@ impl Engine {
         if let Some(dir) = &command.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn().map_err(|source| EngineError::Spawn {
-            command: command.command.clone(),
-            source,
-        })?;
+        let mut child = cmd.spawn().map_err(spawn_error)?;
         let pid = i32::try_from(child.id()).expect("process ids fit i32");
         lock(&LIVE_GROUPS).push(pid);
         let (sender, events) = mpsc::channel();
@@ -380,6 +393,12 @@ impl Engine {
                     break;
                 }
             }
+        }
+        // With the engine reaped, what is left of its group are its children, adopted by this
+        // process (see `adopt_orphans`): reap them too. Without adoption there are none to wait for.
+        if self.exited.is_some() {
+            let group = Pid::from_raw(-self.group.as_raw());
+            while waitpid(group, None).is_ok() {}
         }
         lock(&LIVE_GROUPS).retain(|&g| g != self.group.as_raw());
     }

@@ -24,6 +24,14 @@ const FAILURE: u8 = 2;
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
+        // A reader that went away (`referee match | head`) is no failure.
+        Err(error)
+            if error
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(error) => {
             eprintln!("referee: {error:#}");
             ExitCode::from(FAILURE)
@@ -112,7 +120,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Match(args) => run_match(args),
         Command::Schema => {
-            println!("{}", referee::record::schema());
+            writeln!(io::stdout().lock(), "{}", referee::record::schema())?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -212,14 +220,19 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         }
         standings.add(&finished);
         if !json {
-            println!("{}", game_line(&finished, total));
+            writeln!(io::stdout().lock(), "{}", game_line(&finished, total))?;
         }
         Ok(())
+    })
+    .map_err(|e| match e {
+        referee::arena::MatchError::Output(io) => anyhow::Error::from(io),
+        other => other.into(),
     })?;
+    let mut stdout = io::stdout().lock();
     if json {
-        println!("{}", standings.to_json());
+        writeln!(stdout, "{}", standings.to_json())?;
     } else {
-        println!("{standings}");
+        writeln!(stdout, "{standings}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,177 @@
+//! Matches against misbehaving engines (`tests/engines/faulty.py`): each gets the right verdict,
+//! the match goes on, every record validates, and no process is left behind.
+
+use std::path::PathBuf;
+
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use serde_json::Value;
+
+struct Outcome {
+    records: Vec<Value>,
+    stdout: String,
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("referee-engines-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Whether process `pid` still exists (a zombie counts: it is left behind too).
+fn exists(pid: &str) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Plays two games of the faulty engine in `mode` against the built-in random bot.
+fn faulty_match(mode: &str) -> Outcome {
+    let dir = temp_dir(mode);
+    let pids = dir.join("pids");
+    let out = dir.join("games.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let referee = cargo_bin!("referee");
+    let output = cargo_bin_cmd!("referee")
+        .env("REFEREE", referee)
+        .env("FAULTY_PIDS", &pids)
+        .args(["match", "--game", "dvonn", "--games", "2", "--seed", "3"])
+        .args(["--movetime", "300", "--margin", "1000", "--startup", "5000"])
+        .arg("--engine")
+        .arg(format!(
+            "name=faulty cmd='python3 tests/engines/faulty.py {mode}'"
+        ))
+        .arg("--engine")
+        .arg(format!(
+            "name=random cmd='{} bot --game dvonn'",
+            referee.display()
+        ))
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    cargo_bin_cmd!("referee")
+        .arg("validate")
+        .arg(&out)
+        .assert()
+        .success();
+    let pids = std::fs::read_to_string(&pids).unwrap_or_default();
+    for pid in pids.lines() {
+        assert!(!exists(pid), "{mode}: process {pid} was left behind");
+    }
+    Outcome {
+        records,
+        stdout: String::from_utf8(output.stdout).unwrap(),
+    }
+}
+
+/// Both games end with `verdict` against the faulty engine, whichever seat it had.
+fn assert_verdict(mode: &str, verdict: &str, detail: &str) {
+    let outcome = faulty_match(mode);
+    assert_eq!(
+        outcome.records.len(),
+        2,
+        "{mode}: the match goes on after a fault"
+    );
+    for record in &outcome.records {
+        let faulty_seat = record["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|s| s["name"] == "faulty")
+            .unwrap();
+        let end = &record["end"];
+        assert_eq!(end["reason"], "verdict", "{mode}: {record}");
+        assert_eq!(end["verdict"], verdict, "{mode}: {end}");
+        assert_eq!(end["seat"], faulty_seat, "{mode}: {end}");
+        let text = end["detail"].as_str().unwrap_or_default();
+        assert!(
+            text.contains(detail),
+            "{mode}: detail {text:?} lacks {detail:?}"
+        );
+        assert_eq!(
+            record["result"]["winners"],
+            serde_json::json!([1 - faulty_seat])
+        );
+    }
+    assert!(
+        outcome
+            .stdout
+            .contains("Score of faulty vs random: 0 - 2 - 0 [0.000] 2")
+    );
+}
+
+#[test]
+fn crash_at_start_fails_to_start() {
+    assert_verdict("crash_start", "failed_to_start", "exited with code 3");
+}
+
+#[test]
+fn crash_mid_game_is_a_crash() {
+    assert_verdict("crash_mid", "crash", "exited with code 4");
+}
+
+#[test]
+fn hang_on_genmove_is_a_stall() {
+    assert_verdict("hang", "stall", "no answer within 1300 ms");
+}
+
+#[test]
+fn late_answer_loses_on_time() {
+    assert_verdict("late", "time_loss", "with 300 ms allowed");
+}
+
+#[test]
+fn garbage_is_a_protocol_error() {
+    assert_verdict("garbage", "protocol_error", "where an answer");
+}
+
+#[test]
+fn unparseable_and_illegal_moves_are_kept_apart() {
+    assert_verdict("unparseable", "unparseable_move", "cannot parse move `Z9`");
+    assert_verdict("illegal", "illegal_move", "illegal move A1A2: placement");
+}
+
+#[test]
+fn invalid_utf8_is_a_protocol_error() {
+    assert_verdict("invalid_utf8", "protocol_error", "invalid UTF-8");
+}
+
+#[test]
+fn a_10_mb_line_is_a_protocol_error() {
+    assert_verdict("huge_line", "protocol_error", "longer than 65536 bytes");
+}
+
+#[test]
+fn closed_output_is_a_protocol_error() {
+    assert_verdict("close_stdout", "protocol_error", "closed its output");
+}
+
+#[test]
+fn wrong_id_is_a_protocol_error() {
+    assert_verdict("wrong_id", "protocol_error", "answered id");
+}
+
+#[test]
+fn extra_lines_are_a_protocol_error() {
+    assert_verdict("extra_lines", "protocol_error", "several lines");
+}
+
+#[test]
+fn a_child_holding_the_pipes_does_not_hide_a_crash() {
+    assert_verdict("fork", "crash", "exited with code 4");
+}
+
+#[test]
+fn an_engine_ignoring_quit_and_sigterm_is_still_stopped() {
+    let outcome = faulty_match("ignore_quit");
+    assert_eq!(outcome.records.len(), 2);
+    for record in &outcome.records {
+        assert_eq!(record["end"]["reason"], "normal", "{record}");
+    }
+}

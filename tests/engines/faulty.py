@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""A test engine that plays like the built-in random bot and misbehaves at its 3rd genmove.
+
+Usage: faulty.py MODE. $REFEREE is the referee binary; every process id this engine starts is
+appended to the file $FAULTY_PIDS, so the test can check that none is left behind.
+"""
+import os, signal, subprocess, sys, time
+
+MODE = sys.argv[1]
+out = sys.stdout.buffer
+
+def note_pid(pid):
+    with open(os.environ["FAULTY_PIDS"], "a") as f:
+        f.write(f"{pid}\n")
+
+note_pid(os.getpid())
+if MODE == "crash_start":
+    sys.exit(3)
+if MODE == "ignore_quit":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if MODE == "fork":
+    # The child inherits stdin, stdout and stderr and holds them open.
+    note_pid(subprocess.Popen(["sleep", "1000"]).pid)
+
+inner = subprocess.Popen([os.environ["REFEREE"], "bot", "--game", "dvonn", "--seed", "5"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+note_pid(inner.pid)
+
+def ask(line):
+    inner.stdin.write(line)
+    inner.stdin.flush()
+    answer = b""
+    while True:
+        part = inner.stdout.readline()
+        answer += part
+        if part in (b"\n", b""):
+            return answer
+
+genmoves = 0
+for line in sys.stdin.buffer:
+    words = line.split()
+    if not words:
+        continue
+    ident, command = words[0].decode(), words[1].decode()
+    if command == "quit" and MODE == "ignore_quit":
+        out.write(b"=" + ident.encode() + b"\n\n")
+        out.flush()
+        continue
+    answer = ask(line)
+    if command == "genmove":
+        genmoves += 1
+    if command != "genmove" or genmoves != 3:
+        out.write(answer)
+        out.flush()
+        continue
+    move = answer.split()[1] if len(answer.split()) > 1 else b"PASS"
+    if MODE == "crash_mid" or MODE == "fork":
+        sys.exit(4)
+    elif MODE == "hang":
+        time.sleep(3600)
+    elif MODE == "late":
+        movetime = int([w for w in words if w.startswith(b"movetime=")][0].split(b"=")[1])
+        time.sleep(movetime / 1000 + 0.1)
+        out.write(answer)
+    elif MODE == "garbage":
+        out.write(b"hello, this is not an answer\n\n")
+    elif MODE == "unparseable":
+        out.write(f"={ident} Z9\n\n".encode())
+    elif MODE == "illegal":
+        out.write(f"={ident} A1A2\n\n".encode())
+    elif MODE == "invalid_utf8":
+        out.write(f"={ident} ".encode() + b"\xff\xfe\n\n")
+    elif MODE == "huge_line":
+        out.write(f"={ident} ".encode() + b"A" * 10_000_000 + b"\n\n")
+    elif MODE == "close_stdout":
+        out.flush()
+        os.close(1)
+        time.sleep(3600)
+    elif MODE == "wrong_id":
+        out.write(f"={int(ident) + 100} ".encode() + move + b"\n\n")
+    elif MODE == "extra_lines":
+        out.write(f"={ident} ".encode() + move + b"\nan extra line\n\n")
+    else:
+        out.write(answer)
+    out.flush()
+
+if MODE == "ignore_quit":
+    time.sleep(3600)
