@@ -33,7 +33,8 @@ pub struct EngineSpecError {
 
 impl EngineSpec {
     /// Reads `CMD`, or `key=value` words with shell quoting: `name=alpha cmd='./bot -x' dir=bots
-    /// tc=10+0.1 movetime=500`. Without a name, the command's first word (its file name) is used.
+    /// tc=10+0.1 movetime=500`. Without a name, the file name of the command's first word that looks
+    /// like a path (`python3 bots/alpha.py` is `alpha.py`), else of its first word.
     pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
         let error = |reason: &str| EngineSpecError {
             text: text.to_owned(),
@@ -82,10 +83,13 @@ impl EngineSpec {
             return Err(error("no command"));
         }
         if spec.command.name.is_empty() {
-            let first = shlex::split(&spec.command.command)
-                .and_then(|w| w.into_iter().next())
-                .unwrap_or_default();
-            spec.command.name = first.rsplit('/').next().unwrap_or(&first).to_owned();
+            let words = shlex::split(&spec.command.command).unwrap_or_default();
+            let word = words
+                .iter()
+                .find(|w| w.contains(['/', '.']))
+                .or(words.first())
+                .map_or("", String::as_str);
+            spec.command.name = word.rsplit('/').next().unwrap_or(word).to_owned();
         }
         Ok(spec)
     }
@@ -533,6 +537,8 @@ mod tests {
         assert_eq!(keyed.command.name, "x");
         assert_eq!(keyed.command.dir, Some(PathBuf::from("/tmp")));
         assert_eq!(keyed.tc, Some("5+0.1".parse().unwrap()));
+        let script = EngineSpec::parse("python3 -u examples/random_bot.py").unwrap();
+        assert_eq!(script.command.name, "random_bot.py");
         let timed = EngineSpec::parse("cmd=bot movetime=250").unwrap();
         assert_eq!(
             timed.tc,

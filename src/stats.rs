@@ -63,7 +63,8 @@ impl Tally {
         let variance =
             (w * (1.0 - score).powi(2) + l * score.powi(2) + d * (0.5 - score).powi(2)) / n;
         let margin = Z_95 * variance.sqrt() / n.sqrt();
-        let elo_error = (elo(score + margin) - elo(score - margin)) / 2.0;
+        // An interval reaching past 0 or 1 means an unbounded Elo error.
+        let elo_error = (elo((score + margin).min(1.0)) - elo((score - margin).max(0.0))) / 2.0;
         let los = if w + l == 0.0 {
             0.5
         } else {
@@ -121,6 +122,14 @@ mod tests {
         .estimate()
         .unwrap();
         assert!(sweep.elo.is_infinite());
+        let few = Tally {
+            wins: 1,
+            losses: 3,
+            draws: 0,
+        }
+        .estimate()
+        .unwrap();
+        assert!(few.elo_error.is_infinite(), "{few:?}");
         assert_eq!(Tally::default().estimate(), None);
     }
 }

@@ -175,3 +175,71 @@ fn an_engine_ignoring_quit_and_sigterm_is_still_stopped() {
         assert_eq!(record["end"]["reason"], "normal", "{record}");
     }
 }
+
+#[test]
+fn the_example_python_bot_plays_whole_games() {
+    let dir = temp_dir("python");
+    let out = dir.join("games.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let referee = cargo_bin!("referee");
+    let output = cargo_bin_cmd!("referee")
+        .env("REFEREE", referee)
+        .args([
+            "match", "--game", "dvonn", "--games", "2", "--seed", "9", "--tc", "20+0.2",
+        ])
+        .args(["--engine", "python3 examples/random_bot.py", "--engine"])
+        .arg(format!("{} bot --game dvonn", referee.display()))
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("Score of random_bot.py vs referee: "),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    for line in text.lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(record["end"]["reason"], "normal", "{record}");
+        assert!(record["moves"].as_array().unwrap().len() > 49);
+    }
+    cargo_bin_cmd!("referee")
+        .arg("validate")
+        .arg(&out)
+        .assert()
+        .success();
+}
+
+#[test]
+fn the_builtin_bot_speaks_the_engine_protocol() {
+    let output = cargo_bin_cmd!("referee")
+        .args(["bot", "--game", "dvonn", "--strategy", "search"])
+        .write_stdin(
+            "1 protocol_version\n2 name\n3 newgame dvonn seats=2 seat=1 seed=4\n4 play 0 D2\n\
+             5 genmove 1 time=1000 inc=10 clocks=1000,1000\n6 genmove 0\n7 play 0 Q9\n8 quit\n",
+        )
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let answers: Vec<&str> = text.split_terminator("\n\n").collect();
+    assert_eq!(answers[..4], ["=1 2", "=2 referee-search", "=3", "=4"]);
+    let cell = answers[4].strip_prefix("=5 ").unwrap();
+    assert!(
+        cell.len() == 2 && cell != "D2",
+        "a placement on an empty cell: {cell}"
+    );
+    assert_eq!(answers[5], "?6 seat 0 is not to move");
+    assert!(
+        answers[6].starts_with("?7 cannot parse move `Q9`"),
+        "{}",
+        answers[6]
+    );
+    assert_eq!(answers[7], "=8");
+}

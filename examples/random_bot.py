@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""A complete engine for `referee match`: plays random legal moves, for any game the referee knows.
+
+It keeps its own `referee session` (the command in $REFEREE, else `referee`) as a rules oracle and
+learns the game only through the protocol: `newgame`, every `play SEAT MOVE`, `genmove SEAT ...`.
+  referee match --game dvonn --engine 'python3 examples/random_bot.py' --engine 'referee bot --game dvonn'
+"""
+import os, random, subprocess, sys
+
+rules = subprocess.Popen([os.environ.get("REFEREE", "referee"), "session"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+def ask(command):  # one command to the oracle; its answer's payload
+    rules.stdin.write(command + "\n")
+    rules.stdin.flush()
+    lines = iter(rules.stdout.readline, "\n")
+    return " ".join(lines)[1:].strip()
+
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    ident, name, args = words[0], words[1], words[2:]
+    answer = {"protocol_version": "2", "name": "random_bot.py", "version": "1"}.get(name, "")
+    if name == "newgame":  # newgame GAME [VARIANT] seats=N seat=K seed=S
+        random.seed(next((a[5:] for a in args if a.startswith("seed=")), None))
+        ask(" ".join(["newgame"] + [a for a in args if not a.startswith(("seat=", "seed="))]))
+    elif name == "play":  # play SEAT MOVE
+        ask("play " + args[1])
+    elif name == "genmove":
+        answer = random.choice(ask("legal_moves").split())
+    print(f"={ident} {answer}".rstrip() + "\n", flush=True)
+    if name == "quit":
+        break
