@@ -121,7 +121,7 @@ mod tests {
         }
         .estimate()
         .unwrap();
-        assert!(sweep.elo.is_infinite());
+        assert!(sweep.elo.is_infinite() && sweep.elo_error.is_infinite());
         let few = Tally {
             wins: 1,
             losses: 3,
