@@ -63,8 +63,12 @@ impl Tally {
         let variance =
             (w * (1.0 - score).powi(2) + l * score.powi(2) + d * (0.5 - score).powi(2)) / n;
         let margin = Z_95 * variance.sqrt() / n.sqrt();
-        // An interval reaching past 0 or 1 means an unbounded Elo error.
-        let elo_error = (elo((score + margin).min(1.0)) - elo((score - margin).max(0.0))) / 2.0;
+        // A score of 0 or 1, or an interval reaching past them, means an unbounded Elo error.
+        let elo_error = if score == 0.0 || score == 1.0 {
+            f64::INFINITY
+        } else {
+            (elo((score + margin).min(1.0)) - elo((score - margin).max(0.0))) / 2.0
+        };
         let los = if w + l == 0.0 {
             0.5
         } else {
