@@ -131,10 +131,16 @@ pub fn adopt_orphans() {
     let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
-/// Kills every engine process group still running; for the interrupt handler.
+/// Kills and reaps every engine process group still running; for the interrupt handler, just
+/// before the referee exits.
 pub fn kill_all() {
-    for &group in lock(&LIVE_GROUPS).iter() {
+    let groups = lock(&LIVE_GROUPS).clone();
+    for &group in &groups {
         let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+    // A waiter thread may reap an engine first; then this finds nothing left to wait for.
+    for group in groups {
+        while waitpid(Pid::from_raw(-group), None).is_ok() {}
     }
 }
 

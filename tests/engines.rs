@@ -243,3 +243,47 @@ fn the_builtin_bot_speaks_the_engine_protocol() {
     );
     assert_eq!(answers[7], "=8");
 }
+
+#[test]
+fn an_interrupted_match_leaves_no_engine_behind() {
+    let dir = temp_dir("interrupt");
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    let referee = cargo_bin!("referee");
+    let mut child = std::process::Command::new(referee)
+        .env("REFEREE", referee)
+        .env("FAULTY_PIDS", &pids)
+        .args([
+            "match",
+            "--game",
+            "dvonn",
+            "--games",
+            "4",
+            "--movetime",
+            "60000",
+        ])
+        .args(["--engine", "python3 tests/engines/faulty.py hang"])
+        .args(["--engine", "python3 tests/engines/faulty.py hang"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until both engines and their inner bots run, then interrupt.
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&pids)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < 4
+    {
+        assert!(start.elapsed().as_secs() < 20, "the engines did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+        assert!(!exists(pid), "process {pid} was left behind");
+    }
+}
