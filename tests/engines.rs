@@ -287,3 +287,118 @@ fn an_interrupted_match_leaves_no_engine_behind() {
         assert!(!exists(pid), "process {pid} was left behind");
     }
 }
+
+/// Runs a match of two seeded random bots and returns the records in game order.
+fn random_match(games: &str, concurrency: &str, extra: &[&str]) -> (Vec<Value>, String) {
+    let dir = temp_dir(&format!("random-{games}-{concurrency}-{}", extra.len()));
+    let out = dir.join("games.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let bot = format!("{} bot --game dvonn", cargo_bin!("referee").display());
+    let output = cargo_bin_cmd!("referee")
+        .args(["match", "--game", "dvonn", "--seed", "77", "--games", games])
+        .args([
+            "--concurrency",
+            concurrency,
+            "--engine",
+            &bot,
+            "--engine",
+            &bot,
+        ])
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    records.sort_by_key(|r| r["tags"]["game"].as_str().unwrap().parse::<u32>().unwrap());
+    (records, String::from_utf8(output.stdout).unwrap())
+}
+
+fn moves(record: &Value) -> Vec<String> {
+    record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["move"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_seed_reproduces_the_match_at_any_concurrency() {
+    let (one, _) = random_match("6", "1", &[]);
+    let (two, _) = random_match("6", "2", &[]);
+    assert_eq!(one.len(), 6);
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(moves(a), moves(b));
+        assert_eq!(a["seed"], b["seed"]);
+        assert_eq!(a["seats"], b["seats"]);
+        assert_eq!(a["tags"]["match_seed"], "77");
+        for ply in a["moves"].as_array().unwrap() {
+            assert!(ply["time_ms"].is_u64() && ply["clock_ms"].is_u64(), "{ply}");
+        }
+    }
+    let seeds: std::collections::HashSet<String> =
+        one.iter().map(|r| r["seed"].to_string()).collect();
+    assert_eq!(seeds.len(), 6, "each game has its own seed");
+}
+
+#[test]
+fn repeat_plays_each_seed_twice_with_seats_swapped() {
+    let (records, _) = random_match("4", "1", &["--repeat"]);
+    assert_eq!(records[0]["seed"], records[1]["seed"]);
+    assert_eq!(records[2]["seed"], records[3]["seed"]);
+    assert_ne!(records[0]["seed"], records[2]["seed"]);
+    assert_eq!(records[0]["seats"][0]["name"], "referee");
+    assert_eq!(
+        records[0]["seats"][0]["name"],
+        records[1]["seats"][1]["name"]
+    );
+}
+
+#[test]
+fn json_summary_counts_every_game() {
+    let (_, stdout) = random_match("4", "2", &["--json"]);
+    let summary: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(summary["games"], 4);
+    assert_eq!(
+        summary["engines"],
+        serde_json::json!(["referee", "referee#2"])
+    );
+    let t = &summary["tallies"][0];
+    let counted =
+        t["wins"].as_u64().unwrap() + t["losses"].as_u64().unwrap() + t["draws"].as_u64().unwrap();
+    assert_eq!(counted, 4);
+    assert_eq!(summary["ends"]["normal"], 4);
+    assert!(summary["estimate"]["score"].is_number());
+}
+
+#[test]
+fn engine_processes_live_from_game_to_game() {
+    let dir = temp_dir("reuse");
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    let referee = cargo_bin!("referee");
+    cargo_bin_cmd!("referee")
+        .env("REFEREE", referee)
+        .env("FAULTY_PIDS", &pids)
+        .args(["match", "--game", "dvonn", "--games", "4", "--tc", "20+0.2"])
+        .args(["--engine", "python3 tests/engines/faulty.py none"])
+        .arg("--engine")
+        .arg(format!("{} bot --game dvonn", referee.display()))
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    // One wrapper and its inner bot, started once for all four games.
+    let started = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(started.lines().count(), 2, "{started}");
+    for pid in started.lines() {
+        assert!(!exists(pid), "process {pid} was left behind");
+    }
+}
