@@ -27,7 +27,7 @@ fn play(sides: [Side; 2], seed: u64) -> Outcome {
                     deadline: Instant::now() + Duration::from_secs(3600),
                     max_depth: depth,
                 };
-                search(&game, budget).map(|found| found.best)
+                search(&game, budget, seed).map(|found| found.best)
             }
         }
         .unwrap();
@@ -79,7 +79,7 @@ fn deeper_search_beats_shallower_search() {
                 deadline: Instant::now() + Duration::from_secs(3600),
                 max_depth: depth,
             };
-            let mv = search(&game, budget).unwrap().best;
+            let mv = search(&game, budget, g).unwrap().best;
             game.try_play(&mv).unwrap();
         }
         if game.outcome() == Outcome::Winners(vec![deep_seat]) {

@@ -116,7 +116,7 @@ fn bad_input_gets_clear_errors_and_the_session_goes_on() {
     );
     let expected = [
         "? no game: start one with newgame, e.g. newgame dvonn",
-        "? unknown game `chess` (known: dvonn)",
+        "? unknown game `chess` (known: dvonn, double-dutch; planned: pegs, wyx, double)",
         "? game `pegs` is not implemented yet",
         "? dvonn has no variant `turbo`",
         "? dvonn is played by 2 seats, not 3",

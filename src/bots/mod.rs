@@ -9,6 +9,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::game::{Actor, Game, Seat, Setup};
+use crate::games::double_dutch::DoubleDutch;
 use crate::games::dvonn::Dvonn;
 use crate::games::{AnyGame, AnyMove};
 use crate::protocol::{Command, Request, Response, clean_line};
@@ -44,10 +45,27 @@ impl Evaluate for Dvonn {
     }
 }
 
+impl Evaluate for DoubleDutch {
+    /// The last seat to slide wins, so what counts is being able to slide when others cannot:
+    /// own regular moves against the most any other seat has.
+    fn evaluate(&self, seat: Seat) -> i32 {
+        let mobility: Vec<i32> = (0..self.seats())
+            .map(|s| self.slide_count(s) as i32)
+            .collect();
+        let best_other = (0..self.seats())
+            .filter(|&s| s != seat)
+            .map(|s| mobility[s])
+            .max()
+            .unwrap_or(0);
+        10 * (mobility[seat] - best_other)
+    }
+}
+
 impl Evaluate for AnyGame {
     fn evaluate(&self, seat: Seat) -> i32 {
         match self {
             AnyGame::Dvonn(game) => game.evaluate(seat),
+            AnyGame::DoubleDutch(game) => game.evaluate(seat),
         }
     }
 }
@@ -86,7 +104,7 @@ pub fn choose(
                 deadline: Instant::now() + think,
                 max_depth: 64,
             };
-            search(game, budget).map(|found| found.best)
+            search(game, budget, fnv1a(seed, history)).map(|found| found.best)
         }
     }
 }

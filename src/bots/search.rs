@@ -6,6 +6,10 @@
 
 use std::time::Instant;
 
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
 use crate::game::{Actor, Game, Outcome, Seat};
 
 /// A game the search can judge.
@@ -99,14 +103,16 @@ impl Searcher {
     }
 }
 
-/// The best move for the seat to move, deepening until the budget runs out. `None` only when the
-/// game is over or a chance event is next.
-pub fn search<G: Evaluate>(game: &G, budget: Budget) -> Option<Found<G::Move>> {
+/// The best move for the seat to move, deepening until the budget runs out; among equally good
+/// moves, `tie_break` picks one (the root moves are shuffled with it). `None` only when the game is
+/// over or a chance event is next.
+pub fn search<G: Evaluate>(game: &G, budget: Budget, tie_break: u64) -> Option<Found<G::Move>> {
     let Some(Actor::Seat(root)) = game.to_move() else {
         return None;
     };
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
+    moves.shuffle(&mut ChaCha8Rng::seed_from_u64(tie_break));
     let mut found = Found {
         best: moves.first()?.clone(),
         depth: 0,
