@@ -58,6 +58,7 @@ fn config(concurrency: usize) -> MatchConfig {
         margin: Duration::from_secs(1),
         startup: Duration::from_secs(5),
         concurrency,
+        on_fault: Default::default(),
         log_dir: None,
     }
 }

@@ -95,6 +95,17 @@ impl EngineSpec {
     }
 }
 
+/// What happens to a game of three or more seats when one seat's engine is at fault.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnFault {
+    /// The game ends; the faulty seat loses and every other seat shares the win.
+    #[default]
+    Forfeit,
+    /// The game goes on: the referee plays random legal moves for the faulty seat, which cannot
+    /// win. Games of two seats always forfeit.
+    Substitute,
+}
+
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -118,6 +129,8 @@ pub struct MatchConfig {
     pub startup: Duration,
     /// Games played at once.
     pub concurrency: usize,
+    /// What a fault does to a game of three or more seats.
+    pub on_fault: OnFault,
     /// Where per-game transcripts go, if anywhere.
     pub log_dir: Option<PathBuf>,
 }
@@ -365,7 +378,7 @@ fn play_one(config: &MatchConfig, pools: &Pools, index: usize) -> Result<Finishe
             healthy: &mut healthy,
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
-        end = table.play();
+        end = table.play().err();
     }
     // Read the answers still due, so each engine starts the next game in step.
     let deadline = Instant::now() + config.margin;
@@ -403,8 +416,9 @@ struct Table<'a> {
 }
 
 impl Table<'_> {
-    /// Plays to the end; returns the end if the referee (not the rules) ended the game.
-    fn play(&mut self) -> Option<End> {
+    /// Plays to the end: `Ok` when the rules end the game, `Err` with the end when a resignation
+    /// or a verdict does.
+    fn play(&mut self) -> Result<(), End> {
         let seats = self.engines.len();
         let game = self.replay.game();
         let variant = game.variant().map(|v| format!(" {v}")).unwrap_or_default();
@@ -416,41 +430,65 @@ impl Table<'_> {
                 format!("newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed}");
             let deadline = Instant::now() + self.config.startup;
             if let Err(e) = self.engines[seat].request(&command, deadline) {
-                return Some(self.fault(seat, fault_of(e, self.config.startup)));
+                self.fault(seat, fault_of(e, self.config.startup))?;
             }
         }
         loop {
             let seat = match self.replay.game().to_move() {
-                None => return None,
-                Some(Actor::Seat(seat)) => seat,
-                Some(Actor::Chance) => {
-                    // Chance events are drawn here from the game's seed; no game has them yet,
-                    // and how engines learn of them is for the games that do.
+                None => return Ok(()),
+                Some(Actor::Seat(seat)) if !self.replay.is_substituted(seat) => seat,
+                // The referee's own choices: chance events (no game has them yet; how engines
+                // learn of them is for the games that do) and the moves of substituted seats.
+                Some(actor) => {
                     let mut moves = Vec::new();
                     self.replay.game().legal_moves(&mut moves);
                     let pick = moves[self.rng.random_range(0..moves.len())].to_string();
-                    self.replay
-                        .play(&pick)
-                        .expect("a listed chance event is legal");
+                    self.replay.play(&pick).expect("a listed move is legal");
+                    if let Actor::Seat(seat) = actor
+                        && let Err((at_fault, f)) = self.tell(seat, &pick)
+                    {
+                        self.fault(at_fault, f)?;
+                    }
                     continue;
                 }
             };
             match self.turn(seat) {
                 Ok(None) => {}
-                Ok(Some(end)) => return Some(end),
-                Err((at_fault, f)) => return Some(self.fault(at_fault, f)),
+                Ok(Some(end)) => return Err(end),
+                Err((at_fault, f)) => self.fault(at_fault, f)?,
             }
         }
     }
 
-    /// Marks `seat`'s engine for a restart and turns its fault into the game's end.
-    fn fault(&mut self, seat: usize, fault: Fault) -> End {
+    /// Marks `seat`'s engine for a restart. With `--on-fault substitute` in a game of three or
+    /// more seats, the engine is killed and the referee plays on for the seat (`Ok`); otherwise the
+    /// fault ends the game (`Err`, so `?` returns it from `play`).
+    fn fault(&mut self, seat: usize, fault: Fault) -> Result<(), End> {
         self.healthy[seat] = false;
-        End::Verdict {
+        if self.config.on_fault == OnFault::Substitute && self.engines.len() >= 3 {
+            self.engines[seat].kill();
+            self.replay.substitute(seat, fault.verdict, fault.detail);
+            return Ok(());
+        }
+        Err(End::Verdict {
             seat,
             verdict: fault.verdict,
             detail: fault.detail,
+        })
+    }
+
+    /// Tells every engine still playing that `seat` played `mv`.
+    fn tell(&mut self, seat: usize, mv: &str) -> Result<(), (usize, Fault)> {
+        let line = format!("play {seat} {mv}");
+        for (other, engine) in self.engines.iter_mut().enumerate() {
+            if self.replay.is_substituted(other) {
+                continue;
+            }
+            if let Err(e) = engine.send(&line) {
+                return Err((other, fault_of(e, Duration::ZERO)));
+            }
         }
+        Ok(())
     }
 
     /// The `genmove` command for `seat`, with its clock and every seat's.
@@ -513,12 +551,7 @@ impl Table<'_> {
             .time_last_ply(used, self.clocks[seat].remaining());
         // Every engine, the mover included, hears every ply; their answers are read before the
         // next command each gets, so a slow acknowledgement costs no round trip here.
-        let line = format!("play {seat} {mv}");
-        for (other, engine) in self.engines.iter_mut().enumerate() {
-            if let Err(e) = engine.send(&line) {
-                return Err((other, fault_of(e, Duration::ZERO)));
-            }
-        }
+        self.tell(seat, &mv.to_string())?;
         Ok(None)
     }
 }

@@ -114,6 +114,11 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+    /// What a fault does in a game of three or more seats: `forfeit` ends it (the faulty seat
+    /// loses), `substitute` has the referee play random legal moves for the faulty seat, which
+    /// cannot win. Two-seat games always forfeit.
+    #[arg(long, value_enum, default_value_t = OnFaultArg::Forfeit)]
+    pub on_fault: OnFaultArg,
     /// Append each finished game's record to this file, one JSON line each.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -123,6 +128,15 @@ pub struct MatchArgs {
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--on-fault` choices.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum OnFaultArg {
+    /// End the game; the faulty seat loses.
+    Forfeit,
+    /// Play on with random moves for the faulty seat, which cannot win.
+    Substitute,
 }
 
 /// Built-in strategies.

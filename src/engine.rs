@@ -388,7 +388,8 @@ impl Engine {
         // Dropping kills the group: it also takes any children the engine left behind.
     }
 
-    fn kill(&mut self) {
+    /// Kills the engine's process group and reaps it; later commands fail as if it had exited.
+    pub fn kill(&mut self) {
         let _ = killpg(self.group, Signal::SIGKILL);
         self.stdin = None;
         if self.exited.is_none() {

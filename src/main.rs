@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 
-use cli::{Cli, Command, ImportFormat, MatchArgs, StrategyArg};
-use referee::arena::{EngineSpec, MatchConfig};
+use cli::{Cli, Command, ImportFormat, MatchArgs, OnFaultArg, StrategyArg};
+use referee::arena::{EngineSpec, MatchConfig, OnFault};
 use referee::bots::Strategy;
 use referee::clock::TimeControl;
 use referee::engine::EngineCommand;
@@ -179,6 +179,10 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         margin: std::time::Duration::from_millis(args.margin),
         startup: std::time::Duration::from_millis(args.startup),
         concurrency: args.concurrency,
+        on_fault: match args.on_fault {
+            OnFaultArg::Forfeit => OnFault::Forfeit,
+            OnFaultArg::Substitute => OnFault::Substitute,
+        },
         log_dir: args.log_dir,
     };
     let mut out = match &args.out {

@@ -37,6 +37,10 @@ pub struct Record {
     pub tags: BTreeMap<String, String>,
     /// Every ply, in order.
     pub moves: Vec<Ply>,
+    /// Seats the referee took over after a fault (`--on-fault substitute`, games of three or more
+    /// seats): from `ply` on, the referee played random legal moves for them. None of them wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<SeatFault>,
     /// The result; absent while the game is unfinished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
@@ -71,6 +75,21 @@ pub struct Ply {
     /// Milliseconds left on the seat's clock after this ply, when a clock ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<u64>,
+}
+
+/// A seat's fault in a game that went on without it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatFault {
+    /// The seat at fault.
+    pub seat: Seat,
+    /// The first ply the referee played for it.
+    pub ply: usize,
+    /// What it did.
+    pub verdict: Verdict,
+    /// The details.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub detail: String,
 }
 
 /// The result of a finished game.

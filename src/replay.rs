@@ -2,7 +2,7 @@
 
 use crate::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
 use crate::games::{AnyGame, AnyMove};
-use crate::record::{End, FORMAT, GameResult, Ply, Record, SeatInfo, VERSION};
+use crate::record::{End, FORMAT, GameResult, Ply, Record, SeatFault, SeatInfo, VERSION};
 
 /// A game with its history, so plies can be taken back and the game written as a record.
 #[derive(Clone, Debug)]
@@ -11,6 +11,8 @@ pub struct Replay {
     seed: u64,
     /// The state before each ply, and the ply.
     history: Vec<(AnyGame, Ply)>,
+    /// Seats the referee plays for, after their faults.
+    faults: Vec<SeatFault>,
 }
 
 impl Replay {
@@ -20,6 +22,7 @@ impl Replay {
             game: AnyGame::create(id, setup)?,
             seed: setup.seed,
             history: Vec::new(),
+            faults: Vec::new(),
         })
     }
 
@@ -61,6 +64,21 @@ impl Replay {
         }
     }
 
+    /// Notes that the referee plays for `seat` from now on.
+    pub fn substitute(&mut self, seat: Seat, verdict: crate::record::Verdict, detail: String) {
+        self.faults.push(SeatFault {
+            seat,
+            ply: self.game.ply(),
+            verdict,
+            detail,
+        });
+    }
+
+    /// Whether the referee plays for `seat`.
+    pub fn is_substituted(&self, seat: Seat) -> bool {
+        self.faults.iter().any(|f| f.seat == seat)
+    }
+
     /// Takes back the last ply; `false` when there is none.
     pub fn undo(&mut self) -> bool {
         match self.history.pop() {
@@ -92,19 +110,29 @@ impl Replay {
             seed: self.seed,
             tags: Default::default(),
             moves: self.history.iter().map(|(_, ply)| ply.clone()).collect(),
-            result: end.as_ref().map(|end| result_of(&self.game, end)),
+            result: end
+                .as_ref()
+                .map(|end| result_of(&self.game, end, &self.faults)),
+            faults: self.faults.clone(),
             end,
         }
     }
 }
 
 /// The result a game ended by `end` must have: the rules' result for a normal end, otherwise a
-/// win for every seat but the one that resigned or was at fault.
-pub fn result_of<G: Game>(game: &G, end: &End) -> GameResult {
-    let winners = match end {
-        End::Normal => game.outcome().winners(game.seats()),
-        End::Resignation { seat } | End::Verdict { seat, .. } => others(game.seats(), *seat),
+/// win for every seat but the one that resigned or was at fault. Seats in `faults` never win: if
+/// the rules' winners are all among them, every other seat shares the win.
+pub fn result_of<G: Game>(game: &G, end: &End, faults: &[SeatFault]) -> GameResult {
+    let seats = game.seats();
+    let faulted = |s: &Seat| faults.iter().any(|f| f.seat == *s);
+    let mut winners = match end {
+        End::Normal => game.outcome().winners(seats),
+        End::Resignation { seat } | End::Verdict { seat, .. } => others(seats, *seat),
     };
+    winners.retain(|s| !faulted(s));
+    if winners.is_empty() && !faults.is_empty() {
+        winners = (0..seats).filter(|s| !faulted(s)).collect();
+    }
     GameResult {
         winners,
         scores: game.scores(),

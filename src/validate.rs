@@ -288,8 +288,29 @@ pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
             }
         }
     }
+    check_faults(&game, record)?;
     check_end(&game, record)?;
     Ok(record.moves.len())
+}
+
+/// Substituted seats: each once, a real seat, at a ply the game reached, in games of three or more.
+fn check_faults(game: &AnyGame, record: &Record) -> Result<(), RecordProblem> {
+    let problem = |message: String| Err(RecordProblem::new(ProblemKind::End, message));
+    for (i, fault) in record.faults.iter().enumerate() {
+        if game.seats() < 3 {
+            return problem("only games of three or more seats go on after a fault".to_owned());
+        }
+        if fault.seat >= game.seats() || fault.ply > record.moves.len() {
+            return problem(format!(
+                "fault of seat {} at ply {} is outside the game",
+                fault.seat, fault.ply
+            ));
+        }
+        if record.faults[..i].iter().any(|f| f.seat == fault.seat) {
+            return problem(format!("seat {} is substituted twice", fault.seat));
+        }
+    }
+    Ok(())
 }
 
 /// The stored end and result against the replayed position.
@@ -328,7 +349,7 @@ fn check_end(game: &AnyGame, record: &Record) -> Result<(), RecordProblem> {
         (Some(_), _) => {}
     }
     let end = record.end.as_ref().expect("matched Some above");
-    let expected = result_of(game, end);
+    let expected = result_of(game, end, &record.faults);
     match &record.result {
         Some(stored) if *stored == expected => Ok(()),
         stored => Err(RecordProblem::new(

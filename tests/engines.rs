@@ -402,3 +402,85 @@ fn engine_processes_live_from_game_to_game() {
         assert!(!exists(pid), "process {pid} was left behind");
     }
 }
+
+/// Three games of 3-seat Double Dutch: the faulty engine (crashing at its third genmove) and two
+/// random bots, with `--on-fault` set to `policy`.
+fn three_seat_match(policy: &str) -> Vec<Value> {
+    let dir = temp_dir(&format!("three-{policy}"));
+    let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
+    let _ = std::fs::remove_file(&out);
+    let referee = cargo_bin!("referee");
+    let bot = format!("{} bot --game double-dutch", referee.display());
+    cargo_bin_cmd!("referee")
+        .env("REFEREE", referee)
+        .env("FAULTY_PIDS", &pids)
+        .args([
+            "match",
+            "--game",
+            "double-dutch",
+            "--games",
+            "3",
+            "--seed",
+            "2",
+        ])
+        .args(["--on-fault", policy, "--tc", "20+0.2"])
+        .args([
+            "--engine",
+            "name=faulty cmd='python3 tests/engines/faulty.py crash_mid double-dutch'",
+        ])
+        .args(["--engine", &bot, "--engine", &bot])
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    cargo_bin_cmd!("referee")
+        .arg("validate")
+        .arg(&out)
+        .assert()
+        .success();
+    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+        assert!(!exists(pid), "process {pid} was left behind");
+    }
+    let text = std::fs::read_to_string(&out).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn faulty_seat(record: &Value) -> u64 {
+    let seats = record["seats"].as_array().unwrap();
+    seats.iter().position(|s| s["name"] == "faulty").unwrap() as u64
+}
+
+#[test]
+fn substitute_plays_on_for_a_faulty_seat_which_cannot_win() {
+    for record in three_seat_match("substitute") {
+        let seat = faulty_seat(&record);
+        assert_eq!(record["end"]["reason"], "normal", "{record}");
+        let faults = record["faults"].as_array().unwrap();
+        assert_eq!(faults.len(), 1);
+        assert_eq!(faults[0]["seat"], seat);
+        assert_eq!(faults[0]["verdict"], "crash");
+        let winners = record["result"]["winners"].as_array().unwrap();
+        assert!(!winners.contains(&Value::from(seat)), "{record}");
+        // The referee made the faulty seat's later moves: the game went well past its fault.
+        let fault_ply = faults[0]["ply"].as_u64().unwrap();
+        let later = record["moves"].as_array().unwrap()[fault_ply as usize..]
+            .iter()
+            .filter(|p| p["seat"] == seat)
+            .count();
+        assert!(later > 0, "{record}");
+    }
+}
+
+#[test]
+fn forfeit_ends_a_three_seat_game_and_the_others_share_the_win() {
+    for record in three_seat_match("forfeit") {
+        let seat = faulty_seat(&record);
+        assert_eq!(record["end"]["reason"], "verdict");
+        assert_eq!(record["end"]["seat"], seat);
+        let others: Vec<u64> = (0..3).filter(|&s| s != seat).collect();
+        assert_eq!(record["result"]["winners"], serde_json::json!(others));
+    }
+}

@@ -26,7 +26,12 @@ fn perft_counts_match_the_fixture() {
             if expected > 500_000 {
                 break;
             }
-            assert_eq!(perft(&game, depth as u32 + 1), expected, "{line} depth {}", depth + 1);
+            assert_eq!(
+                perft(&game, depth as u32 + 1),
+                expected,
+                "{line} depth {}",
+                depth + 1
+            );
         }
         rows += 1;
     }

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """A test engine that plays like the built-in random bot and misbehaves at its 3rd genmove.
 
-Usage: faulty.py MODE. $REFEREE is the referee binary; every process id this engine starts is
+Usage: faulty.py MODE [GAME] (GAME defaults to dvonn). $REFEREE is the referee binary; every process id this engine starts is
 appended to the file $FAULTY_PIDS, so the test can check that none is left behind.
 """
 import os, signal, subprocess, sys, time
 
 MODE = sys.argv[1]
+GAME = sys.argv[2] if len(sys.argv) > 2 else "dvonn"
 out = sys.stdout.buffer
 
 def note_pid(pid):
@@ -22,7 +23,7 @@ if MODE == "fork":
     # The child inherits stdin, stdout and stderr and holds them open.
     note_pid(subprocess.Popen(["sleep", "1000"]).pid)
 
-inner = subprocess.Popen([os.environ["REFEREE"], "bot", "--game", "dvonn", "--seed", "5"],
+inner = subprocess.Popen([os.environ["REFEREE"], "bot", "--game", GAME, "--seed", "5"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 note_pid(inner.pid)
 
