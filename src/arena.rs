@@ -223,15 +223,22 @@ fn fault_of(error: EngineError, waited: Duration) -> Fault {
 }
 
 impl Pools {
-    fn take(&self, config: &MatchConfig, spec: usize) -> Result<Engine, Fault> {
-        if let Some(engine) = self.0[spec]
+    /// An idle engine of `spec`, or a new one; its traffic goes to `transcript` either way.
+    fn take(
+        &self,
+        config: &MatchConfig,
+        spec: usize,
+        transcript: Option<&Transcript>,
+    ) -> Result<Engine, Fault> {
+        if let Some(mut engine) = self.0[spec]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .pop()
         {
+            engine.set_transcript(transcript.cloned());
             return Ok(engine);
         }
-        let mut engine = Engine::start(&config.engines[spec].command)
+        let mut engine = Engine::start(&config.engines[spec].command, transcript.cloned())
             .map_err(|e| fault(Verdict::FailedToStart, e.to_string()))?;
         let deadline = Instant::now() + config.startup;
         engine
@@ -349,11 +356,8 @@ fn play_one(config: &MatchConfig, pools: &Pools, index: usize) -> Result<Finishe
     let mut engines = Vec::with_capacity(seats);
     let mut end = None;
     for (seat, &spec) in engine_of_seat.iter().enumerate() {
-        match pools.take(config, spec) {
-            Ok(mut engine) => {
-                engine.set_transcript(transcript.clone());
-                engines.push(engine);
-            }
+        match pools.take(config, spec, transcript.as_ref()) {
+            Ok(engine) => engines.push(engine),
             Err(f) => {
                 end = Some(End::Verdict {
                     seat,

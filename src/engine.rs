@@ -160,8 +160,11 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts `command` in a new process group.
-    pub fn start(command: &EngineCommand) -> Result<Engine, EngineError> {
+    /// Starts `command` in a new process group, its traffic and stderr going to `transcript`.
+    pub fn start(
+        command: &EngineCommand,
+        transcript: Option<Transcript>,
+    ) -> Result<Engine, EngineError> {
         let spawn_error = |source| EngineError::Spawn {
             command: command.command.clone(),
             source,
@@ -182,7 +185,7 @@ impl Engine {
         let pid = i32::try_from(child.id()).expect("process ids fit i32");
         lock(&LIVE_GROUPS).push(pid);
         let (sender, events) = mpsc::channel();
-        let log: Arc<Mutex<Option<Transcript>>> = Arc::default();
+        let log = Arc::new(Mutex::new(transcript));
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         let stdin = child.stdin.take();

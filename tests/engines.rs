@@ -484,3 +484,60 @@ fn forfeit_ends_a_three_seat_game_and_the_others_share_the_win() {
         assert_eq!(record["result"]["winners"], serde_json::json!(others));
     }
 }
+
+#[test]
+fn transcripts_hold_every_line_with_times_and_stderr() {
+    let dir = temp_dir("logs");
+    let logs = dir.join("logs");
+    let _ = std::fs::remove_dir_all(&logs);
+    let referee = cargo_bin!("referee");
+    cargo_bin_cmd!("referee")
+        .env("REFEREE", referee)
+        .env("FAULTY_PIDS", dir.join("pids"))
+        .args([
+            "match",
+            "--game",
+            "dvonn",
+            "--games",
+            "2",
+            "--movetime",
+            "300",
+        ])
+        .args([
+            "--engine",
+            "name=faulty cmd='python3 tests/engines/faulty.py garbage'",
+        ])
+        .arg("--engine")
+        .arg(format!(
+            "name=random cmd='{} bot --game dvonn'",
+            referee.display()
+        ))
+        .arg("--log-dir")
+        .arg(&logs)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    let first = std::fs::read_to_string(logs.join("game-00001.log")).unwrap();
+    let second = std::fs::read_to_string(logs.join("game-00002.log")).unwrap();
+    assert!(
+        first.contains("faulty ! faulty.py garbage starting"),
+        "{first}"
+    );
+    assert!(first.contains("random < 1 protocol_version"), "{first}");
+    assert!(
+        first.contains("faulty > hello, this is not an answer"),
+        "{first}"
+    );
+    assert!(
+        first.contains("referee # end {\"reason\":\"verdict\""),
+        "{first}"
+    );
+    // The faulty engine was restarted for game 2; the random bot was not.
+    assert!(second.contains("faulty < 1 protocol_version"), "{second}");
+    assert!(!second.contains("random < 1 protocol_version"), "{second}");
+    // Every line starts with milliseconds since the game began.
+    for line in first.lines() {
+        let ms = line.split_whitespace().next().unwrap();
+        assert!(ms.parse::<f64>().is_ok(), "{line}");
+    }
+}

@@ -15,6 +15,7 @@ def note_pid(pid):
         f.write(f"{pid}\n")
 
 note_pid(os.getpid())
+print(f"faulty.py {MODE} starting", file=sys.stderr, flush=True)
 if MODE == "crash_start":
     sys.exit(3)
 if MODE == "ignore_quit":
