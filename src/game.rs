@@ -145,7 +145,7 @@ pub enum MoveError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// No game has this id.
-    #[error("unknown game `{0}` (known: dvonn, double-dutch; planned: pegs, wyx, double)")]
+    #[error("unknown game `{0}` (known: dvonn, double-dutch, pegs; planned: wyx, double)")]
     UnknownGame(String),
     /// The game is in the rules but not implemented yet.
     #[error("game `{0}` is not implemented yet")]

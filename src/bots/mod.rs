@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::game::{Actor, Game, Seat, Setup};
 use crate::games::double_dutch::DoubleDutch;
 use crate::games::dvonn::Dvonn;
+use crate::games::pegs::Pegs;
 use crate::games::{AnyGame, AnyMove};
 use crate::protocol::{Command, Request, Response, clean_line};
 use search::{Budget, Evaluate, search};
@@ -61,11 +62,23 @@ impl Evaluate for DoubleDutch {
     }
 }
 
+impl Evaluate for Pegs {
+    /// Pegs, and how far the most advanced peg has come: reaching the far row wins at once.
+    fn evaluate(&self, seat: Seat) -> i32 {
+        let scores = self.scores();
+        let other = 1 - seat;
+        let material = (scores[seat] - scores[other]) as i32;
+        let race = self.best_advance(seat) - self.best_advance(other);
+        100 * material + 20 * race
+    }
+}
+
 impl Evaluate for AnyGame {
     fn evaluate(&self, seat: Seat) -> i32 {
         match self {
             AnyGame::Dvonn(game) => game.evaluate(seat),
             AnyGame::DoubleDutch(game) => game.evaluate(seat),
+            AnyGame::Pegs(game) => game.evaluate(seat),
         }
     }
 }

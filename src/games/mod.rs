@@ -2,13 +2,14 @@
 
 pub mod double_dutch;
 pub mod dvonn;
+pub mod pegs;
 
 use std::fmt;
 
 use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
 
 /// Game ids the rules describe but this version does not implement yet.
-const PLANNED: [&str; 3] = ["pegs", "wyx", "double"];
+const PLANNED: [&str; 2] = ["wyx", "double"];
 
 /// Declares `AnyGame`, `AnyMove` and their dispatch from one list of `Variant(Type) = "id"`.
 macro_rules! games {
@@ -154,4 +155,5 @@ macro_rules! games {
 games! {
     Dvonn(dvonn::Dvonn) = "dvonn",
     DoubleDutch(double_dutch::DoubleDutch) = "double-dutch",
+    Pegs(pegs::Pegs) = "pegs",
 }

@@ -1,0 +1,615 @@
+//! Pegs (the Spielewerkstatt peg game) on the 33-hole cross, variants `standard` and `turbo`.
+//!
+//! Cell (column c, row r, both from 0) is bit `7 * r + c` of a 7x7 grid; the cross is a mask on it.
+//! Seat 0 (South, red) moves up the rows, seat 1 (North, black) down.
+
+use std::fmt::{self, Write as _};
+
+use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+
+const SIZE: i8 = 7;
+/// The cross: columns c, d, e on every row; every column on rows 3, 4, 5.
+const CROSS_ROWS: [&str; 7] = [
+    "..###..", "..###..", "#######", "#######", "#######", "..###..", "..###..",
+];
+/// Start cells of each seat.
+const START: [&str; 2] = [
+    "c1 d1 e1 c2 d2 e2 a3 b3 d3 f3 g3",
+    "c7 d7 e7 c6 d6 e6 a5 b5 d5 f5 g5",
+];
+/// Moves without progress that draw the game.
+const NO_PROGRESS_LIMIT: u16 = 100;
+/// Occurrences of a position that draw the game.
+const REPETITIONS: usize = 3;
+/// Seat names.
+const SEAT_NAMES: [&str; 2] = ["south", "north"];
+
+const fn cross() -> u64 {
+    let mut mask = 0;
+    let mut r = 0;
+    while r < 7 {
+        let row = CROSS_ROWS[r].as_bytes();
+        let mut c = 0;
+        while c < 7 {
+            if row[c] == b'#' {
+                mask |= 1 << (r * 7 + c);
+            }
+            c += 1;
+        }
+        r += 1;
+    }
+    mask
+}
+
+/// Every hole of the board.
+const BOARD: u64 = cross();
+
+/// The rules variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Steps forward or sideways; captures diagonally forward, and compulsory.
+    Standard,
+    /// Steps and jumps forward, sideways or diagonally forward; captures optional.
+    Turbo,
+}
+
+/// A hole of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cell(u8);
+
+impl Cell {
+    fn at(c: i8, r: i8) -> Option<Cell> {
+        let inside = (0..SIZE).contains(&c) && (0..SIZE).contains(&r);
+        let cell = Cell((r * SIZE + c) as u8);
+        (inside && BOARD & cell.mask() != 0).then_some(cell)
+    }
+
+    fn column(self) -> i8 {
+        (self.0 % 7) as i8
+    }
+
+    fn row(self) -> i8 {
+        (self.0 / 7) as i8
+    }
+
+    fn mask(self) -> u64 {
+        1 << self.0
+    }
+
+    fn offset(self, (dc, dr): (i8, i8), times: i8) -> Option<Cell> {
+        Cell::at(self.column() + dc * times, self.row() + dr * times)
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char((b'a' + self.0 % 7) as char)?;
+        f.write_char((b'1' + self.0 / 7) as char)
+    }
+}
+
+fn cells(mut set: u64) -> impl Iterator<Item = Cell> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let index = set.trailing_zeros() as u8;
+            set &= set - 1;
+            Cell(index)
+        })
+    })
+}
+
+fn parse_cell(text: &str) -> Option<Cell> {
+    let [c, r] = text.as_bytes() else {
+        return None;
+    };
+    let c = c.to_ascii_lowercase().wrapping_sub(b'a') as i8;
+    let r = r.wrapping_sub(b'1') as i8;
+    Cell::at(c, r)
+}
+
+const fn start_mask(seat: usize) -> u64 {
+    let text = START[seat].as_bytes();
+    let mut mask = 0;
+    let mut i = 0;
+    while i + 1 < text.len() {
+        let (c, r) = (text[i] - b'a', text[i + 1] - b'1');
+        mask |= 1 << (r as u64 * 7 + c as u64);
+        i += 3;
+    }
+    mask
+}
+
+/// One ply: a step, or a jump over the enemy peg between `from` and `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: Cell,
+    to: Cell,
+}
+
+impl Move {
+    fn is_jump(self) -> bool {
+        (self.to.column() - self.from.column()).abs() == 2
+            || (self.to.row() - self.from.row()).abs() == 2
+    }
+
+    fn jumped(self) -> Cell {
+        Cell(((self.from.0 as u16 + self.to.0 as u16) / 2) as u8)
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+/// A Pegs position, with the history the draw rules need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pegs {
+    variant: Variant,
+    pegs: [u64; 2],
+    to_move: u8,
+    ply: u16,
+    /// Plies in a row without progress (a capture or a change of row).
+    quiet: u16,
+    /// Positions (pegs and seat to move) since the last progress: no earlier one can come back,
+    /// since pegs never move backward and captured pegs never return.
+    seen: Vec<([u64; 2], u8)>,
+    outcome: Outcome,
+}
+
+impl Pegs {
+    /// The start position.
+    pub fn start(variant: Variant) -> Pegs {
+        let pegs = [start_mask(0), start_mask(1)];
+        Pegs {
+            variant,
+            pegs,
+            to_move: 0,
+            ply: 0,
+            quiet: 0,
+            seen: vec![(pegs, 0)],
+            outcome: Outcome::Ongoing,
+        }
+    }
+
+    /// Rows the most advanced peg of `seat` has come from its own back row (for evaluations).
+    pub fn best_advance(&self, seat: usize) -> i32 {
+        cells(self.pegs[seat])
+            .map(|c| {
+                if seat == 0 {
+                    c.row()
+                } else {
+                    SIZE - 1 - c.row()
+                }
+            })
+            .max()
+            .map_or(0, i32::from)
+    }
+
+    fn forward(seat: u8) -> i8 {
+        if seat == 0 { 1 } else { -1 }
+    }
+
+    /// The opponent's back row, which `seat` wants to reach.
+    fn goal_row(seat: u8) -> i8 {
+        if seat == 0 { SIZE - 1 } else { 0 }
+    }
+
+    /// Directions a peg of `seat` may step in, and may jump in.
+    fn directions(&self, seat: u8) -> (Vec<(i8, i8)>, Vec<(i8, i8)>) {
+        let f = Self::forward(seat);
+        let straight = vec![(0, f), (1, 0), (-1, 0)];
+        let diagonal = vec![(1, f), (-1, f)];
+        match self.variant {
+            Variant::Standard => (straight, diagonal),
+            Variant::Turbo => {
+                let all: Vec<_> = straight.into_iter().chain(diagonal).collect();
+                (all.clone(), all)
+            }
+        }
+    }
+
+    /// Every move of the seat to move, before the compulsory-capture filter.
+    fn all_moves(&self) -> (Vec<Move>, Vec<Move>) {
+        let seat = self.to_move;
+        let (own, enemy) = (self.pegs[seat as usize], self.pegs[1 - seat as usize]);
+        let empty = |c: Cell| (own | enemy) & c.mask() == 0;
+        let (step_dirs, jump_dirs) = self.directions(seat);
+        let (mut steps, mut jumps) = (Vec::new(), Vec::new());
+        for from in cells(own) {
+            for &d in &step_dirs {
+                if let Some(to) = from.offset(d, 1).filter(|&c| empty(c)) {
+                    steps.push(Move { from, to });
+                }
+            }
+            for &d in &jump_dirs {
+                if let (Some(over), Some(to)) = (from.offset(d, 1), from.offset(d, 2))
+                    && enemy & over.mask() != 0
+                    && empty(to)
+                {
+                    jumps.push(Move { from, to });
+                }
+            }
+        }
+        (steps, jumps)
+    }
+
+    fn legal(&self) -> Vec<Move> {
+        if self.outcome != Outcome::Ongoing {
+            return Vec::new();
+        }
+        let (mut steps, jumps) = self.all_moves();
+        if self.variant == Variant::Standard && !jumps.is_empty() {
+            return jumps;
+        }
+        steps.extend(jumps);
+        steps
+    }
+
+    fn illegal(mv: &Move, reason: impl Into<String>) -> IllegalMove {
+        IllegalMove {
+            text: mv.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Why `mv` is not among the legal moves.
+    fn explain(&self, mv: &Move) -> String {
+        let seat = self.to_move as usize;
+        let (steps, jumps) = self.all_moves();
+        if self.pegs[seat] & mv.from.mask() == 0 {
+            return format!("no {} peg on {}", SEAT_NAMES[seat], mv.from);
+        }
+        if self.variant == Variant::Standard && steps.contains(mv) && !jumps.is_empty() {
+            let list: Vec<String> = jumps.iter().map(ToString::to_string).collect();
+            return format!("a capture is compulsory: {}", list.join(", "));
+        }
+        let dr = (mv.to.row() - mv.from.row()) * Self::forward(self.to_move);
+        if dr < 0 {
+            return "pegs never move backward".to_owned();
+        }
+        if mv.is_jump() {
+            if self.pegs[1 - seat] & mv.jumped().mask() == 0 {
+                return format!(
+                    "a jump must go over an enemy peg, and {} holds none",
+                    mv.jumped()
+                );
+            }
+            if self.variant == Variant::Standard && (dr == 0 || mv.from.column() == mv.to.column())
+            {
+                return "in standard, captures go diagonally forward".to_owned();
+            }
+        } else if self.variant == Variant::Standard && dr != 0 && mv.from.column() != mv.to.column()
+        {
+            return "in standard, steps go forward or sideways".to_owned();
+        }
+        if (self.pegs[0] | self.pegs[1]) & mv.to.mask() != 0 {
+            return format!("{} is occupied", mv.to);
+        }
+        "not a step to a neighbouring hole or a jump over one".to_owned()
+    }
+
+    /// The outcome after the ply just played by `mover` (checked in the rules' order).
+    fn judge(&self, mover: u8, landed: Cell) -> Outcome {
+        if landed.row() == Self::goal_row(mover) {
+            return Outcome::Winners(vec![mover.into()]);
+        }
+        let now = (self.pegs, self.to_move);
+        let occurrences = self.seen.iter().filter(|&&p| p == now).count();
+        if occurrences >= REPETITIONS || self.quiet >= NO_PROGRESS_LIMIT {
+            return Outcome::Draw;
+        }
+        if self.legal().is_empty() {
+            return Outcome::Winners(vec![mover.into()]);
+        }
+        Outcome::Ongoing
+    }
+}
+
+impl Game for Pegs {
+    type Move = Move;
+
+    fn new(setup: &Setup) -> Result<Self, SetupError> {
+        let variant = match setup.variant.as_deref() {
+            None | Some("standard") => Variant::Standard,
+            Some("turbo") => Variant::Turbo,
+            Some(other) => {
+                return Err(SetupError::Variant {
+                    game: "pegs",
+                    variant: other.to_owned(),
+                });
+            }
+        };
+        match setup.seats {
+            None | Some(2) => Ok(Pegs::start(variant)),
+            Some(asked) => Err(SetupError::Seats {
+                game: "pegs",
+                allowed: "2",
+                asked,
+            }),
+        }
+    }
+
+    fn id(&self) -> &'static str {
+        "pegs"
+    }
+
+    fn variant(&self) -> Option<&'static str> {
+        Some(match self.variant {
+            Variant::Standard => "standard",
+            Variant::Turbo => "turbo",
+        })
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn ply(&self) -> usize {
+        self.ply.into()
+    }
+
+    fn to_move(&self) -> Option<Actor> {
+        (self.outcome == Outcome::Ongoing).then_some(Actor::Seat(self.to_move.into()))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        let trimmed = text.trim();
+        let fail = || ParseMoveError {
+            text: text.to_owned(),
+            reason: "a move is two holes of the cross, like c2c3 or b4d6".to_owned(),
+        };
+        if trimmed.len() != 4 || !trimmed.is_ascii() {
+            return Err(fail());
+        }
+        match (parse_cell(&trimmed[..2]), parse_cell(&trimmed[2..])) {
+            (Some(from), Some(to)) => Ok(Move { from, to }),
+            _ => Err(fail()),
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.extend(self.legal());
+    }
+
+    fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
+        if self.outcome != Outcome::Ongoing {
+            return Err(Self::illegal(mv, "the game is over"));
+        }
+        if self.legal().contains(mv) {
+            Ok(())
+        } else {
+            Err(Self::illegal(mv, self.explain(mv)))
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: &Move) {
+        let mover = self.to_move;
+        let seat = mover as usize;
+        let capture = mv.is_jump();
+        self.pegs[seat] = (self.pegs[seat] & !mv.from.mask()) | mv.to.mask();
+        if capture {
+            self.pegs[1 - seat] &= !mv.jumped().mask();
+        }
+        let progress = capture || mv.from.row() != mv.to.row();
+        self.ply += 1;
+        self.to_move = 1 - mover;
+        if progress {
+            self.quiet = 0;
+            self.seen.clear();
+        } else {
+            self.quiet += 1;
+        }
+        self.seen.push((self.pegs, self.to_move));
+        self.outcome = self.judge(mover, mv.to);
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.pegs
+            .iter()
+            .map(|p| i64::from(p.count_ones()))
+            .collect()
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.outcome.clone()
+    }
+
+    fn render(&self, _viewer: Viewer) -> String {
+        let status = match self.to_move() {
+            None => format!("game over, {}", self.outcome),
+            Some(_) => format!("{} to move", SEAT_NAMES[self.to_move as usize]),
+        };
+        let mut text = format!(
+            "pegs {} ply {}: {status}\n",
+            self.variant().unwrap_or_default(),
+            self.ply
+        );
+        for r in (0..SIZE).rev() {
+            let _ = write!(text, "{} ", r + 1);
+            for c in 0..SIZE {
+                let symbol = match Cell::at(c, r) {
+                    None => ' ',
+                    Some(cell) if self.pegs[0] & cell.mask() != 0 => 'S',
+                    Some(cell) if self.pegs[1] & cell.mask() != 0 => 'N',
+                    Some(cell)
+                        if matches!(cell.to_string().as_str(), "c3" | "e3" | "c5" | "e5") =>
+                    {
+                        '+'
+                    }
+                    Some(_) => '.',
+                };
+                let _ = write!(text, " {symbol}");
+            }
+            text.truncate(text.trim_end().len());
+            text.push('\n');
+        }
+        let _ = write!(
+            text,
+            "   a b c d e f g   (S south, N north, + corner space)\nsouth {} pegs, north {} pegs, {} quiet plies",
+            self.pegs[0].count_ones(),
+            self.pegs[1].count_ones(),
+            self.quiet
+        );
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A position with these pegs, `to_move` to move, as if it had just arisen.
+    fn position(variant: Variant, south: &str, north: &str, to_move: u8) -> Pegs {
+        let mask = |cells: &str| {
+            cells
+                .split_whitespace()
+                .map(|c| parse_cell(c).unwrap().mask())
+                .fold(0, |a, b| a | b)
+        };
+        let pegs = [mask(south), mask(north)];
+        Pegs {
+            variant,
+            pegs,
+            to_move,
+            ply: 0,
+            quiet: 0,
+            seen: vec![(pegs, to_move)],
+            outcome: Outcome::Ongoing,
+        }
+    }
+
+    fn legal_texts(game: &Pegs) -> Vec<String> {
+        let mut texts: Vec<String> = game.legal().iter().map(ToString::to_string).collect();
+        texts.sort();
+        texts
+    }
+
+    fn play(game: &mut Pegs, moves: &str) {
+        for text in moves.split_whitespace() {
+            let mv = game.parse_move(text).unwrap();
+            game.try_play(&mv).unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+    }
+
+    fn reason(game: &Pegs, text: &str) -> String {
+        game.check(&game.parse_move(text).unwrap())
+            .unwrap_err()
+            .reason
+    }
+
+    #[test]
+    fn the_cross_has_33_holes_and_22_pegs() {
+        assert_eq!(BOARD.count_ones(), 33);
+        let game = Pegs::start(Variant::Standard);
+        assert_eq!(game.scores(), [11, 11]);
+        assert_eq!(game.pegs[0] & game.pegs[1], 0);
+        assert!(Cell::at(0, 0).is_none() && Cell::at(2, 0).is_some());
+    }
+
+    #[test]
+    fn standard_steps_forward_or_sideways_never_diagonally_or_back() {
+        let game = Pegs::start(Variant::Standard);
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mut texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        texts.sort();
+        // Worked out by hand from the start position: no capture exists yet.
+        let expected = [
+            "a3a4", "b3b4", "b3c3", "c2c3", "d3c3", "d3d4", "d3e3", "e2e3", "f3e3", "f3f4", "g3g4",
+        ];
+        assert_eq!(texts, expected);
+        assert!(reason(&game, "b3c4").contains("forward or sideways"));
+    }
+
+    #[test]
+    fn capture_is_compulsory_in_standard_only() {
+        // South d3 can jump north's e4 diagonally to f5.
+        let standard = position(Variant::Standard, "d3 a3", "e4 e7", 0);
+        assert_eq!(legal_texts(&standard), ["d3f5"]);
+        assert!(reason(&standard, "a3a4").contains("a capture is compulsory: d3f5"));
+        let turbo = position(Variant::Turbo, "d3 a3", "e4 e7", 0);
+        let moves = legal_texts(&turbo);
+        assert!(moves.contains(&"d3f5".to_owned()) && moves.contains(&"a3a4".to_owned()));
+    }
+
+    #[test]
+    fn capture_stays_compulsory_when_a_step_would_reach_the_goal() {
+        // South c6 could step to c7 and win, but e5 can jump north's d6 to c7, so it must.
+        let game = position(Variant::Standard, "e5 c6", "d6 a5", 0);
+        assert_eq!(legal_texts(&game), ["e5c7"]);
+        assert!(reason(&game, "c6c7").contains("compulsory"));
+    }
+
+    #[test]
+    fn standard_captures_only_diagonally_forward_turbo_every_forward_way() {
+        // North pegs ahead (d4) and beside (e3) south's d3.
+        let standard = position(Variant::Standard, "d3", "d4 e3 c7", 0);
+        assert!(reason(&standard, "d3d5").contains("diagonally forward"));
+        assert!(reason(&standard, "d3f3").contains("diagonally forward"));
+        let turbo = position(Variant::Turbo, "d3", "d4 e3 c7", 0);
+        let moves = legal_texts(&turbo);
+        assert!(moves.contains(&"d3d5".to_owned()) && moves.contains(&"d3f3".to_owned()));
+        // Turbo steps diagonally forward too; standard never does.
+        assert!(moves.contains(&"d3c4".to_owned()));
+        assert!(reason(&standard, "d3c4").contains("forward or sideways"));
+    }
+
+    #[test]
+    fn a_peg_never_jumps_its_own_and_never_moves_back() {
+        let game = position(Variant::Turbo, "d3 d4", "c7", 0);
+        assert!(reason(&game, "d3d5").contains("over an enemy peg"));
+        assert!(reason(&game, "d3d2").contains("never move backward"));
+        // Missing holes are no cells at all, so they block like the edge: a3 has no b2 to go to.
+        assert!(game.parse_move("a3b2").is_err());
+        let corner = position(Variant::Turbo, "a3", "c7", 0);
+        assert_eq!(legal_texts(&corner), ["a3a4", "a3b3", "a3b4"]);
+    }
+
+    #[test]
+    fn reaching_the_far_row_wins_at_once() {
+        let mut game = position(Variant::Standard, "d6", "a5", 0);
+        play(&mut game, "d6d7");
+        assert_eq!(game.outcome(), Outcome::Winners(vec![0]));
+        // North's e3 jumps south's d2 to c1, south's back row: north wins by the capture.
+        let mut jump = position(Variant::Standard, "d2 a3", "e3", 1);
+        play(&mut jump, "e3c1");
+        assert_eq!(jump.outcome(), Outcome::Winners(vec![1]));
+        assert_eq!(jump.scores(), [1, 1]);
+    }
+
+    #[test]
+    fn a_seat_without_a_move_loses() {
+        // North steps a5a4; then south's only peg, c1, is boxed in by c2, d1 and d2/e3.
+        let mut game = position(Variant::Standard, "c1", "c2 d1 d2 e3 a5", 1);
+        play(&mut game, "a5a4");
+        assert_eq!(game.outcome(), Outcome::Winners(vec![1]));
+    }
+
+    #[test]
+    fn the_third_occurrence_of_a_position_draws() {
+        // Sideways shuffles: the start position (with south to move) counts as the first.
+        let mut game = position(Variant::Standard, "a3", "g5", 0);
+        play(&mut game, "a3b3 g5f5 b3a3 f5g5");
+        assert_eq!(game.outcome(), Outcome::Ongoing, "second occurrence");
+        play(&mut game, "a3b3 g5f5 b3a3");
+        assert_eq!(game.outcome(), Outcome::Ongoing);
+        play(&mut game, "f5g5");
+        assert_eq!(game.outcome(), Outcome::Draw, "third occurrence");
+    }
+
+    #[test]
+    fn a_hundred_plies_without_progress_draw_and_progress_resets_them() {
+        let mut game = position(Variant::Standard, "a3 d3", "g5 d5", 0);
+        game.quiet = 98;
+        play(&mut game, "a3b3");
+        assert_eq!((game.quiet, game.outcome()), (99, Outcome::Ongoing));
+        play(&mut game, "g5f5");
+        assert_eq!(game.outcome(), Outcome::Draw);
+        let mut forward = position(Variant::Standard, "a3 d3", "g5 d5", 0);
+        forward.quiet = 99;
+        play(&mut forward, "a3a4");
+        assert_eq!((forward.quiet, forward.outcome()), (0, Outcome::Ongoing));
+    }
+}
