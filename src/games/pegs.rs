@@ -23,6 +23,11 @@ const NO_PROGRESS_LIMIT: u16 = 100;
 const REPETITIONS: usize = 3;
 /// Seat names.
 const SEAT_NAMES: [&str; 2] = ["south", "north"];
+/// Directions (d column, d row) as South sees them (forward is +1 row; North's are mirrored):
+/// forward and sideways, diagonally forward, and all five.
+const STRAIGHT: &[(i8, i8)] = &[(0, 1), (1, 0), (-1, 0)];
+const DIAGONAL: &[(i8, i8)] = &[(1, 1), (-1, 1)];
+const FORWARD_ALL: &[(i8, i8)] = &[(0, 1), (1, 0), (-1, 0), (1, 1), (-1, 1)];
 
 const fn cross() -> u64 {
     let mut mask = 0;
@@ -196,17 +201,11 @@ impl Pegs {
         if seat == 0 { SIZE - 1 } else { 0 }
     }
 
-    /// Directions a peg of `seat` may step in, and may jump in.
-    fn directions(&self, seat: u8) -> (Vec<(i8, i8)>, Vec<(i8, i8)>) {
-        let f = Self::forward(seat);
-        let straight = vec![(0, f), (1, 0), (-1, 0)];
-        let diagonal = vec![(1, f), (-1, f)];
+    /// Directions a peg may step in, and may jump in, as South sees them.
+    fn directions(&self) -> [&'static [(i8, i8)]; 2] {
         match self.variant {
-            Variant::Standard => (straight, diagonal),
-            Variant::Turbo => {
-                let all: Vec<_> = straight.into_iter().chain(diagonal).collect();
-                (all.clone(), all)
-            }
+            Variant::Standard => [STRAIGHT, DIAGONAL],
+            Variant::Turbo => [FORWARD_ALL, FORWARD_ALL],
         }
     }
 
@@ -215,15 +214,18 @@ impl Pegs {
         let seat = self.to_move;
         let (own, enemy) = (self.pegs[seat as usize], self.pegs[1 - seat as usize]);
         let empty = |c: Cell| (own | enemy) & c.mask() == 0;
-        let (step_dirs, jump_dirs) = self.directions(seat);
+        let f = Self::forward(seat);
+        let [step_dirs, jump_dirs] = self
+            .directions()
+            .map(|dirs| dirs.iter().map(move |&(dc, dr)| (dc, dr * f)));
         let (mut steps, mut jumps) = (Vec::new(), Vec::new());
         for from in cells(own) {
-            for &d in &step_dirs {
+            for d in step_dirs.clone() {
                 if let Some(to) = from.offset(d, 1).filter(|&c| empty(c)) {
                     steps.push(Move { from, to });
                 }
             }
-            for &d in &jump_dirs {
+            for d in jump_dirs.clone() {
                 if let (Some(over), Some(to)) = (from.offset(d, 1), from.offset(d, 2))
                     && enemy & over.mask() != 0
                     && empty(to)
