@@ -268,7 +268,7 @@ pub fn run(
     let setup = Setup {
         variant: config.variant.clone(),
         seats: Some(config.engines.len()),
-        seed: 0,
+        ..Setup::default()
     };
     let probe = Replay::new(&config.game, &setup)?;
     let seats = probe.game().seats();
@@ -340,6 +340,7 @@ fn play_one(config: &MatchConfig, pools: &Pools, index: usize) -> Result<Finishe
         variant: config.variant.clone(),
         seats: Some(seats),
         seed,
+        layout: None,
     };
     let mut replay = Replay::new(&config.game, &setup)?;
     let transcript = match &config.log_dir {
@@ -428,10 +429,15 @@ impl Table<'_> {
         let variant = game.variant().map(|v| format!(" {v}")).unwrap_or_default();
         let id = game.id();
         let seed = self.replay.seed();
+        let layout = game
+            .public_setup()
+            .map(|text| format!(" setup={text}"))
+            .unwrap_or_default();
         for seat in 0..seats {
             let engine_seed = engine_seed(seed, seat);
-            let command =
-                format!("newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed}");
+            let command = format!(
+                "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed}{layout}"
+            );
             let deadline = Instant::now() + self.config.startup;
             if let Err(e) = self.engines[seat].request(&command, deadline) {
                 self.fault(seat, fault_of(e, self.config.startup))?;

@@ -8,13 +8,16 @@
 //! * **Plies, not turns.** Every action is one ply with one actor. A seat that acts several times in
 //!   a row simply stays `to_move` for several plies: DVONN's White makes the 49th placement and the
 //!   first stack move; a DOUBLE turn of several cards is several plies of one seat.
-//! * **Chance is an actor.** When the next thing to happen is random (a card drawn, a piece put on the
-//!   Wyx rack), `to_move` returns [`Actor::Chance`] and `legal_moves` lists the possible outcomes
-//!   (the identities of the unseen cards). The driver, not the game, picks one with a generator
-//!   seeded from the record's seed and plays it like any move; the record stores it as a ply with no
-//!   seat. So a record replays without the generator, and the generator's choices can be checked
-//!   against the seed separately. A whole shuffle is a run of chance plies (one per card dealt or
-//!   racked), never a hidden permutation inside the state.
+//! * **Chance at setup is a public layout.** A game whose start is shuffled (the Wyx rack) draws
+//!   it from `Setup::seed` in `new` and shows it as [`Game::public_setup`]: one token that engines
+//!   receive with `newgame` and records store, and that `Setup::layout` gives back to `new`. So a
+//!   record replays from its stored layout, and the layout is checked against the seed apart.
+//! * **Chance during play is an actor.** When the next thing to happen is random (a card drawn),
+//!   `to_move` returns [`Actor::Chance`] and `legal_moves` lists the possible outcomes (the
+//!   identities of the unseen cards). The driver, not the game, picks one with a generator seeded
+//!   from the record's seed and plays it like any move; the record stores it as a ply with no seat.
+//!   So a record replays without the generator, and the generator's choices can be checked against
+//!   the seed separately. A hidden deal is a run of chance plies, one per card.
 //! * **Views.** [`Viewer`] says whose eyes a rendering is for: `Viewer::Everyone` sees the whole truth,
 //!   `Viewer::Seat(k)` only what seat k may know. Perfect-information games render the same text for
 //!   both; DOUBLE hides other hands and the stock.
@@ -26,7 +29,7 @@
 //! | `dvonn` | 2 | none | placements then stack moves; White twice at ply 48/49; forced `PASS` | none | none |
 //! | `double-dutch` | 2, 3 | none | one placement per ply, a seat with no supply passes | none | none |
 //! | `pegs` | 2 | `standard`, `turbo` | one move or capture sequence per ply | none | none |
-//! | `wyx` | 2 | none, `double` (two rounds, colours swapped) | one pawn or knight per ply | the rack, as chance plies before ply 0 of play | none |
+//! | `wyx` | 2 | none, `double` (two rounds, colours swapped) | one rack column per ply | the rack, a public layout drawn from the seed | none |
 //! | `double` | 2..6 | none | several card plies per turn, then an explicit end of turn | the deal and every draw | hands, stock |
 
 use std::fmt;
@@ -108,6 +111,9 @@ pub struct Setup {
     pub seats: Option<usize>,
     /// The seed of every random choice the game needs.
     pub seed: u64,
+    /// A public layout to start from instead of drawing one from the seed (see
+    /// [`Game::public_setup`]); games without one refuse it.
+    pub layout: Option<String>,
 }
 
 /// A move text that is not a move of this game at all, whatever the position.
@@ -145,7 +151,7 @@ pub enum MoveError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// No game has this id.
-    #[error("unknown game `{0}` (known: dvonn, double-dutch, pegs; planned: wyx, double)")]
+    #[error("unknown game `{0}` (known: dvonn, double-dutch, pegs, wyx; planned: double)")]
     UnknownGame(String),
     /// The game is in the rules but not implemented yet.
     #[error("game `{0}` is not implemented yet")]
@@ -158,6 +164,14 @@ pub enum SetupError {
         /// The variant asked for.
         variant: String,
     },
+    /// The layout cannot be read, or the game has none.
+    #[error("bad setup for {game}: {reason}")]
+    Layout {
+        /// The game's id.
+        game: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
     /// The game is not played with this many seats.
     #[error("{game} is played by {allowed} seats, not {asked}")]
     Seats {
@@ -168,6 +182,17 @@ pub enum SetupError {
         /// The seat count asked for.
         asked: usize,
     },
+}
+
+/// Refuses a layout for a game that has none.
+pub fn refuse_layout(game: &'static str, setup: &Setup) -> Result<(), SetupError> {
+    match setup.layout {
+        Some(_) => Err(SetupError::Layout {
+            game,
+            reason: "this game has no setup to give".to_owned(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The rules of one game: a pure state machine over plies.
@@ -230,6 +255,12 @@ pub trait Game: Clone + fmt::Debug {
 
     /// A text picture of the position as `viewer` may see it; lines are never empty.
     fn render(&self, viewer: Viewer) -> String;
+
+    /// The public layout drawn at setup (the Wyx rack), as one token without spaces; `None` for
+    /// games without one.
+    fn public_setup(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The number of legal ply sequences of exactly `depth` plies from `game`.

@@ -32,6 +32,9 @@ pub struct Record {
     pub seats: Vec<SeatInfo>,
     /// The seed of every random choice of the game (shuffles, draws).
     pub seed: u64,
+    /// The public layout drawn from the seed at setup (the Wyx rack), for games that have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<String>,
     /// Free-form facts about the game, such as its source when imported.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tags: BTreeMap<String, String>,

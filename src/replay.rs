@@ -108,6 +108,11 @@ impl Replay {
                 })
                 .collect(),
             seed: self.seed,
+            setup: self
+                .history
+                .first()
+                .map_or(&self.game, |(start, _)| start)
+                .public_setup(),
             tags: Default::default(),
             moves: self.history.iter().map(|(_, ply)| ply.clone()).collect(),
             result: end

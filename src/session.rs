@@ -161,7 +161,12 @@ fn new_game(new: &NewGame) -> Result<Replay, String> {
         match key.as_str() {
             "seats" => setup.seats = Some(value.parse().map_err(|_| bad_option(key, value))?),
             "seed" => seed = Some(value.parse().map_err(|_| bad_option(key, value))?),
-            _ => return Err(format!("unknown option `{key}` (known: seats, seed)")),
+            "setup" => setup.layout = Some(value.clone()),
+            _ => {
+                return Err(format!(
+                    "unknown option `{key}` (known: seats, seed, setup)"
+                ));
+            }
         }
     }
     // An unseeded game still gets a seed, which its record stores.

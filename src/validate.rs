@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::game::{Actor, Game, MoveError, Outcome, Seat, Setup};
+use crate::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
 use crate::games::AnyGame;
 use crate::record::{End, FORMAT, GameResult, Record, VERSION};
 use crate::replay::result_of;
@@ -236,13 +236,31 @@ pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
             ),
         ));
     }
-    let setup = Setup {
+    let drawn = Setup {
         variant: record.variant.clone(),
         seats: Some(record.seats.len()),
         seed: record.seed,
+        layout: None,
     };
-    let mut game = AnyGame::create(&record.game, &setup)
-        .map_err(|e| RecordProblem::new(ProblemKind::Setup, e.to_string()))?;
+    let setup_problem = |e: SetupError| RecordProblem::new(ProblemKind::Setup, e.to_string());
+    // The game replays from the stored layout; the layout must be the one the seed draws.
+    let from_seed = AnyGame::create(&record.game, &drawn).map_err(setup_problem)?;
+    if from_seed.public_setup() != record.setup {
+        return Err(RecordProblem::new(
+            ProblemKind::Setup,
+            format!(
+                "setup {} is not the one seed {} draws: {}",
+                record.setup.as_deref().unwrap_or("(none)"),
+                record.seed,
+                from_seed.public_setup().as_deref().unwrap_or("(none)")
+            ),
+        ));
+    }
+    let stored = Setup {
+        layout: record.setup.clone(),
+        ..drawn
+    };
+    let mut game = AnyGame::create(&record.game, &stored).map_err(setup_problem)?;
     for (index, ply) in record.moves.iter().enumerate() {
         let problem = |kind, message: String| RecordProblem {
             ply: Some(index),

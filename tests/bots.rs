@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use referee::bots::montecarlo::monte_carlo;
 use referee::bots::search::{Budget, search};
 use referee::bots::{Strategy, choose};
 use referee::game::{Actor, Game, Outcome, Setup};
@@ -13,21 +14,38 @@ use referee::games::AnyGame;
 enum Side {
     Random,
     Depth(u32),
+    Playouts(u64),
 }
 
-/// Plays one DVONN game; returns the outcome.
-fn play(sides: [Side; 2], seed: u64) -> Outcome {
-    let mut game = AnyGame::create("dvonn", &Setup::default()).unwrap();
+/// Plays one game of `id` (`variant`, as many seats as `sides`); returns the outcome.
+fn play_game(id: &str, variant: Option<&str>, sides: &[Side], seed: u64) -> Outcome {
+    let setup = Setup {
+        variant: variant.map(str::to_owned),
+        seats: Some(sides.len()),
+        seed,
+        layout: None,
+    };
+    let mut game = AnyGame::create(id, &setup).unwrap();
     let mut history = Vec::new();
     while let Some(Actor::Seat(seat)) = game.to_move() {
         let mv = match sides[seat] {
-            Side::Random => choose(Strategy::Random, &game, &history, seed, Duration::ZERO),
+            Side::Random => choose(
+                Strategy::Random,
+                &game,
+                &history,
+                seed + seat as u64,
+                Duration::ZERO,
+            ),
             Side::Depth(depth) => {
                 let budget = Budget {
                     deadline: Instant::now() + Duration::from_secs(3600),
                     max_depth: depth,
                 };
                 search(&game, budget, seed).map(|found| found.best)
+            }
+            Side::Playouts(n) => {
+                let far = Instant::now() + Duration::from_secs(3600);
+                monte_carlo(&game, far, n, seed + history.len() as u64)
             }
         }
         .unwrap();
@@ -37,24 +55,57 @@ fn play(sides: [Side; 2], seed: u64) -> Outcome {
     game.outcome()
 }
 
-/// Games won by `first` out of `games`, playing each seat half the time.
-fn wins(first: Side, second: Side, games: u64) -> u64 {
+/// Games of `id` won by a depth-`depth` search against random bots in every other seat, the
+/// search taking each seat in turn.
+fn search_wins(id: &str, variant: Option<&str>, seats: usize, depth: u32, games: u64) -> u64 {
     (0..games)
         .filter(|&g| {
-            let seat = (g % 2) as usize;
-            let sides = if seat == 0 {
-                [first, second]
-            } else {
-                [second, first]
-            };
-            play(sides, g) == Outcome::Winners(vec![seat])
+            let seat = (g as usize) % seats;
+            let mut sides = vec![Side::Random; seats];
+            sides[seat] = Side::Depth(depth);
+            play_game(id, variant, &sides, g) == Outcome::Winners(vec![seat])
         })
         .count() as u64
 }
 
 #[test]
+#[ignore = "a measurement"]
+fn measure_three_seat_monte_carlo() {
+    for playouts in [50, 200, 1000] {
+        let won = (0..100u64)
+            .filter(|&g| {
+                let seat = (g % 3) as usize;
+                let mut sides = vec![Side::Random; 3];
+                sides[seat] = Side::Playouts(playouts);
+                play_game("double-dutch", None, &sides, g) == Outcome::Winners(vec![seat])
+            })
+            .count();
+        println!("double-dutch 3 seats, {playouts} playouts: {won} of 100");
+    }
+}
+
+#[test]
+#[ignore = "a measurement: cargo test --release --test bots -- --ignored --nocapture"]
+fn measure_search_against_random() {
+    for (id, variant, seats) in [
+        ("dvonn", None, 2),
+        ("double-dutch", None, 2),
+        ("double-dutch", None, 3),
+        ("pegs", Some("standard"), 2),
+        ("pegs", Some("turbo"), 2),
+        ("wyx", None, 2),
+        ("wyx", Some("double"), 2),
+    ] {
+        for depth in [1, 2, 3] {
+            let won = search_wins(id, variant, seats, depth, 100);
+            println!("{id} {variant:?} {seats} seats, depth {depth}: {won} of 100");
+        }
+    }
+}
+
+#[test]
 fn search_beats_random_in_at_least_90_percent_of_games() {
-    let won = wins(Side::Depth(2), Side::Random, 20);
+    let won = search_wins("dvonn", None, 2, 2, 20);
     assert!(won >= 18, "search won {won} of 20");
 }
 

@@ -14,6 +14,7 @@ fn perft_counts_match_the_fixture() {
             variant: (variant != "-").then(|| variant.to_owned()),
             seats: Some(seats),
             seed: 0,
+            layout: None,
         };
         let mut game = AnyGame::create(game_id, &setup).unwrap();
         for text in cols.get(4).unwrap_or(&"").split_whitespace() {

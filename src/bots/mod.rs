@@ -1,5 +1,6 @@
 //! Built-in engines: strategies that choose moves, and the engine side of the protocol for them.
 
+pub mod montecarlo;
 pub mod search;
 
 use std::io::{self, BufRead, Write};
@@ -12,6 +13,7 @@ use crate::game::{Actor, Game, Seat, Setup};
 use crate::games::double_dutch::DoubleDutch;
 use crate::games::dvonn::Dvonn;
 use crate::games::pegs::Pegs;
+use crate::games::wyx::Wyx;
 use crate::games::{AnyGame, AnyMove};
 use crate::protocol::{Command, Request, Response, clean_line};
 use search::{Budget, Evaluate, search};
@@ -21,7 +23,8 @@ use search::{Budget, Evaluate, search};
 pub enum Strategy {
     /// A uniformly random legal move.
     Random,
-    /// Alpha-beta search within the time the clock allows.
+    /// Within the time the clock allows: alpha-beta search for two seats, Monte Carlo playouts
+    /// for more.
     Search,
 }
 
@@ -73,12 +76,21 @@ impl Evaluate for Pegs {
     }
 }
 
+impl Evaluate for Wyx {
+    /// Pawns on the board (over both rounds in Double Wyx): the score itself.
+    fn evaluate(&self, seat: Seat) -> i32 {
+        let scores = self.scores();
+        (100 * (scores[seat] - scores[1 - seat])) as i32
+    }
+}
+
 impl Evaluate for AnyGame {
     fn evaluate(&self, seat: Seat) -> i32 {
         match self {
             AnyGame::Dvonn(game) => game.evaluate(seat),
             AnyGame::DoubleDutch(game) => game.evaluate(seat),
             AnyGame::Pegs(game) => game.evaluate(seat),
+            AnyGame::Wyx(game) => game.evaluate(seat),
         }
     }
 }
@@ -111,6 +123,10 @@ pub fn choose(
             let mut rng = ChaCha8Rng::seed_from_u64(fnv1a(seed, history));
             let index = rng.random_range(0..moves.len());
             Some(moves.swap_remove(index))
+        }
+        Strategy::Search if game.seats() > 2 => {
+            let deadline = Instant::now() + think;
+            montecarlo::monte_carlo(game, deadline, u64::MAX, fnv1a(seed, history))
         }
         Strategy::Search => {
             let budget = Budget {
@@ -175,10 +191,12 @@ impl BotState {
                 };
                 let seats = option("seats").and_then(|s| usize::try_from(s).ok());
                 self.game_seed = self.seed ^ option("seed").unwrap_or(0);
+                let layout = new.options.iter().find(|(k, _)| k == "setup");
                 let setup = Setup {
                     variant: new.variant,
                     seats,
                     seed: 0,
+                    layout: layout.map(|(_, v)| v.clone()),
                 };
                 self.game = Some(AnyGame::create(&new.game, &setup).map_err(|e| e.to_string())?);
                 self.history.clear();

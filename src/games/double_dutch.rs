@@ -295,6 +295,7 @@ impl Game for DoubleDutch {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
+        crate::game::refuse_layout("double-dutch", setup)?;
         if let Some(variant) = &setup.variant {
             return Err(SetupError::Variant {
                 game: "double-dutch",

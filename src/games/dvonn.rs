@@ -416,6 +416,7 @@ impl Game for Dvonn {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
+        crate::game::refuse_layout("dvonn", setup)?;
         if let Some(variant) = &setup.variant {
             return Err(SetupError::Variant {
                 game: "dvonn",

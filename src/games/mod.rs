@@ -3,13 +3,14 @@
 pub mod double_dutch;
 pub mod dvonn;
 pub mod pegs;
+pub mod wyx;
 
 use std::fmt;
 
 use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
 
 /// Game ids the rules describe but this version does not implement yet.
-const PLANNED: [&str; 2] = ["wyx", "double"];
+const PLANNED: [&str; 1] = ["double"];
 
 /// Declares `AnyGame`, `AnyMove` and their dispatch from one list of `Variant(Type) = "id"`.
 macro_rules! games {
@@ -143,6 +144,10 @@ macro_rules! games {
             fn render(&self, viewer: Viewer) -> String {
                 dispatch!(self, g => g.render(viewer))
             }
+
+            fn public_setup(&self) -> Option<String> {
+                dispatch!(self, g => g.public_setup())
+            }
         }
 
         /// Runs `perft` on the concrete game inside, so the hot loop is not dispatched per node.
@@ -156,4 +161,5 @@ games! {
     Dvonn(dvonn::Dvonn) = "dvonn",
     DoubleDutch(double_dutch::DoubleDutch) = "double-dutch",
     Pegs(pegs::Pegs) = "pegs",
+    Wyx(wyx::Wyx) = "wyx",
 }

@@ -313,6 +313,7 @@ impl Game for Pegs {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
+        crate::game::refuse_layout("pegs", setup)?;
         let variant = match setup.variant.as_deref() {
             None | Some("standard") => Variant::Standard,
             Some("turbo") => Variant::Turbo,

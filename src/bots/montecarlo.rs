@@ -1,0 +1,71 @@
+//! Monte Carlo move choice for games of any number of seats: random playouts from each root move,
+//! spread over the moves by UCB1, until the deadline or the playout budget runs out.
+
+use std::time::Instant;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::game::{Actor, Game};
+
+/// Plies after which a playout is cut short and scored as a loss: a guard, far past any real game.
+const PLAYOUT_LIMIT: usize = 10_000;
+
+/// The root move with the most playouts, or `None` when the game is over or a chance event is next.
+pub fn monte_carlo<G: Game>(
+    game: &G,
+    deadline: Instant,
+    max_playouts: u64,
+    seed: u64,
+) -> Option<G::Move> {
+    let Some(Actor::Seat(root)) = game.to_move() else {
+        return None;
+    };
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    if moves.len() <= 1 {
+        return moves.pop();
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Points won (a shared win is split) and playouts, per root move.
+    let mut points = vec![0.0f64; moves.len()];
+    let mut visits = vec![0u64; moves.len()];
+    let mut scratch = Vec::new();
+    let mut total = 0u64;
+    while total < max_playouts && (!total.is_multiple_of(16) || Instant::now() < deadline) {
+        let arm = match visits.iter().position(|&v| v == 0) {
+            Some(unvisited) => unvisited,
+            None => {
+                let log_total = (total as f64).ln();
+                (0..moves.len())
+                    .max_by(|&a, &b| {
+                        let ucb = |i: usize| {
+                            points[i] / visits[i] as f64
+                                + (2.0 * log_total / visits[i] as f64).sqrt()
+                        };
+                        ucb(a).total_cmp(&ucb(b))
+                    })
+                    .expect("at least two moves")
+            }
+        };
+        let mut playout = game.clone();
+        playout.play_unchecked(&moves[arm]);
+        for _ in 0..PLAYOUT_LIMIT {
+            if playout.to_move().is_none() {
+                break;
+            }
+            scratch.clear();
+            playout.legal_moves(&mut scratch);
+            let pick = rng.random_range(0..scratch.len());
+            playout.play_unchecked(&scratch[pick]);
+        }
+        let winners = playout.outcome().winners(game.seats());
+        if winners.contains(&root) {
+            points[arm] += 1.0 / winners.len() as f64;
+        }
+        visits[arm] += 1;
+        total += 1;
+    }
+    let best = (0..moves.len()).max_by_key(|&i| visits[i])?;
+    Some(moves.swap_remove(best))
+}
