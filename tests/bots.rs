@@ -71,7 +71,7 @@ fn search_wins(id: &str, variant: Option<&str>, seats: usize, depth: u32, games:
 #[test]
 #[ignore = "a measurement"]
 fn measure_three_seat_monte_carlo() {
-    for playouts in [50, 200, 1000] {
+    for playouts in [5000, 20000] {
         let won = (0..100u64)
             .filter(|&g| {
                 let seat = (g % 3) as usize;

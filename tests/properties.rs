@@ -1,19 +1,37 @@
-//! Property tests over random DVONN playouts: legality, undo, records, validation.
+//! Property tests over random playouts of every game: legality, undo, records, validation.
 
 use proptest::prelude::*;
-use referee::game::{Game, Setup};
+use referee::game::{Game, Outcome, Setup};
 use referee::games::AnyMove;
 use referee::record::Record;
 use referee::replay::Replay;
 use referee::validate::{ProblemKind, check_record};
 
-/// Plays the game choosing move `choices[i] % n` at ply i, until the game ends or choices run out.
-fn playout(choices: &[u16]) -> Replay {
+/// Every game and variant: (id, variant, seats).
+const GAMES: [(&str, Option<&str>, usize); 7] = [
+    ("dvonn", None, 2),
+    ("double-dutch", None, 2),
+    ("double-dutch", None, 3),
+    ("pegs", Some("standard"), 2),
+    ("pegs", Some("turbo"), 2),
+    ("wyx", None, 2),
+    ("wyx", Some("double"), 2),
+];
+
+fn new_game(which: usize, seed: u64) -> Replay {
+    let (id, variant, seats) = GAMES[which];
     let setup = Setup {
-        seed: 11,
-        ..Setup::default()
+        variant: variant.map(str::to_owned),
+        seats: Some(seats),
+        seed,
+        layout: None,
     };
-    let mut replay = Replay::new("dvonn", &setup).unwrap();
+    Replay::new(id, &setup).unwrap()
+}
+
+/// Plays `choices[i] % n` at ply i until the game ends or the choices run out.
+fn playout(which: usize, seed: u64, choices: &[u16]) -> Replay {
+    let mut replay = new_game(which, seed);
     for &choice in choices {
         let mut moves = Vec::new();
         replay.game().legal_moves(&mut moves);
@@ -32,25 +50,34 @@ fn legal_texts(replay: &Replay) -> Vec<String> {
     moves.iter().map(ToString::to_string).collect()
 }
 
-/// Move-shaped texts, legal or not somewhere: every placement, some stack moves, a pass, garbage.
+/// Move-shaped texts of every game, legal or not somewhere, and garbage.
 fn candidate_texts() -> Vec<String> {
-    let cells: Vec<String> = ('A'..='K')
-        .flat_map(|c| (1..=5).map(move |r| format!("{c}{r}")))
-        .collect();
-    let mut texts = cells.clone();
+    let mut texts = Vec::new();
+    for c in 'a'..='k' {
+        for r in 1..=7 {
+            texts.push(format!("{c}{r}"));
+            texts.push(format!("{}{}", c.to_ascii_uppercase(), r));
+        }
+    }
+    let cells = texts.clone();
     for (i, from) in cells.iter().enumerate() {
         texts.push(format!("{from}{}", cells[(i * 7 + 3) % cells.len()]));
     }
-    texts.extend(["PASS", "Z9", "", "B4E", "D2D2D2"].map(str::to_owned));
+    texts.extend((0..=9).map(|n| n.to_string()));
+    texts.extend(["PASS", "pass", "Z9", "", "B4E", "D2D2D2", "resign"].map(str::to_owned));
     texts
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
-    fn random_playouts_stay_legal_and_end(choices in prop::collection::vec(any::<u16>(), 150)) {
-        let mut replay = Replay::new("dvonn", &Setup::default()).unwrap();
+    fn random_playouts_stay_legal_and_end(
+        which in 0..GAMES.len(),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 2000),
+    ) {
+        let mut replay = new_game(which, seed);
         for &choice in &choices {
             let game = replay.game();
             let mut moves = Vec::new();
@@ -66,20 +93,21 @@ proptest! {
             let mv = moves[usize::from(choice) % moves.len()].to_string();
             prop_assert!(replay.play(&mv).is_ok());
         }
-        // 49 placements and at most 48 stack moves and passes between them: 150 plies always end it.
-        prop_assert!(replay.game().to_move().is_none());
-        prop_assert_ne!(replay.game().outcome(), referee::game::Outcome::Ongoing);
+        prop_assert!(replay.game().to_move().is_none(), "{} did not end in 2000 plies", GAMES[which].0);
+        prop_assert_ne!(replay.game().outcome(), Outcome::Ongoing);
     }
 
     #[test]
     fn undo_restores_the_exact_state(
-        choices in prop::collection::vec(any::<u16>(), 0..120),
+        which in 0..GAMES.len(),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 0..150),
         back in 0usize..20,
     ) {
-        let mut replay = playout(&choices);
+        let mut replay = playout(which, seed, &choices);
         let plies = replay.game().ply();
         let back = back.min(plies);
-        let target = playout(&choices[..plies - back]);
+        let target = playout(which, seed, &choices[..plies - back]);
         for _ in 0..back {
             prop_assert!(replay.undo());
         }
@@ -88,9 +116,13 @@ proptest! {
     }
 
     #[test]
-    fn records_round_trip_and_validate(choices in prop::collection::vec(any::<u16>(), 0..150)) {
-        let replay = playout(&choices);
-        let record = replay.record(&["a".into(), "b".into()], None);
+    fn records_round_trip_and_validate(
+        which in 0..GAMES.len(),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 0..300),
+    ) {
+        let replay = playout(which, seed, &choices);
+        let record = replay.record(&["a".into(), "b".into(), "c".into()], None);
         let json = serde_json::to_string(&record).unwrap();
         let read: Record = serde_json::from_str(&json).unwrap();
         prop_assert_eq!(&read, &record);
@@ -99,12 +131,15 @@ proptest! {
 
     #[test]
     fn a_changed_move_fails_at_its_ply(
-        choices in prop::collection::vec(any::<u16>(), 1..150),
+        which in 0..GAMES.len(),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 1..300),
         at in any::<prop::sample::Index>(),
         pick in any::<prop::sample::Index>(),
     ) {
-        let replay = playout(&choices);
+        let replay = playout(which, seed, &choices);
         let mut record = replay.record(&[], None);
+        prop_assume!(!record.moves.is_empty());
         let ply = at.index(record.moves.len());
         let mut before = replay.clone();
         while before.game().ply() > ply {
@@ -113,11 +148,12 @@ proptest! {
         let legal = legal_texts(&before);
         let candidates = candidate_texts();
         let start = pick.index(candidates.len());
+        // Compare case-insensitively: `d2` and `D2` are the same DVONN move.
         let replacement = candidates[start..]
             .iter()
             .chain(&candidates[..start])
-            .find(|text| !legal.contains(text))
-            .expect("PASS or a placement is always illegal somewhere")
+            .find(|text| !legal.iter().any(|l| l.eq_ignore_ascii_case(text)))
+            .expect("some candidate is always illegal")
             .clone();
         record.moves[ply].mv = replacement;
         let problem = check_record(&record).unwrap_err();
@@ -126,5 +162,91 @@ proptest! {
             matches!(problem.kind, ProblemKind::IllegalMove | ProblemKind::UnparseableMove),
             "{:?}", problem
         );
+    }
+}
+
+#[test]
+fn a_changed_setup_fails_validation() {
+    let replay = playout(5, 42, &[1, 2, 3]);
+    let mut record = replay.record(&[], None);
+    let rack = record.setup.clone().unwrap();
+    let columns: Vec<&str> = rack.split('/').collect();
+    let swapped = [columns[1], columns[0]]
+        .iter()
+        .chain(&columns[2..])
+        .copied()
+        .collect::<Vec<_>>()
+        .join("/");
+    record.setup = Some(swapped);
+    let problem = check_record(&record).unwrap_err();
+    assert_eq!(problem.kind, ProblemKind::Setup);
+    assert!(
+        problem.message.contains("is not the one seed 42 draws"),
+        "{}",
+        problem.message
+    );
+}
+
+/// Lines a script might send, right or wrong.
+fn session_line() -> impl Strategy<Value = String> {
+    let words = prop::sample::select(vec![
+        "newgame",
+        "dvonn",
+        "double-dutch",
+        "pegs",
+        "wyx",
+        "double",
+        "turbo",
+        "seats=3",
+        "seed=5",
+        "setup=x",
+        "play",
+        "legal_moves",
+        "undo",
+        "to_move",
+        "showboard",
+        "score",
+        "result",
+        "perft",
+        "1",
+        "2",
+        "0",
+        "record",
+        "genmove",
+        "known_command",
+        "D2",
+        "d4g4",
+        "c2c3",
+        "3",
+        "PASS",
+        "#",
+        "\t",
+        "=",
+        "?",
+    ]);
+    prop_oneof![
+        prop::collection::vec(words, 0..5).prop_map(|w| w.join(" ")),
+        "[ -~]{0,20}",
+        any::<String>().prop_map(|s| s.chars().filter(|&c| c != '\n').take(30).collect()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_session_input_gets_one_answer_per_command(lines in prop::collection::vec(session_line(), 0..40)) {
+        let input = lines.join("\n");
+        let mut output = Vec::new();
+        referee::session::run(input.as_bytes(), &mut output).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let commands: Vec<String> = lines.iter().filter_map(|l| referee::protocol::clean_line(l)).collect();
+        let answers = text.split_terminator("\n\n").count();
+        // A `quit` ends the session early; otherwise every command is answered.
+        let until_quit = commands
+            .iter()
+            .position(|c| c.parse::<referee::protocol::Request>().is_ok_and(|r| r.command == referee::protocol::Command::Quit))
+            .map_or(commands.len(), |i| i + 1);
+        prop_assert_eq!(answers, until_quit, "{}", text);
     }
 }

@@ -65,8 +65,10 @@ pub struct Cell(u8);
 impl Cell {
     fn at(c: i8, r: i8) -> Option<Cell> {
         let inside = (0..SIZE).contains(&c) && (0..SIZE).contains(&r);
-        let cell = Cell((r * SIZE + c) as u8);
-        (inside && BOARD & cell.mask() != 0).then_some(cell)
+        // Only an inside cell has an index: out-of-range input must not reach the arithmetic.
+        inside
+            .then(|| Cell((r * SIZE + c) as u8))
+            .filter(|cell| BOARD & cell.mask() != 0)
     }
 
     fn column(self) -> i8 {
@@ -483,6 +485,10 @@ mod tests {
         }
     }
 
+    fn game_parse(text: &str) -> Result<Move, ParseMoveError> {
+        Pegs::start(Variant::Standard).parse_move(&format!("{text}{text}"))
+    }
+
     fn legal_texts(game: &Pegs) -> Vec<String> {
         let mut texts: Vec<String> = game.legal().iter().map(ToString::to_string).collect();
         texts.sort();
@@ -509,6 +515,11 @@ mod tests {
         assert_eq!(game.scores(), [11, 11]);
         assert_eq!(game.pegs[0] & game.pegs[1], 0);
         assert!(Cell::at(0, 0).is_none() && Cell::at(2, 0).is_some());
+        // Far out of range: no cell, and no overflow on the way.
+        assert!(Cell::at(i8::MAX, i8::MAX).is_none() && Cell::at(-7, 100).is_none());
+        for text in ["Z9", "zz", "\u{7f}9", "~~"] {
+            assert!(game_parse(text).is_err(), "{text:?}");
+        }
     }
 
     #[test]
