@@ -68,18 +68,46 @@ fn search_wins(id: &str, variant: Option<&str>, seats: usize, depth: u32, games:
         .count() as u64
 }
 
+/// Games of 3-seat Double Dutch won by Monte Carlo with `playouts` against two random bots.
+fn monte_carlo_wins(playouts: u64, games: u64) -> u64 {
+    (0..games)
+        .filter(|&g| {
+            let seat = (g % 3) as usize;
+            let mut sides = vec![Side::Random; 3];
+            sides[seat] = Side::Playouts(playouts);
+            play_game("double-dutch", None, &sides, g) == Outcome::Winners(vec![seat])
+        })
+        .count() as u64
+}
+
+#[test]
+fn search_beats_random_in_every_two_seat_game() {
+    for (id, variant) in [
+        ("double-dutch", None),
+        ("pegs", Some("standard")),
+        ("pegs", Some("turbo")),
+        ("wyx", None),
+        ("wyx", Some("double")),
+    ] {
+        let won = search_wins(id, variant, 2, 2, 20);
+        assert!(won >= 18, "{id} {variant:?}: search won {won} of 20");
+    }
+}
+
+#[test]
+fn monte_carlo_beats_random_in_three_seat_double_dutch() {
+    let won = monte_carlo_wins(5000, 20);
+    assert!(
+        won >= 18,
+        "Monte Carlo won {won} of 20 against two random bots"
+    );
+}
+
 #[test]
 #[ignore = "a measurement"]
 fn measure_three_seat_monte_carlo() {
-    for playouts in [5000, 20000] {
-        let won = (0..100u64)
-            .filter(|&g| {
-                let seat = (g % 3) as usize;
-                let mut sides = vec![Side::Random; 3];
-                sides[seat] = Side::Playouts(playouts);
-                play_game("double-dutch", None, &sides, g) == Outcome::Winners(vec![seat])
-            })
-            .count();
+    for playouts in [50, 200, 1000, 5000] {
+        let won = monte_carlo_wins(playouts, 100);
         println!("double-dutch 3 seats, {playouts} playouts: {won} of 100");
     }
 }
