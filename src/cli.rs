@@ -67,7 +67,7 @@ pub enum Command {
     },
     /// Play games between engine processes, one per seat, and report the standings.
     ///
-    /// Without --engine, the built-in `search` bot plays the built-in `random` bot. Seats rotate
+    /// Without --engine, the built-in `search` bot plays built-in `random` bots. Seats rotate
     /// from game to game. Each finished game is appended to --out as one JSON line.
     #[command(after_help = "Examples:
   referee match --game dvonn
@@ -84,6 +84,9 @@ pub struct MatchArgs {
     /// The variant, for games that have them.
     #[arg(long)]
     pub variant: Option<String>,
+    /// The number of seats (3 for three-player Double Dutch); as many as --engine values if given.
+    #[arg(long)]
+    pub seats: Option<usize>,
     /// An engine: a shell command, or `name=NAME cmd='COMMAND' [dir=DIR] [tc=TC] [movetime=MS]`.
     /// Give one per seat.
     #[arg(long = "engine", value_name = "ENGINE")]

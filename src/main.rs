@@ -126,20 +126,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The built-in bots, run as processes of this very program: `search` against `random`.
-fn builtin_engines(game: &str, seed: u64) -> anyhow::Result<Vec<EngineSpec>> {
+/// The built-in bots, run as processes of this very program: `search` against `random` in every
+/// other seat.
+fn builtin_engines(game: &str, seats: usize, seed: u64) -> anyhow::Result<Vec<EngineSpec>> {
     let exe = std::env::current_exe().context("cannot find this program to run its bots")?;
     let exe = exe.to_string_lossy();
     let exe = shlex::try_quote(&exe).context("this program's path cannot be quoted")?;
-    Ok(["search", "random"]
-        .iter()
-        .map(|strategy| EngineSpec {
-            command: EngineCommand {
-                name: (*strategy).to_owned(),
-                command: format!("{exe} bot --game {game} --strategy {strategy} --seed {seed}"),
-                dir: None,
-            },
-            tc: None,
+    Ok((0..seats.max(1))
+        .map(|i| {
+            let strategy = if i == 0 { "search" } else { "random" };
+            EngineSpec {
+                command: EngineCommand {
+                    name: strategy.to_owned(),
+                    command: format!(
+                        "{exe} bot --game {game} --strategy {strategy} --seed {}",
+                        seed.wrapping_add(i as u64)
+                    ),
+                    dir: None,
+                },
+                tc: None,
+            }
         })
         .collect())
 }
@@ -149,8 +155,17 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         Some(seed) => seed,
         None => getrandom::u64().context("cannot draw a seed")?,
     };
+    if let Some(seats) = args
+        .seats
+        .filter(|&s| !args.engines.is_empty() && s != args.engines.len())
+    {
+        anyhow::bail!(
+            "--seats {seats} needs {seats} --engine values, not {}",
+            args.engines.len()
+        );
+    }
     let mut engines = if args.engines.is_empty() {
-        builtin_engines(&args.game, seed)?
+        builtin_engines(&args.game, args.seats.unwrap_or(2), seed)?
     } else {
         args.engines
             .iter()

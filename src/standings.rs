@@ -99,7 +99,10 @@ pub fn game_line(game: &Finished, total: usize) -> String {
             debug_assert_eq!(r.winners, [1]);
             "0-1".to_owned()
         }
-        Some(r) => format!("winners {:?}", r.winners),
+        Some(r) => {
+            let winners: Vec<&str> = r.winners.iter().map(|&s| names[s]).collect();
+            format!("won by {}", winners.join(" and "))
+        }
     };
     let how = match &record.end {
         None => "unfinished".to_owned(),

@@ -355,18 +355,44 @@ fn every_game_plays_in_a_session() {
     assert!(answers[5].contains("illegal move d4d7: a slide from d4 must go as far as it can"));
     assert_eq!(answers[6], "=");
     let board = &answers[7];
-    assert!(board.starts_with("= double-dutch ply 4: dark to move"), "{board}");
+    assert!(
+        board.starts_with("= double-dutch ply 4: dark to move"),
+        "{board}"
+    );
     // Light slid d4 to g4 (3 cells: flipped, lower case) and dropped a flat piece on e4.
-    assert!(board.contains("\n4    .   .   .   .   L   .   l"), "{board}");
+    assert!(
+        board.contains("\n4    .   .   .   .   L   .   l"),
+        "{board}"
+    );
     assert!(board.contains("light 2 on board, 18 in supply"), "{board}");
     assert_eq!(answers[8], "= 2 1 1");
     assert_eq!(answers[9], "=");
-    assert!(answers[10].starts_with("? ply 0 (seat 0): illegal move c2d3"), "{}", answers[10]);
+    assert!(
+        answers[10].starts_with("? ply 0 (seat 0): illegal move c2d3"),
+        "{}",
+        answers[10]
+    );
     assert_eq!(answers[11], "=");
-    assert!(answers[12].starts_with("= pegs turbo ply 1: north to move"), "{}", answers[12]);
+    assert!(
+        answers[12].starts_with("= pegs turbo ply 1: north to move"),
+        "{}",
+        answers[12]
+    );
     assert_eq!(answers[14], "= 1 2 5 7 8");
-    assert!(answers[15].contains("L4D2 from d4 leaves the board"), "{}", answers[15]);
+    assert!(
+        answers[15].contains("L4D2 from d4 leaves the board"),
+        "{}",
+        answers[15]
+    );
     assert_eq!(answers[17], "= 1 0");
-    assert!(answers[19].starts_with("= wyx round 1 ply 0: white (seat 0) to move"), "{}", answers[19]);
-    assert!(answers[19].contains("column 1: L3U3 L2U3"), "{}", answers[19]);
+    assert!(
+        answers[19].starts_with("= wyx round 1 ply 0: white (seat 0) to move"),
+        "{}",
+        answers[19]
+    );
+    assert!(
+        answers[19].contains("column 1: L3U3 L2U3"),
+        "{}",
+        answers[19]
+    );
 }

@@ -177,41 +177,48 @@ fn an_engine_ignoring_quit_and_sigterm_is_still_stopped() {
 }
 
 #[test]
-fn the_example_python_bot_plays_whole_games() {
-    let dir = temp_dir("python");
-    let out = dir.join("games.jsonl");
-    let _ = std::fs::remove_file(&out);
-    let referee = cargo_bin!("referee");
-    let output = cargo_bin_cmd!("referee")
-        .env("REFEREE", referee)
-        .args([
-            "match", "--game", "dvonn", "--games", "2", "--seed", "9", "--tc", "20+0.2",
-        ])
-        .args(["--engine", "python3 examples/random_bot.py", "--engine"])
-        .arg(format!("{} bot --game dvonn", referee.display()))
-        .arg("--out")
-        .arg(&out)
-        .timeout(std::time::Duration::from_secs(60))
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        stdout.contains("Score of random_bot.py vs referee: "),
-        "{stdout}"
-    );
-    let text = std::fs::read_to_string(&out).unwrap();
-    for line in text.lines() {
-        let record: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(record["end"]["reason"], "normal", "{record}");
-        assert!(record["moves"].as_array().unwrap().len() > 49);
+fn the_example_python_bot_plays_whole_games_of_every_game() {
+    for (game, variant) in [
+        ("dvonn", None),
+        ("double-dutch", None),
+        ("pegs", Some("turbo")),
+        ("wyx", Some("double")),
+    ] {
+        let dir = temp_dir(&format!("python-{game}"));
+        let out = dir.join("games.jsonl");
+        let _ = std::fs::remove_file(&out);
+        let referee = cargo_bin!("referee");
+        let mut command = cargo_bin_cmd!("referee");
+        command
+            .env("REFEREE", referee)
+            .args([
+                "match", "--game", game, "--games", "2", "--seed", "9", "--tc", "20+0.2",
+            ])
+            .args(["--engine", "python3 examples/random_bot.py", "--engine"])
+            .arg(format!("{} bot --game {game}", referee.display()))
+            .arg("--out")
+            .arg(&out)
+            .timeout(std::time::Duration::from_secs(60));
+        if let Some(variant) = variant {
+            command.args(["--variant", variant]);
+        }
+        let output = command.assert().success().get_output().clone();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            stdout.contains("Score of random_bot.py vs referee: "),
+            "{game}: {stdout}"
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        for line in text.lines() {
+            let record: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(record["end"]["reason"], "normal", "{game}: {record}");
+        }
+        cargo_bin_cmd!("referee")
+            .arg("validate")
+            .arg(&out)
+            .assert()
+            .success();
     }
-    cargo_bin_cmd!("referee")
-        .arg("validate")
-        .arg(&out)
-        .assert()
-        .success();
 }
 
 #[test]

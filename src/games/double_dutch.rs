@@ -557,4 +557,43 @@ mod tests {
         let err = g.check(&Move::Pass).unwrap_err();
         assert!(err.reason.contains("only without a legal move"));
     }
+
+    #[test]
+    fn a_seat_without_supply_passes_and_pass_is_its_only_move() {
+        let mut g = game(2, "a1 g7");
+        g.supply[0] = 0;
+        assert!(!g.can_slide(0), "a move must end with a placement");
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        assert_eq!(moves, [Move::Pass]);
+        let err = g.check(&g.parse_move("a1f1").unwrap()).unwrap_err();
+        assert!(
+            err.reason.contains("no pieces left in supply"),
+            "{}",
+            err.reason
+        );
+        g.try_play(&Move::Pass).unwrap();
+        assert_eq!(g.to_move(), Some(Actor::Seat(1)), "dark can still slide");
+    }
+
+    #[test]
+    fn the_game_ends_when_nobody_can_slide_and_the_last_slider_wins() {
+        // Dark has a single flat piece left and no supply beyond one piece; light has none.
+        let mut g = game(2, "a1 c1");
+        g.supply = [0, 1, 0];
+        g.to_move = 1;
+        // Dark slides c1 east to g1 (4 cells: flipped); it drops its last piece on d1.
+        g.try_play(&g.parse_move("c1g1").unwrap()).unwrap();
+        assert_eq!(
+            g.to_move(),
+            None,
+            "no seat has a regular move: the game ends at once"
+        );
+        assert_eq!(
+            g.outcome(),
+            Outcome::Winners(vec![1]),
+            "dark made the last regular move"
+        );
+        assert_eq!(g.scores(), [1, 2]);
+    }
 }
