@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::clock::{Clock, TimeControl};
 use crate::engine::{Engine, EngineCommand, EngineError, Transcript};
-use crate::game::{Actor, Game, MoveError, Setup, SetupError};
+use crate::game::{Actor, Game, MoveError, Setup, SetupError, Viewer};
 use crate::record::{End, Record, Verdict};
 use crate::replay::Replay;
 
@@ -447,16 +447,41 @@ impl Table<'_> {
             let seat = match self.replay.game().to_move() {
                 None => return Ok(()),
                 Some(Actor::Seat(seat)) if !self.replay.is_substituted(seat) => seat,
-                // The referee's own choices: chance events (no game has them yet; how engines
-                // learn of them is for the games that do) and the moves of substituted seats.
-                Some(actor) => {
+                // A card leaves the stock as the seed dictates; each engine learns what its seat
+                // may see of it, as information it may ignore.
+                Some(Actor::Chance) => {
+                    let game = self.replay.game();
+                    let mv = match game.seeded_chance(self.replay.seed()) {
+                        Some(mv) => mv,
+                        None => {
+                            let mut moves = Vec::new();
+                            game.legal_moves(&mut moves);
+                            moves[self.rng.random_range(0..moves.len())]
+                        }
+                    };
+                    let views: Vec<String> = (0..seats)
+                        .map(|seat| game.visible_text(&mv, Viewer::Seat(seat)))
+                        .collect();
+                    self.replay
+                        .play(&mv.to_string())
+                        .expect("a chance ply the game offers is legal");
+                    for (seat, view) in views.iter().enumerate() {
+                        if self.replay.is_substituted(seat) {
+                            continue;
+                        }
+                        if let Err(e) = self.engines[seat].inform(&format!("event {view}")) {
+                            self.fault(seat, fault_of(e, Duration::ZERO))?;
+                        }
+                    }
+                    continue;
+                }
+                // The referee plays for a substituted seat: a random legal move.
+                Some(Actor::Seat(seat)) => {
                     let mut moves = Vec::new();
                     self.replay.game().legal_moves(&mut moves);
                     let pick = moves[self.rng.random_range(0..moves.len())].to_string();
                     self.replay.play(&pick).expect("a listed move is legal");
-                    if let Actor::Seat(seat) = actor
-                        && let Err((at_fault, f)) = self.tell(seat, &pick)
-                    {
+                    if let Err((at_fault, f)) = self.tell(seat, &pick) {
                         self.fault(at_fault, f)?;
                     }
                     continue;

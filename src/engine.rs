@@ -153,8 +153,9 @@ pub struct Engine {
     exited: Option<ExitStatus>,
     output_closed: bool,
     next_id: u64,
-    /// Commands sent whose answers are still to be read, in order.
-    pending: VecDeque<(u64, String)>,
+    /// Commands sent whose answers are still to be read, in order, and whether a `?` answer is
+    /// a fault (required commands) or accepted (informational ones).
+    pending: VecDeque<(u64, String, bool)>,
     log: Arc<Mutex<Option<Transcript>>>,
     threads: Vec<JoinHandle<()>>,
 }
@@ -224,8 +225,17 @@ impl Engine {
         }
     }
 
-    /// Sends a command without waiting for its answer; returns its id.
+    /// Sends a required command without waiting for its answer; returns its id.
     pub fn send(&mut self, command: &str) -> Result<u64, EngineError> {
+        self.send_as(command, true)
+    }
+
+    /// Sends an informational command: an engine that does not know it may answer `?`.
+    pub fn inform(&mut self, command: &str) -> Result<u64, EngineError> {
+        self.send_as(command, false)
+    }
+
+    fn send_as(&mut self, command: &str, required: bool) -> Result<u64, EngineError> {
         let id = self.next_id;
         self.next_id += 1;
         let line = format!("{id} {command}\n");
@@ -242,7 +252,7 @@ impl Engine {
                 "stopped reading its input ({e})"
             ))));
         }
-        self.pending.push_back((id, command.to_owned()));
+        self.pending.push_back((id, command.to_owned(), required));
         Ok(id)
     }
 
@@ -250,7 +260,7 @@ impl Engine {
     /// answer's payload (empty when nothing was pending).
     pub fn settle(&mut self, deadline: Instant) -> Result<String, EngineError> {
         let mut last = String::new();
-        while let Some((id, command)) = self.pending.pop_front() {
+        while let Some((id, command, required)) = self.pending.pop_front() {
             let response = self.read_response(deadline)?;
             if response.id != Some(id) {
                 return Err(EngineError::Protocol(format!(
@@ -260,6 +270,7 @@ impl Engine {
             }
             match response.body {
                 Ok(payload) => last = payload,
+                Err(_) if !required => {}
                 Err(message) => {
                     return Err(EngineError::Protocol(format!(
                         "refused `{command}`: {message}"

@@ -151,11 +151,8 @@ pub enum MoveError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// No game has this id.
-    #[error("unknown game `{0}` (known: dvonn, double-dutch, pegs, wyx; planned: double)")]
+    #[error("unknown game `{0}` (known: dvonn, double-dutch, pegs, wyx, double)")]
     UnknownGame(String),
-    /// The game is in the rules but not implemented yet.
-    #[error("game `{0}` is not implemented yet")]
-    NotImplemented(String),
     /// The game has no such variant.
     #[error("{game} has no variant `{variant}`")]
     Variant {
@@ -260,6 +257,17 @@ pub trait Game: Clone + fmt::Debug {
     /// games without one.
     fn public_setup(&self) -> Option<String> {
         None
+    }
+
+    /// At a chance node, the outcome the game's `seed` dictates (the next card of the shuffled
+    /// deck); `None` elsewhere, or for games without chance.
+    fn seeded_chance(&self, _seed: u64) -> Option<Self::Move> {
+        None
+    }
+
+    /// The text of `mv` as `viewer` may see it (another seat's drawn card is hidden).
+    fn visible_text(&self, mv: &Self::Move, _viewer: Viewer) -> String {
+        mv.to_string()
     }
 }
 

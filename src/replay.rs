@@ -79,6 +79,34 @@ impl Replay {
         self.faults.iter().any(|f| f.seat == seat)
     }
 
+    /// Plays the chance plies due now, as the seed dictates, until a seat is to move or the game is
+    /// over.
+    pub fn settle_chance(&mut self) {
+        while self.game.to_move() == Some(Actor::Chance) {
+            let Some(mv) = self.game.seeded_chance(self.seed) else {
+                return;
+            };
+            let text = mv.to_string();
+            if self.play(&text).is_err() {
+                debug_assert!(false, "the seeded chance ply {text} is legal");
+                return;
+            }
+        }
+    }
+
+    /// Takes back the last seat's ply and the chance plies after it; `false` when there is none.
+    pub fn undo_seat_ply(&mut self) -> bool {
+        let last_seat_ply = self.history.iter().rposition(|(_, ply)| ply.seat.is_some());
+        match last_seat_ply {
+            Some(index) => {
+                self.game = self.history[index].0.clone();
+                self.history.truncate(index);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Takes back the last ply; `false` when there is none.
     pub fn undo(&mut self) -> bool {
         match self.history.pop() {

@@ -83,7 +83,9 @@ impl Session {
             }
             Command::Quit => Ok(String::new()),
             Command::NewGame(new) => {
-                self.replay = Some(new_game(&new)?);
+                let mut replay = new_game(&new)?;
+                replay.settle_chance();
+                self.replay = Some(replay);
                 Ok(String::new())
             }
             Command::LegalMoves => {
@@ -91,10 +93,16 @@ impl Session {
                 self.replay()?.game().legal_moves(&mut moves);
                 let mut texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
                 texts.sort();
-                Ok(texts.join(" "))
+                // DOUBLE's actions hold spaces (`left c31:RYB`), so its moves are comma separated.
+                let separator = if texts.iter().any(|t| t.contains(' ')) {
+                    ", "
+                } else {
+                    " "
+                };
+                Ok(texts.join(separator))
             }
             Command::Play { seat, mv } => self.play(seat, &mv),
-            Command::Undo => match self.replay.as_mut().map(Replay::undo) {
+            Command::Undo => match self.replay.as_mut().map(Replay::undo_seat_ply) {
                 Some(true) => Ok(String::new()),
                 Some(false) => Err("nothing to undo".into()),
                 None => self.replay().map(|_| String::new()),
@@ -146,8 +154,9 @@ impl Session {
         // The error's own text says whether the move could not be parsed or is illegal.
         replay
             .play(text)
-            .map(|_| String::new())
-            .map_err(|e| format!("ply {ply} (seat {actor}): {e}"))
+            .map_err(|e| format!("ply {ply} (seat {actor}): {e}"))?;
+        replay.settle_chance();
+        Ok(String::new())
     }
 }
 

@@ -29,6 +29,8 @@ pub enum ProblemKind {
     UnparseableMove,
     /// A move breaks the rules.
     IllegalMove,
+    /// A chance event (a card drawn) is possible but not the one the seed draws.
+    Chance,
     /// The way the game ended contradicts the replay.
     End,
     /// The stored result differs from the replayed one.
@@ -292,12 +294,24 @@ pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
                 return Err(problem(ProblemKind::WrongSeat, expected));
             }
         }
+        // The replay follows the recorded chance event; that the seed draws it is checked apart.
+        let seeded = game.seeded_chance(record.seed);
         let played = game
             .parse_move(&ply.mv)
             .map_err(MoveError::from)
-            .and_then(|mv| game.try_play(&mv).map_err(MoveError::from));
+            .and_then(|mv| {
+                game.try_play(&mv).map_err(MoveError::from)?;
+                Ok(mv)
+            });
         match played {
-            Ok(()) => {}
+            Ok(mv) => {
+                if let Some(expected) = seeded.filter(|s| *s != mv) {
+                    return Err(problem(
+                        ProblemKind::Chance,
+                        format!("the seed {} draws {expected}, not {mv}", record.seed),
+                    ));
+                }
+            }
             Err(e @ MoveError::Parse(_)) => {
                 return Err(problem(ProblemKind::UnparseableMove, e.to_string()));
             }

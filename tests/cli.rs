@@ -110,14 +110,14 @@ fn every_command_answers() {
 #[test]
 fn bad_input_gets_clear_errors_and_the_session_goes_on() {
     let answers = session(
-        "legal_moves\nnewgame chess\nnewgame double\nnewgame dvonn turbo\nnewgame dvonn seats=3\n\
+        "legal_moves\nnewgame chess\nnewgame double seats=7\nnewgame dvonn turbo\nnewgame dvonn seats=3\n\
          newgame dvonn colour=red\nnewgame dvonn seed=x\nnewgame dvonn\nplay E4E5\nplay QQ\n\
          play 1 D2\nshowboard 2\nperft 7\nfly away\n3\n\x01\x02\n\u{7f}\nplay d2\n",
     );
     let expected = [
         "? no game: start one with newgame, e.g. newgame dvonn",
-        "? unknown game `chess` (known: dvonn, double-dutch, pegs, wyx; planned: double)",
-        "? game `double` is not implemented yet",
+        "? unknown game `chess` (known: dvonn, double-dutch, pegs, wyx, double)",
+        "? double is played by 2 to 6 seats, not 7",
         "? dvonn has no variant `turbo`",
         "? dvonn is played by 2 seats, not 3",
         "? unknown option `colour` (known: seats, seed, setup)",

@@ -91,6 +91,8 @@ impl Evaluate for AnyGame {
             AnyGame::DoubleDutch(game) => game.evaluate(seat),
             AnyGame::Pegs(game) => game.evaluate(seat),
             AnyGame::Wyx(game) => game.evaluate(seat),
+            // Hidden hands: the search must not see them; the Monte Carlo bot samples instead.
+            AnyGame::Double(game) => -game.scores()[seat] as i32,
         }
     }
 }

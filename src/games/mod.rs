@@ -1,5 +1,6 @@
 //! The games, and `AnyGame`: one enum that dispatches over them.
 
+pub mod double;
 pub mod double_dutch;
 pub mod dvonn;
 pub mod pegs;
@@ -8,9 +9,6 @@ pub mod wyx;
 use std::fmt;
 
 use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
-
-/// Game ids the rules describe but this version does not implement yet.
-const PLANNED: [&str; 1] = ["double"];
 
 /// Declares `AnyGame`, `AnyMove` and their dispatch from one list of `Variant(Type) = "id"`.
 macro_rules! games {
@@ -49,9 +47,6 @@ macro_rules! games {
             pub fn create(id: &str, setup: &Setup) -> Result<AnyGame, SetupError> {
                 match id.to_ascii_lowercase().as_str() {
                     $($id => Ok(AnyGame::$variant(<$game>::new(setup)?)),)+
-                    planned if PLANNED.contains(&planned) => {
-                        Err(SetupError::NotImplemented(planned.to_owned()))
-                    }
                     _ => Err(SetupError::UnknownGame(id.to_owned())),
                 }
             }
@@ -148,6 +143,20 @@ macro_rules! games {
             fn public_setup(&self) -> Option<String> {
                 dispatch!(self, g => g.public_setup())
             }
+
+            fn seeded_chance(&self, seed: u64) -> Option<AnyMove> {
+                match self {
+                    $(AnyGame::$variant(g) => g.seeded_chance(seed).map(AnyMove::$variant),)+
+                }
+            }
+
+            fn visible_text(&self, mv: &AnyMove, viewer: Viewer) -> String {
+                match (self, mv) {
+                    $((AnyGame::$variant(g), AnyMove::$variant(mv)) => g.visible_text(mv, viewer),)+
+                    #[allow(unreachable_patterns)]
+                    _ => mv.to_string(),
+                }
+            }
         }
 
         /// Runs `perft` on the concrete game inside, so the hot loop is not dispatched per node.
@@ -162,4 +171,5 @@ games! {
     DoubleDutch(double_dutch::DoubleDutch) = "double-dutch",
     Pegs(pegs::Pegs) = "pegs",
     Wyx(wyx::Wyx) = "wyx",
+    Double(double::Double) = "double",
 }

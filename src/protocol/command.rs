@@ -196,13 +196,16 @@ fn command(name: &str, args: &[&str]) -> Option<Command> {
         ("quit", []) => Command::Quit,
         ("newgame", args) => Command::NewGame(new_game(args)?),
         ("legal_moves", []) => Command::LegalMoves,
-        ("play", [mv]) => Command::Play {
+        // A move may be several words (DOUBLE's `single left c07:YGB`); a leading number is a seat.
+        ("play", [first, rest @ ..]) if !rest.is_empty() && whole::<usize>(first).is_some() => {
+            Command::Play {
+                seat: whole(first),
+                mv: rest.join(" "),
+            }
+        }
+        ("play", words @ [_, ..]) => Command::Play {
             seat: None,
-            mv: (*mv).to_owned(),
-        },
-        ("play", [seat, mv]) => Command::Play {
-            seat: Some(whole(seat)?),
-            mv: (*mv).to_owned(),
+            mv: words.join(" "),
         },
         ("undo", []) => Command::Undo,
         ("to_move", []) => Command::ToMove,
@@ -348,6 +351,20 @@ mod tests {
                     mv: "b4e4".into(),
                 },
             ),
+            request(
+                None,
+                Command::Play {
+                    seat: Some(2),
+                    mv: "single left c07:YGB".into(),
+                },
+            ),
+            request(
+                None,
+                Command::Play {
+                    seat: None,
+                    mv: "right c31".into(),
+                },
+            ),
             request(None, Command::Undo),
             request(None, Command::ToMove),
             request(None, Command::ShowBoard(None)),
@@ -388,7 +405,6 @@ mod tests {
             ("8 perft x", Some(8), "usage: perft DEPTH"),
             ("perft -1", None, "usage: perft DEPTH"),
             ("play", None, "usage: play [SEAT] MOVE"),
-            ("play a b c", None, "usage: play [SEAT] MOVE"),
             ("newgame", None, "usage: newgame"),
             ("newgame dvonn x y", None, "usage: newgame"),
             ("9 name extra", Some(9), "usage: name"),

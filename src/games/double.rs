@@ -1,0 +1,1000 @@
+//! DOUBLE, the card game for 2 to 6 seats: hidden hands, a shuffled stock, multi-card turns, rounds
+//! until a seat has 50 penalty points.
+//!
+//! Every card that leaves the stock (the deal, the start card, every draw) is a chance ply whose
+//! outcome the driver takes from [`Double::seeded_chance`]: the round's deck order, shuffled by a
+//! ChaCha8 generator seeded with the game's seed on stream `round`. The state itself knows only
+//! which cards are in the stock, so a record replays from its chance plies alone.
+
+use std::collections::VecDeque;
+use std::fmt::{self, Write as _};
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+
+/// Normal three-colour faces, three adjacent copies each: c01..c36.
+const NORMAL_THREE: [&str; 12] = [
+    "BYG", "YBG", "YGB", "BRG", "RBG", "RGB", "YRG", "RYG", "RGY", "YRB", "RYB", "RBY",
+];
+/// Normal two-colour faces, one copy each: c37..c48; then the extra copies c49..c52.
+const NORMAL_TWO: [&str; 12] = [
+    "RYR", "RBR", "RGR", "YRY", "YBY", "YGY", "BRB", "BYB", "BGB", "GRG", "GYG", "GBG",
+];
+const NORMAL_EXTRA: [&str; 4] = ["RYR", "YBY", "BGB", "GRG"];
+/// WILD cards c53..c56 (value 7), +1 cards c57..c60 (value 6).
+const WILD: [&str; 4] = ["JRY", "JYB", "JBG", "JGR"];
+const PLUS_ONE: [&str; 4] = ["RYB", "YBG", "BGR", "GRY"];
+/// Hatched-middle faces, two adjacent copies each: c61..c72, values 1 1 2 2 ... 6 6.
+const HATCHED: [&str; 6] = ["RHY", "RHB", "RHG", "YHB", "YHG", "BHG"];
+/// Value of each WILD and +1 card.
+const WILD_VALUE: u8 = 7;
+const PLUS_ONE_VALUE: u8 = 6;
+/// Cards in the deck, dealt to each seat, and the total that ends the match.
+const DECK: usize = 72;
+const HAND: usize = 6;
+const MATCH_POINTS: u32 = 50;
+const MIN_SEATS: usize = 2;
+const MAX_SEATS: usize = 6;
+
+/// What a card does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Normal,
+    Wild,
+    PlusOne,
+    Hatched,
+}
+
+/// One card of the table: its printed sectors, kind and penalty value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CardInfo {
+    face: [u8; 3],
+    kind: Kind,
+    value: u8,
+}
+
+const fn face(text: &str) -> [u8; 3] {
+    let b = text.as_bytes();
+    [b[0], b[1], b[2]]
+}
+
+const fn card_table() -> [CardInfo; DECK] {
+    let mut table = [CardInfo {
+        face: [0; 3],
+        kind: Kind::Normal,
+        value: 0,
+    }; DECK];
+    let mut i = 0;
+    while i < 52 {
+        let face = if i < 36 {
+            face(NORMAL_THREE[i / 3])
+        } else if i < 48 {
+            face(NORMAL_TWO[i - 36])
+        } else {
+            face(NORMAL_EXTRA[i - 48])
+        };
+        table[i] = CardInfo {
+            face,
+            kind: Kind::Normal,
+            value: (i % 7) as u8 + 1,
+        };
+        i += 1;
+    }
+    while i < 56 {
+        table[i] = CardInfo {
+            face: face(WILD[i - 52]),
+            kind: Kind::Wild,
+            value: WILD_VALUE,
+        };
+        i += 1;
+    }
+    while i < 60 {
+        table[i] = CardInfo {
+            face: face(PLUS_ONE[i - 56]),
+            kind: Kind::PlusOne,
+            value: PLUS_ONE_VALUE,
+        };
+        i += 1;
+    }
+    while i < DECK {
+        table[i] = CardInfo {
+            face: face(HATCHED[(i - 60) / 2]),
+            kind: Kind::Hatched,
+            value: ((i - 60) / 2) as u8 + 1,
+        };
+        i += 1;
+    }
+    table
+}
+
+/// The 72 cards, `c01` first.
+const CARDS: [CardInfo; DECK] = card_table();
+
+/// A card, by its index 0..72 (`c01` is 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Card(u8);
+
+impl Card {
+    fn info(self) -> CardInfo {
+        CARDS[self.0 as usize]
+    }
+
+    fn bit(self) -> u128 {
+        1 << self.0
+    }
+
+    /// Its sectors as laid: printed, or turned round.
+    fn laid(self, turned: bool) -> [u8; 3] {
+        let [a, b, c] = self.info().face;
+        if turned { [c, b, a] } else { [a, b, c] }
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "c{:02}", self.0 + 1)
+    }
+}
+
+fn sectors(s: [u8; 3]) -> String {
+    s.iter().map(|&b| b as char).collect()
+}
+
+/// Whether two sectors match: equal, or either is a joker or hatched.
+fn matches(a: u8, b: u8) -> bool {
+    a == b || a == b'J' || b == b'J' || a == b'H' || b == b'H'
+}
+
+/// An end of the snake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The left end.
+    Left,
+    /// The right end.
+    Right,
+}
+
+impl Side {
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        }
+    }
+}
+
+/// A card as it lies on an end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Laid {
+    card: Card,
+    sectors: [u8; 3],
+}
+
+/// One ply: a chance event (a card leaving the stock) or a seat's action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Chance: `seat` is dealt `card`.
+    Deal {
+        /// Who gets it.
+        seat: u8,
+        /// The card.
+        card: Card,
+    },
+    /// Chance: `card` is turned as the start of the snake (a special card goes under the stock).
+    Start {
+        /// The card.
+        card: Card,
+    },
+    /// Chance: `seat` draws `card`.
+    Draw {
+        /// Who draws.
+        seat: u8,
+        /// The card.
+        card: Card,
+    },
+    /// Double cover of `side` with `card` laid as `sectors`.
+    Cover {
+        /// Which end.
+        side: Side,
+        /// The card.
+        card: Card,
+        /// Whether it is turned round.
+        turned: bool,
+    },
+    /// Single cover, which draws a card and ends the turn.
+    Single {
+        /// Which end.
+        side: Side,
+        /// The card.
+        card: Card,
+        /// Whether it is turned round.
+        turned: bool,
+    },
+    /// Take one card (none after a penalty) and end the turn.
+    TakeCard,
+    /// End the turn after at least one double cover.
+    Stop,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let full = |card: &Card, turned: bool| format!("{card}:{}", sectors(card.laid(turned)));
+        match self {
+            Move::Deal { seat, card } => write!(f, "deal {seat} {}", full(card, false)),
+            Move::Start { card } => write!(f, "start {}", full(card, false)),
+            Move::Draw { seat, card } => write!(f, "draw {seat} {}", full(card, false)),
+            Move::Cover { side, card, turned } => {
+                write!(f, "{} {}", side.name(), full(card, *turned))
+            }
+            Move::Single { side, card, turned } => {
+                write!(f, "single {} {}", side.name(), full(card, *turned))
+            }
+            Move::TakeCard => f.write_str("draw"),
+            Move::Stop => f.write_str("stop"),
+        }
+    }
+}
+
+/// Why a card is queued to leave the stock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pending {
+    Deal(u8),
+    Start,
+    Draw(u8),
+}
+
+/// What happens when the queue of chance plies is empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Then {
+    /// The dealer begins the round's first turn.
+    FirstTurn,
+    /// The seat to move acts.
+    Act,
+    /// The turn ends.
+    EndTurn,
+}
+
+/// A DOUBLE match: rounds until a seat reaches 50 penalty points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Double {
+    seats: u8,
+    round: u16,
+    dealer: u8,
+    totals: [u32; MAX_SEATS],
+    hands: [Vec<Card>; MAX_SEATS],
+    /// Cards in the stock; `under` are those put under it (special start cards), drawn last.
+    stock: u128,
+    under: VecDeque<Card>,
+    /// Cards taken from the top of the round's deck order so far.
+    from_top: u8,
+    ends: Option<[Laid; 2]>,
+    pending: VecDeque<Pending>,
+    then: Then,
+    to_move: u8,
+    played_this_turn: bool,
+    covers_this_turn: u8,
+    /// Hatched ends the seat must double cover before anything else.
+    obliged: [bool; 2],
+    penalty_drawn: bool,
+    began_empty: bool,
+    /// Turns in a row that began with an empty stock and played nothing.
+    quiet_turns: u8,
+    ply: u32,
+    over: bool,
+}
+
+impl Double {
+    /// A match for `seats` seats; the first round's deal is the first chance plies.
+    pub fn start(seats: u8) -> Double {
+        let mut game = Double {
+            seats,
+            round: 0,
+            dealer: 0,
+            totals: [0; MAX_SEATS],
+            hands: Default::default(),
+            stock: 0,
+            under: VecDeque::new(),
+            from_top: 0,
+            ends: None,
+            pending: VecDeque::new(),
+            then: Then::FirstTurn,
+            to_move: 0,
+            played_this_turn: false,
+            covers_this_turn: 0,
+            obliged: [false; 2],
+            penalty_drawn: false,
+            began_empty: false,
+            quiet_turns: 0,
+            ply: 0,
+            over: false,
+        };
+        game.deal_round();
+        game
+    }
+
+    /// The chance ply the seed dictates here: the next card of the round's deck order.
+    fn next_card(&self, seed: u64) -> Option<Move> {
+        let pending = *self.pending.front()?;
+        let card = if usize::from(self.from_top) < DECK {
+            let mut order: Vec<u8> = (0..DECK as u8).collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(u64::from(self.round));
+            order.shuffle(&mut rng);
+            Card(order[usize::from(self.from_top)])
+        } else {
+            *self.under.front()?
+        };
+        Some(match pending {
+            Pending::Deal(seat) => Move::Deal { seat, card },
+            Pending::Start => Move::Start { card },
+            Pending::Draw(seat) => Move::Draw { seat, card },
+        })
+    }
+
+    fn stock_size(&self) -> usize {
+        self.stock.count_ones() as usize
+    }
+
+    fn deal_round(&mut self) {
+        self.stock = (1u128 << DECK) - 1;
+        self.under.clear();
+        self.from_top = 0;
+        self.ends = None;
+        for hand in &mut self.hands {
+            hand.clear();
+        }
+        for i in 0..HAND * usize::from(self.seats) {
+            let seat = (usize::from(self.dealer) + i) % usize::from(self.seats);
+            self.pending.push_back(Pending::Deal(seat as u8));
+        }
+        self.pending.push_back(Pending::Start);
+        self.then = Then::FirstTurn;
+        self.quiet_turns = 0;
+    }
+
+    /// Cards that may leave the stock now: those not under it, or the first one under it when
+    /// nothing else is left.
+    fn drawable(&self) -> Vec<Card> {
+        let under: u128 = self.under.iter().map(|c| c.bit()).fold(0, |a, b| a | b);
+        let top = self.stock & !under;
+        if top != 0 {
+            (0..DECK as u8)
+                .map(Card)
+                .filter(|c| top & c.bit() != 0)
+                .collect()
+        } else {
+            self.under.front().copied().into_iter().collect()
+        }
+    }
+
+    fn take_from_stock(&mut self, card: Card) {
+        self.stock &= !card.bit();
+        if self.under.front() == Some(&card) {
+            self.under.pop_front();
+        } else {
+            self.from_top += 1;
+        }
+    }
+
+    fn end_card(&self, side: Side) -> Option<Laid> {
+        self.ends.map(|ends| ends[side.index()])
+    }
+
+    /// Whether `sectors` double covers `side`.
+    fn fits_double(&self, side: Side, s: [u8; 3]) -> bool {
+        let Some(end) = self.end_card(side) else {
+            return false;
+        };
+        let e = end.sectors;
+        match side {
+            Side::Right => matches(s[0], e[1]) && matches(s[1], e[2]),
+            Side::Left => matches(s[1], e[0]) && matches(s[2], e[1]),
+        }
+    }
+
+    fn fits_single(&self, side: Side, s: [u8; 3]) -> bool {
+        let Some(end) = self.end_card(side) else {
+            return false;
+        };
+        match side {
+            Side::Right => matches(s[0], end.sectors[2]),
+            Side::Left => matches(s[2], end.sectors[0]),
+        }
+    }
+
+    /// Each distinct way (card, orientation) `seat` can lay a card on `side`: by double cover when
+    /// `double`, else by single.
+    fn ways(&self, seat: u8, side: Side, double: bool) -> Vec<(Card, bool)> {
+        let mut ways = Vec::new();
+        for &card in &self.hands[usize::from(seat)] {
+            for turned in [false, true] {
+                let s = card.laid(turned);
+                if turned && s == card.laid(false) {
+                    continue;
+                }
+                let fits = if double {
+                    self.fits_double(side, s)
+                } else {
+                    self.fits_single(side, s)
+                };
+                if fits {
+                    ways.push((card, turned));
+                }
+            }
+        }
+        ways
+    }
+
+    fn can_double(&self, seat: u8, side: Side) -> bool {
+        !self.ways(seat, side, true).is_empty()
+    }
+
+    fn hatched_end(&self, side: Side) -> bool {
+        self.end_card(side)
+            .is_some_and(|end| end.card.info().kind == Kind::Hatched)
+    }
+
+    fn begin_turn(&mut self, seat: u8) {
+        self.to_move = seat;
+        self.played_this_turn = false;
+        self.covers_this_turn = 0;
+        self.penalty_drawn = false;
+        self.began_empty = self.stock == 0;
+        self.obliged = [false; 2];
+        // Both ends are tested together, before any penalty card is drawn.
+        for side in [Side::Left, Side::Right] {
+            if self.hatched_end(side) {
+                if self.can_double(seat, side) {
+                    self.obliged[side.index()] = true;
+                } else {
+                    self.pending.push_back(Pending::Draw(seat));
+                    self.penalty_drawn = true;
+                }
+            }
+        }
+        self.then = Then::Act;
+    }
+
+    fn end_turn(&mut self) {
+        let quiet = self.began_empty && !self.played_this_turn;
+        self.quiet_turns = if quiet { self.quiet_turns + 1 } else { 0 };
+        if self.stock == 0 && self.quiet_turns >= self.seats {
+            self.end_round();
+        } else {
+            self.begin_turn((self.to_move + 1) % self.seats);
+        }
+    }
+
+    fn end_round(&mut self) {
+        for seat in 0..usize::from(self.seats) {
+            let penalty: u32 = self.hands[seat]
+                .iter()
+                .map(|c| u32::from(c.info().value))
+                .sum();
+            self.totals[seat] += penalty;
+        }
+        self.pending.clear();
+        if self.totals.iter().any(|&t| t >= MATCH_POINTS) {
+            self.over = true;
+            return;
+        }
+        self.round += 1;
+        self.dealer = (self.dealer + 1) % self.seats;
+        self.deal_round();
+    }
+
+    /// Runs what follows on its own: empty-stock draws are skipped, turns begin and end.
+    fn settle(&mut self) {
+        while !self.over {
+            match self.pending.front() {
+                Some(Pending::Draw(_) | Pending::Deal(_)) if self.stock == 0 => {
+                    self.pending.pop_front();
+                }
+                Some(_) => return,
+                None => match self.then {
+                    Then::FirstTurn => self.begin_turn(self.dealer),
+                    Then::Act => return,
+                    Then::EndTurn => self.end_turn(),
+                },
+            }
+        }
+    }
+
+    /// After a card leaves `seat`'s hand: +1 draws for the others, or the end of the round.
+    /// Returns `false` when the round ended.
+    fn after_laying(&mut self, seat: u8, card: Card) -> bool {
+        self.played_this_turn = true;
+        if self.hands[usize::from(seat)].is_empty() {
+            self.end_round();
+            return false;
+        }
+        let others = usize::from(self.seats) - 1;
+        if card.info().kind == Kind::PlusOne && self.stock_size() >= others {
+            for k in 1..self.seats {
+                self.pending
+                    .push_back(Pending::Draw((seat + k) % self.seats));
+            }
+        }
+        true
+    }
+
+    fn lay(&mut self, seat: u8, side: Side, card: Card, turned: bool) {
+        let hand = &mut self.hands[usize::from(seat)];
+        hand.retain(|&c| c != card);
+        let laid = Laid {
+            card,
+            sectors: card.laid(turned),
+        };
+        if let Some(ends) = self.ends.as_mut() {
+            ends[side.index()] = laid;
+        }
+    }
+
+    fn illegal(mv: &Move, reason: impl Into<String>) -> IllegalMove {
+        IllegalMove {
+            text: mv.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The seat's legal actions, one per distinct string.
+    fn actions(&self) -> Vec<Move> {
+        let seat = self.to_move;
+        let mut out = Vec::new();
+        let obligation = self.obliged.contains(&true);
+        for side in [Side::Left, Side::Right] {
+            if obligation && !self.obliged[side.index()] {
+                continue;
+            }
+            for (card, turned) in self.ways(seat, side, true) {
+                out.push(Move::Cover { side, card, turned });
+            }
+        }
+        if obligation {
+            return out;
+        }
+        if out.is_empty() {
+            for side in [Side::Left, Side::Right] {
+                for (card, turned) in self.ways(seat, side, false) {
+                    out.push(Move::Single { side, card, turned });
+                }
+            }
+        }
+        if !self.played_this_turn {
+            out.push(Move::TakeCard);
+        }
+        if self.covers_this_turn > 0 {
+            out.push(Move::Stop);
+        }
+        out
+    }
+
+    fn chance_moves(&self) -> Vec<Move> {
+        let Some(&pending) = self.pending.front() else {
+            return Vec::new();
+        };
+        self.drawable()
+            .into_iter()
+            .map(|card| match pending {
+                Pending::Deal(seat) => Move::Deal { seat, card },
+                Pending::Start => Move::Start { card },
+                Pending::Draw(seat) => Move::Draw { seat, card },
+            })
+            .collect()
+    }
+
+    /// The text of `mv` as `viewer` may see it: other seats' cards leaving the stock are hidden.
+    fn hidden_text(&self, mv: &Move, viewer: Viewer) -> String {
+        match (*mv, viewer) {
+            (Move::Deal { seat, .. }, Viewer::Seat(v)) if usize::from(seat) != v => {
+                format!("deal {seat}")
+            }
+            (Move::Draw { seat, .. }, Viewer::Seat(v)) if usize::from(seat) != v => {
+                format!("draw {seat}")
+            }
+            _ => mv.to_string(),
+        }
+    }
+}
+
+fn parse_card(text: &str, whole: &str) -> Result<(Card, Option<[u8; 3]>), ParseMoveError> {
+    let fail = |reason: String| ParseMoveError {
+        text: whole.to_owned(),
+        reason,
+    };
+    let (number, shown) = match text.split_once(':') {
+        Some((n, s)) => (n, Some(s)),
+        None => (text, None),
+    };
+    let n: usize = number
+        .strip_prefix(['c', 'C'])
+        .and_then(|n| n.parse().ok())
+        .filter(|n| (1..=DECK).contains(n))
+        .ok_or_else(|| fail(format!("`{number}` is not a card (c01 to c72)")))?;
+    let card = Card((n - 1) as u8);
+    let laid = match shown {
+        None => None,
+        Some(s) => {
+            let s = s.to_ascii_uppercase();
+            let bytes: [u8; 3] = s
+                .as_bytes()
+                .try_into()
+                .map_err(|_| fail(format!("`{s}` is not three sectors")))?;
+            if bytes != card.laid(false) && bytes != card.laid(true) {
+                return Err(fail(format!(
+                    "{card} is {}, which laid either way is not {s}",
+                    sectors(card.laid(false))
+                )));
+            }
+            Some(bytes)
+        }
+    };
+    Ok((card, laid))
+}
+
+impl Game for Double {
+    type Move = Move;
+
+    fn new(setup: &Setup) -> Result<Self, SetupError> {
+        crate::game::refuse_layout("double", setup)?;
+        if let Some(variant) = &setup.variant {
+            return Err(SetupError::Variant {
+                game: "double",
+                variant: variant.clone(),
+            });
+        }
+        let seats = setup.seats.unwrap_or(MIN_SEATS);
+        if !(MIN_SEATS..=MAX_SEATS).contains(&seats) {
+            return Err(SetupError::Seats {
+                game: "double",
+                allowed: "2 to 6",
+                asked: seats,
+            });
+        }
+        Ok(Double::start(seats as u8))
+    }
+
+    fn id(&self) -> &'static str {
+        "double"
+    }
+
+    fn variant(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn seats(&self) -> usize {
+        self.seats.into()
+    }
+
+    fn ply(&self) -> usize {
+        self.ply as usize
+    }
+
+    fn to_move(&self) -> Option<Actor> {
+        if self.over {
+            None
+        } else if self.pending.is_empty() {
+            Some(Actor::Seat(self.to_move.into()))
+        } else {
+            Some(Actor::Chance)
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let fail = |reason: &str| ParseMoveError {
+            text: text.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let seat_of = |w: &str| {
+            w.parse::<u8>()
+                .ok()
+                .filter(|&s| s < self.seats)
+                .ok_or_else(|| fail("not a seat of this game"))
+        };
+        let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+        let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+        let (single, side, card_text) = match lower.as_slice() {
+            ["draw"] => return Ok(Move::TakeCard),
+            ["stop"] => return Ok(Move::Stop),
+            ["deal", seat, card] => {
+                let (card, _) = parse_card(card, text)?;
+                return Ok(Move::Deal {
+                    seat: seat_of(seat)?,
+                    card,
+                });
+            }
+            ["draw", seat, card] => {
+                let (card, _) = parse_card(card, text)?;
+                return Ok(Move::Draw {
+                    seat: seat_of(seat)?,
+                    card,
+                });
+            }
+            ["start", card] => {
+                return Ok(Move::Start {
+                    card: parse_card(card, text)?.0,
+                });
+            }
+            ["left", card] => (false, Side::Left, *card),
+            ["right", card] => (false, Side::Right, *card),
+            ["single", "left", card] => (true, Side::Left, *card),
+            ["single", "right", card] => (true, Side::Right, *card),
+            _ => {
+                return Err(fail(
+                    "an action is `left|right CARD`, `single left|right CARD`, `draw` or `stop`, \
+                     with CARD like c31:RYB",
+                ));
+            }
+        };
+        let (card, laid) = parse_card(card_text, text)?;
+        let build = |turned| match single {
+            true => Move::Single { side, card, turned },
+            false => Move::Cover { side, card, turned },
+        };
+        if let Some(laid) = laid {
+            return Ok(build(laid != card.laid(false)));
+        }
+        // The number alone names the action when exactly one legal action matches it.
+        let candidates: Vec<Move> = self
+            .actions()
+            .into_iter()
+            .filter(|m| [build(false), build(true)].contains(m))
+            .collect();
+        match candidates.as_slice() {
+            [one] => Ok(*one),
+            [] => Ok(build(false)),
+            _ => Err(fail(&format!(
+                "{card} fits either way round: say {}:{} or {}:{}",
+                card,
+                sectors(card.laid(false)),
+                card,
+                sectors(card.laid(true))
+            ))),
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        match self.to_move() {
+            None => {}
+            Some(Actor::Chance) => out.extend(self.chance_moves()),
+            Some(Actor::Seat(_)) => out.extend(self.actions()),
+        }
+    }
+
+    fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
+        let chance = matches!(
+            mv,
+            Move::Deal { .. } | Move::Start { .. } | Move::Draw { .. }
+        );
+        match self.to_move() {
+            None => return Err(Self::illegal(mv, "the game is over")),
+            Some(Actor::Chance) if !chance => {
+                return Err(Self::illegal(mv, "a card leaves the stock first"));
+            }
+            Some(Actor::Seat(_)) if chance => {
+                return Err(Self::illegal(mv, "no card leaves the stock now"));
+            }
+            _ => {}
+        }
+        if chance {
+            return match self.chance_moves().contains(mv) {
+                true => Ok(()),
+                false => Err(Self::illegal(
+                    mv,
+                    "not the kind of event due, or the card is not in the stock",
+                )),
+            };
+        }
+        if self.actions().contains(mv) {
+            return Ok(());
+        }
+        let seat = usize::from(self.to_move);
+        let reason = match *mv {
+            Move::Cover { card, .. } | Move::Single { card, .. }
+                if !self.hands[seat].contains(&card) =>
+            {
+                format!("{card} is not in seat {seat}'s hand")
+            }
+            Move::Cover { side, .. }
+                if self.obliged.contains(&true) && !self.obliged[side.index()] =>
+            {
+                "the hatched end must be double covered first".to_owned()
+            }
+            Move::Cover { side, .. } => format!("it does not double cover the {} end", side.name()),
+            Move::Single { .. } if self.obliged.contains(&true) => {
+                "the hatched end must be double covered first".to_owned()
+            }
+            Move::Single { side, .. }
+                if !self.ways(self.to_move, Side::Left, true).is_empty()
+                    || !self.ways(self.to_move, Side::Right, true).is_empty() =>
+            {
+                let _ = side;
+                "a single cover is allowed only when no double cover is possible".to_owned()
+            }
+            Move::Single { side, .. } => {
+                format!("it does not single cover the {} end", side.name())
+            }
+            Move::TakeCard if self.obliged.contains(&true) => {
+                "the hatched end must be double covered first".to_owned()
+            }
+            Move::TakeCard => "draw only when nothing was played this turn; use stop".to_owned(),
+            Move::Stop if self.obliged.contains(&true) => {
+                "the hatched end must be double covered first".to_owned()
+            }
+            Move::Stop => "stop only after a double cover; use draw".to_owned(),
+            _ => "not legal now".to_owned(),
+        };
+        Err(Self::illegal(mv, reason))
+    }
+
+    fn play_unchecked(&mut self, mv: &Move) {
+        self.ply += 1;
+        match *mv {
+            Move::Deal { seat, card } | Move::Draw { seat, card } => {
+                self.pending.pop_front();
+                self.take_from_stock(card);
+                self.hands[usize::from(seat)].push(card);
+            }
+            Move::Start { card } => {
+                self.take_from_stock(card);
+                if card.info().kind == Kind::Normal {
+                    self.pending.pop_front();
+                    let laid = Laid {
+                        card,
+                        sectors: card.laid(false),
+                    };
+                    self.ends = Some([laid, laid]);
+                } else {
+                    // A special start card goes under the stock, and the next card is turned.
+                    self.stock |= card.bit();
+                    self.under.push_back(card);
+                }
+            }
+            Move::Cover { side, card, turned } => {
+                let seat = self.to_move;
+                self.lay(seat, side, card, turned);
+                self.covers_this_turn += 1;
+                if self.after_laying(seat, card) {
+                    self.obliged[side.index()] = false;
+                    // The other hatched end, if still due, may have lost its only cover.
+                    for other in [Side::Left, Side::Right] {
+                        if self.obliged[other.index()] && !self.can_double(seat, other) {
+                            self.obliged[other.index()] = false;
+                            self.pending.push_back(Pending::Draw(seat));
+                            self.penalty_drawn = true;
+                        }
+                    }
+                }
+            }
+            Move::Single { side, card, turned } => {
+                let seat = self.to_move;
+                self.lay(seat, side, card, turned);
+                if self.after_laying(seat, card) {
+                    self.pending.push_back(Pending::Draw(seat));
+                    self.then = Then::EndTurn;
+                }
+            }
+            Move::TakeCard => {
+                if !self.penalty_drawn {
+                    self.pending.push_back(Pending::Draw(self.to_move));
+                }
+                self.then = Then::EndTurn;
+            }
+            Move::Stop => self.then = Then::EndTurn,
+        }
+        self.settle();
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.totals[..usize::from(self.seats)]
+            .iter()
+            .map(|&t| i64::from(t))
+            .collect()
+    }
+
+    fn outcome(&self) -> Outcome {
+        if !self.over {
+            return Outcome::Ongoing;
+        }
+        let totals = &self.totals[..usize::from(self.seats)];
+        let best = totals.iter().copied().min().unwrap_or(0);
+        let winners = (0..totals.len()).filter(|&s| totals[s] == best).collect();
+        Outcome::from_winners(winners, self.seats())
+    }
+
+    fn render(&self, viewer: Viewer) -> String {
+        let status = match self.to_move() {
+            None => format!("game over, {}", self.outcome()),
+            Some(Actor::Chance) => "cards leave the stock".to_owned(),
+            Some(Actor::Seat(seat)) => format!("seat {seat} to act"),
+        };
+        let mut text = format!(
+            "double round {} ply {}: {status}\n",
+            self.round + 1,
+            self.ply
+        );
+        match self.ends {
+            Some([left, right]) => {
+                let _ = writeln!(
+                    text,
+                    "snake ends: left {}:{}  right {}:{}",
+                    left.card,
+                    sectors(left.sectors),
+                    right.card,
+                    sectors(right.sectors)
+                );
+            }
+            None => text.push_str("snake: not started\n"),
+        }
+        for seat in 0..usize::from(self.seats) {
+            let hand = &self.hands[seat];
+            let shown = viewer == Viewer::Everyone || viewer == Viewer::Seat(seat);
+            let mut cards: Vec<Card> = hand.clone();
+            cards.sort();
+            let cards = if shown {
+                cards
+                    .iter()
+                    .map(|c| format!("{c}:{}", sectors(c.laid(false))))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else {
+                "(hidden)".to_owned()
+            };
+            let dealer = if seat == usize::from(self.dealer) {
+                ", dealer"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                text,
+                "seat {seat}{dealer}: {} points, {} cards: {cards}",
+                self.totals[seat],
+                hand.len()
+            );
+        }
+        let _ = write!(text, "stock {} cards", self.stock_size());
+        text
+    }
+
+    fn seeded_chance(&self, seed: u64) -> Option<Move> {
+        self.next_card(seed)
+    }
+
+    fn visible_text(&self, mv: &Move, viewer: Viewer) -> String {
+        self.hidden_text(mv, viewer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deck_has_72_cards_with_the_table_values() {
+        assert_eq!(CARDS.len(), 72);
+        // Every colour appears on 50 sectors.
+        for colour in [b'R', b'Y', b'B', b'G'] {
+            let n: usize = CARDS
+                .iter()
+                .map(|c| c.face.iter().filter(|&&s| s == colour).count())
+                .sum();
+            assert_eq!(n, 50, "{}", colour as char);
+        }
+        assert_eq!(CARDS[0].value, 1);
+        assert_eq!(CARDS[6].value, 7);
+        assert_eq!(CARDS[7].value, 1);
+        assert_eq!(sectors(CARDS[60].face), "RHY");
+        assert_eq!(sectors(CARDS[61].face), "RHY");
+        assert_eq!((CARDS[60].value, CARDS[71].value), (1, 6));
+        assert_eq!((CARDS[52].kind, CARDS[52].value), (Kind::Wild, 7));
+        assert_eq!((CARDS[56].kind, CARDS[56].value), (Kind::PlusOne, 6));
+    }
+}
