@@ -8,7 +8,7 @@ use referee::replay::Replay;
 use referee::validate::{ProblemKind, check_record};
 
 /// Every game and variant: (id, variant, seats).
-const GAMES: [(&str, Option<&str>, usize); 7] = [
+const GAMES: [(&str, Option<&str>, usize); 10] = [
     ("dvonn", None, 2),
     ("double-dutch", None, 2),
     ("double-dutch", None, 3),
@@ -16,6 +16,9 @@ const GAMES: [(&str, Option<&str>, usize); 7] = [
     ("pegs", Some("turbo"), 2),
     ("wyx", None, 2),
     ("wyx", Some("double"), 2),
+    ("double", None, 2),
+    ("double", None, 4),
+    ("double", None, 6),
 ];
 
 fn new_game(which: usize, seed: u64) -> Replay {
@@ -26,7 +29,9 @@ fn new_game(which: usize, seed: u64) -> Replay {
         seed,
         layout: None,
     };
-    Replay::new(id, &setup).unwrap()
+    let mut replay = Replay::new(id, &setup).unwrap();
+    replay.settle_chance();
+    replay
 }
 
 /// Plays `choices[i] % n` at ply i until the game ends or the choices run out.
@@ -40,6 +45,8 @@ fn playout(which: usize, seed: u64, choices: &[u16]) -> Replay {
         }
         let mv = moves[usize::from(choice) % moves.len()].to_string();
         replay.play(&mv).unwrap();
+        // Cards leave the stock as the seed says, so the records validate.
+        replay.settle_chance();
     }
     replay
 }
@@ -78,7 +85,8 @@ proptest! {
         choices in prop::collection::vec(any::<u16>(), 2000),
     ) {
         let mut replay = new_game(which, seed);
-        for &choice in &choices {
+        // A DOUBLE match runs for rounds: cycle through the choices.
+        for &choice in choices.iter().cycle().take(200_000) {
             let game = replay.game();
             let mut moves = Vec::new();
             game.legal_moves(&mut moves);
@@ -92,8 +100,9 @@ proptest! {
             }
             let mv = moves[usize::from(choice) % moves.len()].to_string();
             prop_assert!(replay.play(&mv).is_ok());
+            replay.settle_chance();
         }
-        prop_assert!(replay.game().to_move().is_none(), "{} did not end in 2000 plies", GAMES[which].0);
+        prop_assert!(replay.game().to_move().is_none(), "{} did not end", GAMES[which].0);
         prop_assert_ne!(replay.game().outcome(), Outcome::Ongoing);
     }
 
@@ -105,9 +114,16 @@ proptest! {
         back in 0usize..20,
     ) {
         let mut replay = playout(which, seed, &choices);
-        let plies = replay.game().ply();
+        let record = replay.record(&[], None);
+        let plies = record.moves.len();
         let back = back.min(plies);
-        let target = playout(which, seed, &choices[..plies - back]);
+        // The same game played ply by ply (chance plies included) to `back` plies before the end.
+        let (id, variant, seats) = GAMES[which];
+        let setup = Setup { variant: variant.map(str::to_owned), seats: Some(seats), seed, layout: None };
+        let mut target = Replay::new(id, &setup).unwrap();
+        for ply in &record.moves[..plies - back] {
+            target.play(&ply.mv).unwrap();
+        }
         for _ in 0..back {
             prop_assert!(replay.undo());
         }
