@@ -997,4 +997,280 @@ mod tests {
         assert_eq!((CARDS[52].kind, CARDS[52].value), (Kind::Wild, 7));
         assert_eq!((CARDS[56].kind, CARDS[56].value), (Kind::PlusOne, 6));
     }
+
+    fn card(text: &str) -> Card {
+        parse_card(text, text).unwrap().0
+    }
+
+    fn laid(text: &str) -> Laid {
+        let (card, shown) = parse_card(text, text).unwrap();
+        Laid {
+            card,
+            sectors: shown.unwrap_or(card.laid(false)),
+        }
+    }
+
+    /// A table mid-round: these hands, these ends, these cards in the stock; seat 0 begins its
+    /// turn (hatched obligations and penalties are worked out as the rules say).
+    fn table(hands: &[&str], left: &str, right: &str, stock: &[&str]) -> Double {
+        let mut g = Double::start(hands.len() as u8);
+        g.pending.clear();
+        for (seat, hand) in hands.iter().enumerate() {
+            g.hands[seat] = hand.split_whitespace().map(card).collect();
+        }
+        g.stock = stock.iter().map(|c| card(c).bit()).fold(0, |a, b| a | b);
+        g.from_top = (DECK - stock.len()) as u8;
+        g.ends = Some([laid(left), laid(right)]);
+        g.begin_turn(0);
+        g.settle();
+        g
+    }
+
+    fn actions(g: &Double) -> Vec<String> {
+        let mut texts: Vec<String> = g.actions().iter().map(ToString::to_string).collect();
+        texts.sort();
+        texts
+    }
+
+    fn play(g: &mut Double, text: &str) {
+        let mv = g.parse_move(text).unwrap_or_else(|e| panic!("{e}"));
+        g.try_play(&mv).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// Plays the pending chance plies with these cards, in order.
+    fn draw(g: &mut Double, cards: &[&str]) {
+        for c in cards {
+            let mv = match *g.pending.front().expect("a card is due") {
+                Pending::Draw(seat) => Move::Draw {
+                    seat,
+                    card: card(c),
+                },
+                Pending::Deal(seat) => Move::Deal {
+                    seat,
+                    card: card(c),
+                },
+                Pending::Start => Move::Start { card: card(c) },
+            };
+            g.try_play(&mv).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+
+    fn reason(g: &Double, text: &str) -> String {
+        g.check(&g.parse_move(text).unwrap()).unwrap_err().reason
+    }
+
+    #[test]
+    fn double_covers_match_two_sectors_and_jokers_match_anything() {
+        // Right end c31 RYB: a card laid [a b c] needs a~Y and b~B. Left end: b~R and c~Y.
+        let g = table(
+            &["c04 c53 c37", "c10"],
+            "c31:RYB",
+            "c31:RYB",
+            &["c40", "c41"],
+        );
+        // c04 YBG fits the right end as laid; c53 JRY turned (YRJ) fits the left end: R on R, J
+        // on Y; laid as printed (JRY) it fits the right end too: J on Y, R on B? no. c37 RYR fits
+        // neither as a double.
+        let got = actions(&g);
+        assert!(got.contains(&"right c04:YBG".to_owned()), "{got:?}");
+        assert!(got.contains(&"left c53:YRJ".to_owned()), "{got:?}");
+        assert!(!got.iter().any(|a| a.contains("c37")), "{got:?}");
+        assert!(reason(&g, "right c37:RYR").contains("does not double cover"));
+    }
+
+    #[test]
+    fn a_single_cover_only_when_no_double_cover_exists_then_it_draws_and_ends_the_turn() {
+        // Ends RYB: c37 RYR single covers the left end (its c on R); c42 YGY fits nowhere.
+        let mut g = table(&["c37 c42", "c10"], "c31:RYB", "c31:RYB", &["c40", "c41"]);
+        assert_eq!(actions(&g), ["draw", "single left c37:RYR"]);
+        play(&mut g, "single left c37");
+        assert_eq!(
+            g.pending.front(),
+            Some(&Pending::Draw(0)),
+            "it draws one card"
+        );
+        draw(&mut g, &["c40"]);
+        assert_eq!(g.to_move(), Some(Actor::Seat(1)), "and the turn is over");
+        // With a double cover in hand, the single cover is refused.
+        let h = table(&["c37 c04", "c10"], "c31:RYB", "c31:RYB", &["c40"]);
+        assert!(reason(&h, "single left c37:RYR").contains("only when no double cover"));
+    }
+
+    #[test]
+    fn plus_one_makes_every_other_seat_draw_in_order_unless_it_was_the_last_card() {
+        // c58 is +1 YBG: it double covers the right end of RYB.
+        let mut g = table(
+            &["c58 c44", "c10", "c11"],
+            "c31:RYB",
+            "c31:RYB",
+            &["c40", "c41", "c42"],
+        );
+        play(&mut g, "right c58:YBG");
+        assert_eq!(g.pending, [Pending::Draw(1), Pending::Draw(2)]);
+        draw(&mut g, &["c40", "c41"]);
+        assert_eq!(g.to_move(), Some(Actor::Seat(0)), "then the player goes on");
+        assert_eq!(actions(&g), ["stop"]);
+        // As the last card: the round ends at once and nobody draws.
+        let mut last = table(
+            &["c58", "c10", "c11"],
+            "c31:RYB",
+            "c31:RYB",
+            &["c40", "c41", "c42"],
+        );
+        play(&mut last, "right c58:YBG");
+        assert_eq!(last.round, 1, "the round ended");
+        // With fewer cards in the stock than other seats, nobody draws either.
+        let mut short = table(&["c58 c44", "c10", "c11"], "c31:RYB", "c31:RYB", &["c40"]);
+        play(&mut short, "right c58:YBG");
+        assert!(short.pending.is_empty());
+    }
+
+    #[test]
+    fn a_plus_one_single_cover_lets_the_others_draw_first() {
+        // c57 +1 RYB: single cover on the right end of ..G (R on G? no); use left end Y..: c on l1.
+        let mut g = table(&["c57 c44", "c10"], "c39:RGR", "c39:RGR", &["c40", "c41"]);
+        assert_eq!(
+            actions(&g),
+            ["draw", "single left c57:BYR", "single right c57:RYB"]
+        );
+        play(&mut g, "single right c57:RYB");
+        assert_eq!(g.pending, [Pending::Draw(1), Pending::Draw(0)]);
+    }
+
+    #[test]
+    fn an_open_hatched_end_must_be_covered_first_or_costs_a_penalty_card() {
+        // The right end is hatched RHY (c61): H matches anything, so a cover needs b ~ Y. c31
+        // RYB fits either way round and c37 RYR once; they may only cover that end for now.
+        let g = table(&["c31 c37", "c10"], "c40:YRY", "c61:RHY", &["c41", "c42"]);
+        assert!(g.pending.is_empty(), "no penalty: it can cover");
+        assert_eq!(
+            actions(&g),
+            ["right c31:BYR", "right c31:RYB", "right c37:RYR"]
+        );
+        assert!(reason(&g, "draw").contains("hatched end must be double covered first"));
+        assert!(
+            reason(&g, "single left c37:RYR").contains("hatched end must be double covered first")
+        );
+        // c10 BRG (middle R) covers neither end: one penalty card at once, then `draw` takes
+        // nothing.
+        let mut p = table(&["c10", "c11"], "c40:YRY", "c61:RHY", &["c41", "c42"]);
+        assert_eq!(p.pending, [Pending::Draw(0)]);
+        draw(&mut p, &["c41"]);
+        play(&mut p, "draw");
+        assert_eq!(p.hands[0].len(), 2, "no second card");
+        // Seat 1 now faces the same open end, and cannot cover it either (c11 BRG).
+        assert_eq!(p.pending, [Pending::Draw(1)]);
+    }
+
+    #[test]
+    fn two_open_hatched_ends_and_no_cover_draw_two() {
+        // Left RHB needs a middle ~ R, right RHY a middle ~ Y; c04 YBG has B in the middle.
+        let g = table(&["c04", "c10"], "c63:RHB", "c61:RHY", &["c41", "c42"]);
+        assert_eq!(g.pending, [Pending::Draw(0), Pending::Draw(0)]);
+    }
+
+    #[test]
+    fn covering_one_end_with_the_only_card_for_both_costs_a_penalty_for_the_other() {
+        // Left RHB needs a middle ~ R, right RHG a middle ~ G: only the hatched c67 YHB fits
+        // both (its H matches anything); c37 RYR fits neither.
+        let mut g = table(&["c67 c37", "c10"], "c63:RHB", "c65:RHG", &["c41", "c42"]);
+        assert!(g.obliged == [true, true] && g.pending.is_empty());
+        play(&mut g, "right c67:YHB");
+        assert_eq!(
+            g.pending,
+            [Pending::Draw(0)],
+            "the left end now costs one card"
+        );
+    }
+
+    #[test]
+    fn an_empty_stock_turns_draws_into_nothing_and_quiet_turns_end_the_round() {
+        let mut g = table(&["c37", "c38"], "c40:YRY", "c40:YRY", &[]);
+        play(&mut g, "draw");
+        assert_eq!(g.hands[0].len(), 1, "nothing to take");
+        assert_eq!(g.to_move(), Some(Actor::Seat(1)));
+        play(&mut g, "draw");
+        // Both turns began with an empty stock and played nothing: the round is over.
+        assert_eq!(g.round, 1);
+        // Penalties: c37 RYR is card 37, value 37 % 7 + 1 = 2... (index 36: 36 % 7 + 1 = 2).
+        assert_eq!(g.scores(), [2, 3]);
+    }
+
+    #[test]
+    fn the_match_ends_at_50_and_the_lowest_total_wins() {
+        let mut g = table(&["c37", "c38"], "c40:YRY", "c40:YRY", &[]);
+        g.totals[0] = 48;
+        g.totals[1] = 47;
+        play(&mut g, "draw");
+        play(&mut g, "draw");
+        assert_eq!(g.scores(), [50, 50]);
+        assert_eq!(
+            g.outcome(),
+            Outcome::Draw,
+            "equal lowest totals share the win"
+        );
+        let mut h = table(&["c37", "c38"], "c40:YRY", "c40:YRY", &[]);
+        h.totals = [49, 10, 0, 0, 0, 0];
+        play(&mut h, "draw");
+        play(&mut h, "draw");
+        assert_eq!(h.outcome(), Outcome::Winners(vec![1]));
+    }
+
+    #[test]
+    fn the_deal_goes_round_from_the_dealer_and_a_special_start_card_goes_under() {
+        let g = Double::start(3);
+        let order: Vec<Pending> = g.pending.iter().copied().take(4).collect();
+        assert_eq!(
+            order,
+            [
+                Pending::Deal(0),
+                Pending::Deal(1),
+                Pending::Deal(2),
+                Pending::Deal(0)
+            ]
+        );
+        assert_eq!(g.pending.len(), 3 * 6 + 1);
+        let mut s = Double::start(2);
+        let deals: Vec<&str> = vec![
+            "c01", "c02", "c03", "c04", "c05", "c06", "c07", "c08", "c09", "c10", "c11", "c12",
+        ];
+        draw(&mut s, &deals);
+        draw(&mut s, &["c61"]);
+        assert_eq!(
+            s.under,
+            [card("c61")],
+            "a hatched start card goes under the stock"
+        );
+        assert_eq!(
+            s.to_move(),
+            Some(Actor::Chance),
+            "and the next one is turned"
+        );
+        draw(&mut s, &["c20"]);
+        assert_eq!(s.end_card(Side::Left).map(|l| l.card), Some(card("c20")));
+        assert_eq!(s.to_move(), Some(Actor::Seat(0)), "the dealer plays first");
+    }
+
+    #[test]
+    fn one_action_per_distinct_string_and_the_number_alone_when_unique() {
+        // Two copies of RYR (c37, c49), symmetric, on ends YRY: one action per card and end.
+        let g = table(&["c37 c49", "c10"], "c40:YRY", "c40:YRY", &["c41"]);
+        let expected = [
+            "draw",
+            "left c37:RYR",
+            "left c49:RYR",
+            "right c37:RYR",
+            "right c49:RYR",
+        ];
+        assert_eq!(actions(&g), expected);
+        assert_eq!(
+            g.parse_move("right c37").unwrap().to_string(),
+            "right c37:RYR"
+        );
+        // c31 RYB fits the hatched end RHY either way round: the number alone is ambiguous.
+        let h = table(&["c31 c10", "c11"], "c40:YRY", "c61:RHY", &["c41"]);
+        let err = h.parse_move("right c31").unwrap_err();
+        assert!(err.reason.contains("either way round"), "{}", err.reason);
+        assert!(h.parse_move("right c31:XYZ").is_err());
+    }
 }
