@@ -126,8 +126,8 @@ impl Session {
                 "perft depth {depth} would take too long; the most is {MAX_PERFT_DEPTH}"
             )),
             Command::Perft(depth) => Ok(perft(self.replay()?.game(), depth).to_string()),
-            Command::GenMove { .. } => {
-                Err("genmove is sent to engines; the session plays no moves itself".into())
+            Command::GenMove { .. } | Command::Event(_) => {
+                Err("genmove and event are sent to engines, not to the session".into())
             }
             Command::Record => {
                 let record = self.replay()?.record(&[], None);

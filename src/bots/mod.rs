@@ -10,6 +10,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::game::{Actor, Game, Seat, Setup};
+use crate::games::double::{self, Double};
 use crate::games::double_dutch::DoubleDutch;
 use crate::games::dvonn::Dvonn;
 use crate::games::pegs::Pegs;
@@ -126,6 +127,12 @@ pub fn choose(
             let index = rng.random_range(0..moves.len());
             Some(moves.swap_remove(index))
         }
+        Strategy::Search if matches!(game, AnyGame::Double(_)) => {
+            let AnyGame::Double(view) = game else {
+                unreachable!("matched just above")
+            };
+            double_search(view, Instant::now() + think, fnv1a(seed, history)).map(AnyMove::Double)
+        }
         Strategy::Search if game.seats() > 2 => {
             let deadline = Instant::now() + think;
             montecarlo::monte_carlo(game, deadline, u64::MAX, fnv1a(seed, history))
@@ -138,6 +145,37 @@ pub fn choose(
             search(game, budget, fnv1a(seed, history)).map(|found| found.best)
         }
     }
+}
+
+/// Determinized Monte Carlo for DOUBLE from the seat's own view: each playout deals the cards
+/// the seat cannot see anew, plays at random to the end of the round, and scores the seat's share
+/// of the round's lowest penalty.
+fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<double::Move> {
+    let Some(Actor::Seat(me)) = view.to_move() else {
+        return None;
+    };
+    let (round, before) = (view.round(), view.scores());
+    let score = move |g: &Double| {
+        if g.round() == round && g.to_move().is_some() {
+            return None;
+        }
+        let penalties: Vec<i64> = g.scores().iter().zip(&before).map(|(a, b)| a - b).collect();
+        let lowest = penalties.iter().copied().min().unwrap_or(0);
+        let sharing = penalties.iter().filter(|&&p| p == lowest).count();
+        Some(if penalties[me] == lowest {
+            1.0 / sharing as f64
+        } else {
+            0.0
+        })
+    };
+    montecarlo::monte_carlo_with(
+        view,
+        deadline,
+        u64::MAX,
+        seed,
+        |v, rng| v.redeal_hidden(me, rng),
+        score,
+    )
 }
 
 /// How long to think, from `genmove`'s clock facts (milliseconds): a share of the time left plus
@@ -168,6 +206,8 @@ struct BotState {
     seed: u64,
     /// The bot's seed mixed with the seed `newgame` gave for this game.
     game_seed: u64,
+    /// The seat `newgame` gave it.
+    seat: Seat,
     game: Option<AnyGame>,
     history: Vec<String>,
 }
@@ -192,6 +232,9 @@ impl BotState {
                         .and_then(|(_, v)| v.parse::<u64>().ok())
                 };
                 let seats = option("seats").and_then(|s| usize::try_from(s).ok());
+                self.seat = option("seat")
+                    .and_then(|s| usize::try_from(s).ok())
+                    .unwrap_or(0);
                 self.game_seed = self.seed ^ option("seed").unwrap_or(0);
                 let layout = new.options.iter().find(|(k, _)| k == "setup");
                 let setup = Setup {
@@ -204,8 +247,14 @@ impl BotState {
                 self.history.clear();
                 Ok(String::new())
             }
-            Command::Play { mv, .. } => {
+            Command::Play { mv, .. } | Command::Event(mv) => {
                 let game = self.game.as_mut().ok_or("no game")?;
+                // DOUBLE's hands are hidden: the bot keeps its own view, filling in unseen cards.
+                if let AnyGame::Double(view) = game {
+                    view.apply_view(self.seat, &mv)?;
+                    self.history.push(mv);
+                    return Ok(String::new());
+                }
                 let parsed = game.parse_move(&mv).map_err(|e| e.to_string())?;
                 game.try_play(&parsed).map_err(|e| e.to_string())?;
                 self.history.push(parsed.to_string());
@@ -227,7 +276,7 @@ impl BotState {
 }
 
 /// The commands a built-in engine answers.
-const BOT_COMMANDS: [&str; 9] = [
+const BOT_COMMANDS: [&str; 10] = [
     "protocol_version",
     "name",
     "version",
@@ -237,6 +286,7 @@ const BOT_COMMANDS: [&str; 9] = [
     "newgame",
     "play",
     "genmove",
+    "event",
 ];
 
 /// Runs a built-in engine for `game_id` over `input`/`output` until `quit` or end of input.
@@ -254,6 +304,7 @@ pub fn run(
         strategy,
         seed,
         game_seed: seed,
+        seat: 0,
         game: None,
         history: Vec::new(),
     };

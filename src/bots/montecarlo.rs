@@ -12,15 +12,41 @@ use crate::game::{Actor, Game};
 const PLAYOUT_LIMIT: usize = 10_000;
 
 /// The root move with the most playouts, or `None` when the game is over or a chance event is next.
+/// Each playout runs to the end of the game and scores the root seat's share of the win.
 pub fn monte_carlo<G: Game>(
     game: &G,
     deadline: Instant,
     max_playouts: u64,
     seed: u64,
 ) -> Option<G::Move> {
+    let seats = game.seats();
     let Some(Actor::Seat(root)) = game.to_move() else {
         return None;
     };
+    let share = move |end: &G| {
+        if end.to_move().is_some() {
+            return None;
+        }
+        let winners = end.outcome().winners(seats);
+        Some(match winners.contains(&root) {
+            true => 1.0 / winners.len() as f64,
+            false => 0.0,
+        })
+    };
+    monte_carlo_with(game, deadline, max_playouts, seed, |g, _| g.clone(), share)
+}
+
+/// Monte Carlo with hooks: `prepare` makes each playout's start from the root (a determinized
+/// copy, for hidden information), and `score` says when a playout is over and what it is worth to
+/// the root seat (0 to 1).
+pub fn monte_carlo_with<G: Game>(
+    game: &G,
+    deadline: Instant,
+    max_playouts: u64,
+    seed: u64,
+    prepare: impl Fn(&G, &mut ChaCha8Rng) -> G,
+    score: impl Fn(&G) -> Option<f64>,
+) -> Option<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     if moves.len() <= 1 {
@@ -48,10 +74,12 @@ pub fn monte_carlo<G: Game>(
                     .expect("at least two moves")
             }
         };
-        let mut playout = game.clone();
+        let mut playout = prepare(game, &mut rng);
         playout.play_unchecked(&moves[arm]);
+        let mut worth = 0.0;
         for _ in 0..PLAYOUT_LIMIT {
-            if playout.to_move().is_none() {
+            if let Some(value) = score(&playout) {
+                worth = value;
                 break;
             }
             scratch.clear();
@@ -59,10 +87,7 @@ pub fn monte_carlo<G: Game>(
             let pick = rng.random_range(0..scratch.len());
             playout.play_unchecked(&scratch[pick]);
         }
-        let winners = playout.outcome().winners(game.seats());
-        if winners.contains(&root) {
-            points[arm] += 1.0 / winners.len() as f64;
-        }
+        points[arm] += worth;
         visits[arm] += 1;
         total += 1;
     }

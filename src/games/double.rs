@@ -288,6 +288,9 @@ pub struct Double {
     quiet_turns: u8,
     ply: u32,
     over: bool,
+    /// A seat's view (see `apply_view`): other seats' hands are guesses, so their penalties and the
+    /// end of the match are unknown; the view plays on from round to round.
+    view: bool,
 }
 
 impl Double {
@@ -314,6 +317,7 @@ impl Double {
             quiet_turns: 0,
             ply: 0,
             over: false,
+            view: false,
         };
         game.deal_round();
         game
@@ -481,7 +485,7 @@ impl Double {
             self.totals[seat] += penalty;
         }
         self.pending.clear();
-        if self.totals.iter().any(|&t| t >= MATCH_POINTS) {
+        if !self.view && self.totals.iter().any(|&t| t >= MATCH_POINTS) {
             self.over = true;
             return;
         }
@@ -601,6 +605,171 @@ impl Double {
             }
             _ => mv.to_string(),
         }
+    }
+}
+
+/// Where a card is, as far as the rules are concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Stock,
+    Hand(usize),
+}
+
+impl Double {
+    fn place_of(&self, card: Card) -> Option<Place> {
+        let under = self.under.contains(&card);
+        if self.stock & card.bit() != 0 && !under {
+            return Some(Place::Stock);
+        }
+        (0..usize::from(self.seats))
+            .find(|&s| self.hands[s].contains(&card))
+            .map(Place::Hand)
+    }
+
+    /// Moves `card` to `to` by swapping it with a card there that `viewer` cannot tell apart from
+    /// it (in another seat's hand or in the stock): both are unknown to the viewer, so the state
+    /// stays as consistent with what the viewer knows as it was.
+    fn relocate(&mut self, viewer: usize, card: Card, to: Place) -> Result<(), String> {
+        let from = self
+            .place_of(card)
+            .filter(|&p| p != Place::Hand(viewer))
+            .ok_or_else(|| format!("{card} cannot be where the event says"))?;
+        if from == to {
+            return Ok(());
+        }
+        let partner = match to {
+            Place::Stock => self
+                .drawable()
+                .into_iter()
+                .find(|&c| self.place_of(c) == Some(Place::Stock)),
+            Place::Hand(s) if s != viewer => self.hands[s].first().copied(),
+            Place::Hand(_) => None,
+        }
+        .ok_or_else(|| format!("no unknown card to exchange with {card}"))?;
+        self.remove(card, from);
+        self.remove(partner, to);
+        self.put(card, to);
+        self.put(partner, from);
+        Ok(())
+    }
+
+    fn remove(&mut self, card: Card, place: Place) {
+        match place {
+            Place::Stock => self.stock &= !card.bit(),
+            Place::Hand(s) => self.hands[s].retain(|&c| c != card),
+        }
+    }
+
+    fn put(&mut self, card: Card, place: Place) {
+        match place {
+            Place::Stock => self.stock |= card.bit(),
+            Place::Hand(s) => self.hands[s].push(card),
+        }
+    }
+
+    /// Applies what `viewer` was told, to this copy of the game as the viewer keeps it: an event
+    /// (`deal 2`, `draw 0 c17:RYB`, `start c05:RYG`) or a seat's action (`left c31:RYB`). A hidden
+    /// card is filled in with any card the viewer cannot tell from it.
+    ///
+    /// Another seat's obligations, penalties and single-cover rights depend on its hidden hand, so
+    /// the view does not judge them: it follows what it is told, applying each ply's effects and
+    /// dropping the chance plies it expected but was not told of.
+    pub fn apply_view(&mut self, viewer: usize, text: &str) -> Result<(), String> {
+        self.view = true;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let event = match words.as_slice() {
+            ["deal", seat] | ["draw", seat] => {
+                let seat: u8 = seat.parse().map_err(|_| format!("`{text}`: no seat"))?;
+                let card = *self.drawable().first().ok_or("no card in the stock")?;
+                Some(if words[0] == "deal" {
+                    Move::Deal { seat, card }
+                } else {
+                    Move::Draw { seat, card }
+                })
+            }
+            _ => None,
+        };
+        let mv = match event {
+            Some(mv) => mv,
+            None => self.parse_move(text).map_err(|e| e.to_string())?,
+        };
+        match mv {
+            Move::Deal { seat, card } | Move::Draw { seat, card } => {
+                if !self.drawable().contains(&card) {
+                    self.relocate(viewer, card, Place::Stock)?;
+                }
+                // The card goes to `seat` whether or not this view expected the draw.
+                match self.pending.front() {
+                    Some(Pending::Deal(s) | Pending::Draw(s)) if *s == seat => {
+                        self.pending.pop_front();
+                    }
+                    _ => {}
+                }
+                self.take_from_stock(card);
+                self.hands[usize::from(seat)].push(card);
+                self.ply += 1;
+                self.settle();
+                return Ok(());
+            }
+            Move::Start { card } if !self.drawable().contains(&card) => {
+                self.relocate(viewer, card, Place::Stock)?;
+            }
+            Move::Cover { card, .. } | Move::Single { card, .. } => {
+                let seat = usize::from(self.to_move);
+                if seat != viewer {
+                    self.relocate(viewer, card, Place::Hand(seat))?;
+                }
+            }
+            _ => {}
+        }
+        if !matches!(mv, Move::Start { .. }) && usize::from(self.to_move) != viewer {
+            // The seat acts: any draw this view expected of it did not happen.
+            self.pending.clear();
+            self.obliged = [false; 2];
+            self.play_unchecked(&mv);
+            return Ok(());
+        }
+        self.try_play(&mv).map_err(|e| e.to_string())
+    }
+
+    /// A copy in which the cards `viewer` cannot see (other hands, the stock but for the cards
+    /// under it) are dealt anew at random; what the viewer knows stays.
+    pub fn redeal_hidden(&self, viewer: usize, rng: &mut impl rand::Rng) -> Double {
+        let mut copy = self.clone();
+        let under: u128 = self.under.iter().map(|c| c.bit()).fold(0, |a, b| a | b);
+        let mut unknown: Vec<Card> = (0..DECK as u8)
+            .map(Card)
+            .filter(|c| self.stock & !under & c.bit() != 0)
+            .collect();
+        for s in (0..usize::from(self.seats)).filter(|&s| s != viewer) {
+            unknown.extend(&self.hands[s]);
+        }
+        unknown.shuffle(rng);
+        let mut next = unknown.into_iter();
+        for s in (0..usize::from(self.seats)).filter(|&s| s != viewer) {
+            for slot in copy.hands[s].iter_mut() {
+                *slot = next.next().expect("as many cards as slots");
+            }
+        }
+        copy.stock = next.map(|c| c.bit()).fold(under, |a, b| a | b);
+        copy
+    }
+
+    /// The round being played, from 0.
+    pub fn round(&self) -> u16 {
+        self.round
+    }
+
+    /// Each seat's penalty points in hand now.
+    pub fn hand_points(&self) -> Vec<u32> {
+        (0..usize::from(self.seats))
+            .map(|s| {
+                self.hands[s]
+                    .iter()
+                    .map(|c| u32::from(c.info().value))
+                    .sum()
+            })
+            .collect()
     }
 }
 

@@ -49,11 +49,18 @@ pub const COMMANDS: [(&str, &str, &str); 16] = [
 ];
 
 /// Commands the referee sends to engines, beyond the session's (see protocol.md).
-pub const ENGINE_COMMANDS: [(&str, &str, &str); 1] = [(
-    "genmove",
-    "SEAT [time=MS] [inc=MS] [movestogo=N] [movetime=MS] [clocks=MS,MS,...]",
-    "asks the engine for SEAT's move",
-)];
+pub const ENGINE_COMMANDS: [(&str, &str, &str); 2] = [
+    (
+        "genmove",
+        "SEAT [time=MS] [inc=MS] [movestogo=N] [movetime=MS] [clocks=MS,MS,...]",
+        "asks the engine for SEAT's move",
+    ),
+    (
+        "event",
+        "TEXT",
+        "a chance event as the engine's seat may see it (informational)",
+    ),
+];
 
 /// The arguments of `newgame`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +113,8 @@ pub enum Command {
     Perft(u32),
     /// `record`
     Record,
+    /// `event TEXT`: a chance event as the engine's seat may see it (`draw 2`, `draw 0 c17:RYB`).
+    Event(String),
     /// `genmove SEAT [key=value ...]`, sent to engines.
     GenMove {
         /// The seat to move.
@@ -215,6 +224,7 @@ fn command(name: &str, args: &[&str]) -> Option<Command> {
         ("result", []) => Command::Result,
         ("perft", [depth]) => Command::Perft(whole(depth)?),
         ("record", []) => Command::Record,
+        ("event", words @ [_, ..]) => Command::Event(words.join(" ")),
         ("genmove", [seat, options @ ..]) => Command::GenMove {
             seat: whole(seat)?,
             options: options
@@ -286,6 +296,7 @@ impl fmt::Display for Command {
             Command::Result => f.write_str("result"),
             Command::Perft(depth) => write!(f, "perft {depth}"),
             Command::Record => f.write_str("record"),
+            Command::Event(text) => write!(f, "event {text}"),
             Command::GenMove { seat, options } => {
                 write!(f, "genmove {seat}")?;
                 options.iter().try_for_each(|(k, v)| write!(f, " {k}={v}"))
@@ -390,6 +401,7 @@ mod tests {
                     options: vec![],
                 },
             ),
+            request(Some(5), Command::Event("draw 2 c17:RYB".into())),
         ];
         for case in cases {
             let text = case.to_string();
