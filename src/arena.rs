@@ -117,7 +117,8 @@ pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     /// How many games.
     pub games: usize,
-    /// Play each seed twice, the seats rotated between the two games.
+    /// Play each seed once for every rotation of the seats (twice for two seats): duplicate play,
+    /// so the luck of a deal cancels out.
     pub repeat: bool,
     /// The seed every game's seed is drawn from.
     pub seed: u64,
@@ -335,7 +336,10 @@ fn play_one(config: &MatchConfig, pools: &Pools, index: usize) -> Result<Finishe
         .iter()
         .map(|&e| config.engines[e].command.name.clone())
         .collect();
-    let seed = game_seed(config.seed, if config.repeat { index / 2 } else { index });
+    let seed = game_seed(
+        config.seed,
+        if config.repeat { index / seats } else { index },
+    );
     let setup = Setup {
         variant: config.variant.clone(),
         seats: Some(seats),

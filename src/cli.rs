@@ -94,8 +94,9 @@ pub struct MatchArgs {
     /// How many games.
     #[arg(long, default_value_t = 10)]
     pub games: usize,
-    /// Play each seed twice, with the seats rotated between the two games.
-    #[arg(long)]
+    /// Play each seed once for every rotation of the seats (twice for two seats, four times for
+    /// four), so the luck of a deal cancels out: duplicate play.
+    #[arg(long, visible_alias = "duplicate")]
     pub repeat: bool,
     /// The match seed: the same seed gives the same games' seeds and seats. Drawn at random if
     /// absent; each record stores its game's seed and the match seed.

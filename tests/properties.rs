@@ -266,3 +266,33 @@ proptest! {
         prop_assert_eq!(answers, until_quit, "{}", text);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn a_changed_chance_event_fails_at_its_ply(
+        // The DOUBLE entries of GAMES: 2, 4 and 6 seats.
+        which in prop::sample::select(vec![7usize, 8, 9]),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 1..200),
+        at in any::<prop::sample::Index>(),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        let replay = playout(which, seed, &choices);
+        let mut record = replay.record(&[], None);
+        let chance: Vec<usize> = (0..record.moves.len()).filter(|&i| record.moves[i].seat.is_none()).collect();
+        let ply = chance[at.index(chance.len())];
+        // Another card that could legally leave the stock there.
+        let mut before = replay.clone();
+        while before.game().ply() > ply {
+            before.undo();
+        }
+        let others: Vec<String> = legal_texts(&before).into_iter().filter(|t| *t != record.moves[ply].mv).collect();
+        prop_assume!(!others.is_empty());
+        record.moves[ply].mv = others[pick.index(others.len())].clone();
+        let problem = check_record(&record).unwrap_err();
+        prop_assert_eq!(problem.ply, Some(ply));
+        prop_assert_eq!(problem.kind, ProblemKind::Chance);
+    }
+}

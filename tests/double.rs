@@ -1,0 +1,221 @@
+//! DOUBLE end to end: hidden information never leaks to engines, the search bot wins, duplicate
+//! play, seat views in the session, and validation of chance events.
+
+use std::collections::{HashMap, HashSet};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::Value;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("referee-double-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Plays a DOUBLE match of the built-in bots; returns the records in game order.
+fn double_match(
+    name: &str,
+    seats: &str,
+    games: &str,
+    extra: &[&str],
+) -> (Vec<Value>, std::path::PathBuf, String) {
+    let dir = temp_dir(name);
+    let out = dir.join("games.jsonl");
+    let output = cargo_bin_cmd!("referee")
+        .args([
+            "match", "--game", "double", "--seats", seats, "--games", games,
+        ])
+        .args(["--seed", "31", "--movetime", "30", "--concurrency", "2"])
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    cargo_bin_cmd!("referee")
+        .arg("validate")
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    records.sort_by_key(|r| r["tags"]["game"].as_str().unwrap().parse::<u32>().unwrap());
+    (records, dir, String::from_utf8(output.stdout).unwrap())
+}
+
+/// The card identities (`c01`..`c72`) a line names.
+fn cards_in(line: &str) -> Vec<String> {
+    line.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| {
+            w.len() == 3 && w.starts_with('c') && w[1..].chars().all(|c| c.is_ascii_digit())
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn no_engine_ever_receives_a_card_it_may_not_see() {
+    let logs = temp_dir("leak-logs");
+    let log_dir = logs.to_str().unwrap();
+    let (records, _, _) = double_match("leak", "4", "2", &["--log-dir", log_dir]);
+    let mut checked_lines = 0;
+    for (game, record) in records.iter().enumerate() {
+        let seed = record["seed"].to_string();
+        let transcript =
+            std::fs::read_to_string(logs.join(format!("game-{:05}.log", game + 1))).unwrap();
+        let seats: Vec<String> = record["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_owned())
+            .collect();
+        // What each seat may know so far: its own cards as they are dealt or drawn, the start
+        // cards, and every card played.
+        let mut entitled: HashMap<usize, HashSet<String>> = HashMap::new();
+        for line in transcript.lines() {
+            let mut words = line.split_whitespace().skip(1);
+            let (Some(engine), Some("<")) = (words.next(), words.next()) else {
+                continue;
+            };
+            let Some(seat) = seats.iter().position(|s| s == engine) else {
+                continue;
+            };
+            let message: Vec<&str> = words.skip(1).collect();
+            let text = message.join(" ");
+            assert!(
+                !text.contains(&seed),
+                "the game's seed reached seat {seat}: {line}"
+            );
+            let known = entitled.entry(seat).or_default();
+            let disclosed = match message.as_slice() {
+                ["event", "deal" | "draw", s, _] => s.parse::<usize>() == Ok(seat),
+                ["event", "start", _] | ["play", ..] => true,
+                _ => false,
+            };
+            for card in cards_in(&text) {
+                if disclosed {
+                    known.insert(card);
+                } else {
+                    assert!(
+                        known.contains(&card),
+                        "seat {seat} was told {card} it may not see: {line}"
+                    );
+                }
+            }
+            // Another seat's draw names no card.
+            if let ["event", "deal" | "draw", s, ..] = message.as_slice() {
+                if s.parse::<usize>() != Ok(seat) {
+                    assert_eq!(
+                        message.len(),
+                        3,
+                        "seat {seat} saw another seat's card: {line}"
+                    );
+                }
+            }
+            checked_lines += 1;
+        }
+    }
+    assert!(
+        checked_lines > 100,
+        "the transcripts hold the engines' input ({checked_lines} lines)"
+    );
+}
+
+#[test]
+fn search_beats_random_by_a_wide_margin_in_four_seat_matches() {
+    let (_, _, stdout) = double_match("strength", "4", "12", &["--json"]);
+    let summary: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(summary["engines"][0], "search");
+    let wins = summary["tallies"][0]["wins"].as_u64().unwrap();
+    // Four equal seats would win a quarter each: 3 of 12.
+    assert!(wins >= 7, "search won {wins} of 12 four-seat matches");
+}
+
+#[test]
+fn duplicate_play_gives_every_seat_every_hand_of_one_deal() {
+    let (records, _, _) = double_match("duplicate", "3", "3", &["--duplicate"]);
+    let seeds: HashSet<String> = records.iter().map(|r| r["seed"].to_string()).collect();
+    assert_eq!(seeds.len(), 1, "one deal for the three rotations");
+    let deal = |r: &Value| {
+        r["moves"].as_array().unwrap()[..18]
+            .iter()
+            .map(|p| p["move"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(deal(&records[0]), deal(&records[1]));
+    let first_seat: Vec<&str> = records
+        .iter()
+        .map(|r| r["seats"][0]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        first_seat.iter().collect::<HashSet<_>>().len(),
+        3,
+        "{first_seat:?}"
+    );
+}
+
+#[test]
+fn the_session_shows_each_seat_its_own_hand_only() {
+    let output = cargo_bin_cmd!("referee")
+        .arg("session")
+        .write_stdin("newgame double seats=3 seed=5\nshowboard 1\nshowboard\nlegal_moves\nplay right c01\nrecord\n")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let answers: Vec<&str> = text.split_terminator("\n\n").collect();
+    let view = answers[1];
+    assert!(
+        view.contains("seat 0, dealer: 0 points, 6 cards: (hidden)"),
+        "{view}"
+    );
+    assert!(
+        view.contains("seat 1: 0 points, 6 cards: c10:BRG"),
+        "{view}"
+    );
+    assert!(
+        view.contains("seat 2: 0 points, 6 cards: (hidden)"),
+        "{view}"
+    );
+    assert!(
+        answers[2].contains("seat 0, dealer: 0 points, 6 cards: c01:BYG"),
+        "{}",
+        answers[2]
+    );
+    assert_eq!(answers[3], "= draw, right c01:BYG");
+    assert_eq!(answers[4], "=");
+    let record: Value = serde_json::from_str(answers[5].strip_prefix("= ").unwrap()).unwrap();
+    let moves = record["moves"].as_array().unwrap();
+    // 18 cards dealt from the dealer on, then start cards (a special one goes under), all chance.
+    assert!(
+        moves[0]["move"].as_str().unwrap().starts_with("deal 0 c"),
+        "{}",
+        moves[0]
+    );
+    assert!(
+        moves[1]["move"].as_str().unwrap().starts_with("deal 1 c"),
+        "{}",
+        moves[1]
+    );
+    let first_seat_ply = moves.iter().position(|p| p.get("seat").is_some()).unwrap();
+    assert!(
+        moves[..first_seat_ply]
+            .iter()
+            .all(|p| p.get("seat").is_none())
+    );
+    assert!(
+        moves[first_seat_ply - 1]["move"]
+            .as_str()
+            .unwrap()
+            .starts_with("start c")
+    );
+    assert_eq!(moves[first_seat_ply]["move"], "right c01:BYG");
+    assert_eq!(moves[first_seat_ply]["seat"], 0);
+}
