@@ -109,14 +109,14 @@ fn no_engine_ever_receives_a_card_it_may_not_see() {
                 }
             }
             // Another seat's draw names no card.
-            if let ["event", "deal" | "draw", s, ..] = message.as_slice() {
-                if s.parse::<usize>() != Ok(seat) {
-                    assert_eq!(
-                        message.len(),
-                        3,
-                        "seat {seat} saw another seat's card: {line}"
-                    );
-                }
+            if let ["event", "deal" | "draw", s, ..] = message.as_slice()
+                && s.parse::<usize>() != Ok(seat)
+            {
+                assert_eq!(
+                    message.len(),
+                    3,
+                    "seat {seat} saw another seat's card: {line}"
+                );
             }
             checked_lines += 1;
         }
