@@ -265,6 +265,11 @@ pub trait Game: Clone + fmt::Debug {
         None
     }
 
+    /// The winners when `loser` resigns or is ruled out: by default every other seat.
+    fn forfeit_winners(&self, loser: Seat) -> Vec<Seat> {
+        (0..self.seats()).filter(|&s| s != loser).collect()
+    }
+
     /// The text of `mv` as `viewer` may see it (another seat's drawn card is hidden).
     fn visible_text(&self, mv: &Self::Move, _viewer: Viewer) -> String {
         mv.to_string()

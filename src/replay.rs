@@ -160,7 +160,7 @@ pub fn result_of<G: Game>(game: &G, end: &End, faults: &[SeatFault]) -> GameResu
     let faulted = |s: &Seat| faults.iter().any(|f| f.seat == *s);
     let mut winners = match end {
         End::Normal => game.outcome().winners(seats),
-        End::Resignation { seat } | End::Verdict { seat, .. } => others(seats, *seat),
+        End::Resignation { seat } | End::Verdict { seat, .. } => game.forfeit_winners(*seat),
     };
     winners.retain(|s| !faulted(s));
     if winners.is_empty() && !faults.is_empty() {
@@ -170,10 +170,6 @@ pub fn result_of<G: Game>(game: &G, end: &End, faults: &[SeatFault]) -> GameResu
         winners,
         scores: game.scores(),
     }
-}
-
-fn others(seats: usize, loser: Seat) -> Vec<Seat> {
-    (0..seats).filter(|&s| s != loser).collect()
 }
 
 #[cfg(test)]

@@ -548,3 +548,54 @@ fn transcripts_hold_every_line_with_times_and_stderr() {
         assert!(ms.parse::<f64>().is_ok(), "{line}");
     }
 }
+
+#[test]
+fn a_six_seat_double_match_goes_on_when_one_engine_crashes() {
+    let dir = temp_dir("double-six");
+    let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
+    let _ = std::fs::remove_file(&out);
+    let referee = cargo_bin!("referee");
+    let bot = format!("{} bot --game double", referee.display());
+    let mut command = cargo_bin_cmd!("referee");
+    command
+        .env("REFEREE", referee)
+        .env("FAULTY_PIDS", &pids)
+        .args([
+            "match", "--game", "double", "--seats", "6", "--games", "2", "--seed", "5",
+        ])
+        .args(["--on-fault", "substitute", "--movetime", "200"])
+        .args([
+            "--engine",
+            "name=faulty cmd='python3 tests/engines/faulty.py crash_mid double'",
+        ]);
+    for _ in 0..5 {
+        command.args(["--engine", &bot]);
+    }
+    command
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    cargo_bin_cmd!("referee")
+        .arg("validate")
+        .arg(&out)
+        .assert()
+        .success();
+    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+        assert!(!exists(pid), "process {pid} was left behind");
+    }
+    let text = std::fs::read_to_string(&out).unwrap();
+    for line in text.lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let seat = faulty_seat(&record);
+        assert_eq!(
+            record["end"]["reason"], "normal",
+            "the match is played out: {record}"
+        );
+        assert_eq!(record["faults"][0]["seat"], seat);
+        assert_eq!(record["faults"][0]["verdict"], "crash");
+        let winners = record["result"]["winners"].as_array().unwrap();
+        assert!(!winners.contains(&Value::from(seat)));
+    }
+}

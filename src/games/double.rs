@@ -13,7 +13,9 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+use crate::game::{
+    Actor, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+};
 
 /// Normal three-colour faces, three adjacent copies each: c01..c36.
 const NORMAL_THREE: [&str; 12] = [
@@ -1137,6 +1139,16 @@ impl Game for Double {
         self.next_card(seed)
     }
 
+    /// A match stopped by a fault: of the other seats, the lowest totals so far win.
+    fn forfeit_winners(&self, loser: Seat) -> Vec<Seat> {
+        let others: Vec<Seat> = (0..self.seats()).filter(|&s| s != loser).collect();
+        let best = others.iter().map(|&s| self.totals[s]).min().unwrap_or(0);
+        others
+            .into_iter()
+            .filter(|&s| self.totals[s] == best)
+            .collect()
+    }
+
     fn visible_text(&self, mv: &Move, viewer: Viewer) -> String {
         self.hidden_text(mv, viewer)
     }
@@ -1441,5 +1453,17 @@ mod tests {
         let err = h.parse_move("right c31").unwrap_err();
         assert!(err.reason.contains("either way round"), "{}", err.reason);
         assert!(h.parse_move("right c31:XYZ").is_err());
+    }
+
+    #[test]
+    fn a_forfeit_ranks_the_others_by_their_totals_so_far() {
+        let mut g = Double::start(4);
+        g.totals = [30, 12, 12, 20, 0, 0];
+        assert_eq!(
+            g.forfeit_winners(1),
+            [2],
+            "seat 1 is out; seat 2 has the lowest total"
+        );
+        assert_eq!(g.forfeit_winners(0), [1, 2], "equal lowest totals share");
     }
 }

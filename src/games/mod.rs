@@ -8,7 +8,9 @@ pub mod wyx;
 
 use std::fmt;
 
-use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+use crate::game::{
+    Actor, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+};
 
 /// Declares `AnyGame`, `AnyMove` and their dispatch from one list of `Variant(Type) = "id"`.
 macro_rules! games {
@@ -142,6 +144,10 @@ macro_rules! games {
 
             fn public_setup(&self) -> Option<String> {
                 dispatch!(self, g => g.public_setup())
+            }
+
+            fn forfeit_winners(&self, loser: Seat) -> Vec<Seat> {
+                dispatch!(self, g => g.forfeit_winners(loser))
             }
 
             fn seeded_chance(&self, seed: u64) -> Option<AnyMove> {
