@@ -4,7 +4,7 @@ use std::io::{self, BufRead, Write};
 
 use crate::game::{Actor, Game, Seat, Setup, Viewer};
 use crate::games::perft;
-use crate::protocol::{COMMANDS, Command, NewGame, Request, Response, clean_line};
+use crate::protocol::{COMMANDS, Command, NewGame};
 use crate::replay::Replay;
 
 /// The deepest `perft` the session runs: deeper counts take minutes to hours.
@@ -16,56 +16,13 @@ struct Session {
     replay: Option<Replay>,
 }
 
-/// What to do after answering a command.
-enum Flow {
-    Continue,
-    Quit,
-}
-
 /// Runs a session until `quit` or the end of `input`. A closed output ends it cleanly too.
-pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+pub fn run(input: impl BufRead, output: impl Write) -> io::Result<()> {
     let mut session = Session::default();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        // Invalid UTF-8 becomes replacement characters, so it is answered like any bad command.
-        let Some(text) = clean_line(&String::from_utf8_lossy(&line)) else {
-            continue;
-        };
-        let (response, flow) = match text.parse::<Request>() {
-            Ok(request) => {
-                let (body, flow) = session.answer(request.command);
-                (
-                    Response {
-                        id: request.id,
-                        body,
-                    },
-                    flow,
-                )
-            }
-            Err(error) => (Response::error(error.id, error.message), Flow::Continue),
-        };
-        match write!(output, "{response}").and_then(|()| output.flush()) {
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
-            result => result?,
-        }
-        if let Flow::Quit = flow {
-            return Ok(());
-        }
-    }
+    crate::protocol::serve(input, output, |command| session.answer_one(command))
 }
 
 impl Session {
-    fn answer(&mut self, command: Command) -> (Result<String, String>, Flow) {
-        if command == Command::Quit {
-            return (Ok(String::new()), Flow::Quit);
-        }
-        (self.answer_one(command), Flow::Continue)
-    }
-
     fn replay(&self) -> Result<&Replay, String> {
         self.replay
             .as_ref()

@@ -16,7 +16,7 @@ use crate::games::dvonn::Dvonn;
 use crate::games::pegs::Pegs;
 use crate::games::wyx::Wyx;
 use crate::games::{AnyGame, AnyMove};
-use crate::protocol::{Command, Request, Response, clean_line};
+use crate::protocol::Command;
 use search::{Budget, Evaluate, search};
 
 /// How a built-in bot chooses.
@@ -294,8 +294,8 @@ pub fn run(
     game_id: &str,
     strategy: Strategy,
     seed: u64,
-    mut input: impl BufRead,
-    mut output: impl Write,
+    input: impl BufRead,
+    output: impl Write,
 ) -> io::Result<()> {
     AnyGame::create(game_id, &Setup::default())
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
@@ -308,37 +308,7 @@ pub fn run(
         game: None,
         history: Vec::new(),
     };
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        let Some(text) = clean_line(&String::from_utf8_lossy(&line)) else {
-            continue;
-        };
-        let (response, quit) = match text.parse::<Request>() {
-            Ok(request) => {
-                let quit = request.command == Command::Quit;
-                let body = state.answer(request.command);
-                (
-                    Response {
-                        id: request.id,
-                        body,
-                    },
-                    quit,
-                )
-            }
-            Err(e) => (Response::error(e.id, e.message), false),
-        };
-        match write!(output, "{response}").and_then(|()| output.flush()) {
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
-            result => result?,
-        }
-        if quit {
-            return Ok(());
-        }
-    }
+    crate::protocol::serve(input, output, |command| state.answer(command))
 }
 
 #[cfg(test)]
