@@ -3,15 +3,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use serde_json::Value;
+mod common;
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-double-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use assert_cmd::cargo::cargo_bin_cmd;
+use common::{temp_dir, valid_records};
+use serde_json::Value;
 
 /// Plays a DOUBLE match of the built-in bots; returns the records in game order.
 fn double_match(
@@ -35,17 +31,7 @@ fn double_match(
         .success()
         .get_output()
         .clone();
-    cargo_bin_cmd!("referee")
-        .arg("validate")
-        .arg(&out)
-        .assert()
-        .success();
-    let text = std::fs::read_to_string(&out).unwrap();
-    let mut records: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    records.sort_by_key(|r| r["tags"]["game"].as_str().unwrap().parse::<u32>().unwrap());
+    let records = valid_records(&out);
     (records, dir, String::from_utf8(output.stdout).unwrap())
 }
 

@@ -1,25 +1,15 @@
 //! Matches against misbehaving engines (`tests/engines/faulty.py`): each gets the right verdict,
 //! the match goes on, every record validates, and no process is left behind.
 
-use std::path::PathBuf;
+mod common;
 
 use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use common::{assert_none_left, exists, temp_dir, valid_records};
 use serde_json::Value;
 
 struct Outcome {
     records: Vec<Value>,
     stdout: String,
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-engines-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Whether process `pid` still exists (a zombie counts: it is left behind too).
-fn exists(pid: &str) -> bool {
-    std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 
 /// Plays two games of the faulty engine in `mode` against the built-in random bot.
@@ -50,20 +40,8 @@ fn faulty_match(mode: &str) -> Outcome {
         .success()
         .get_output()
         .clone();
-    let text = std::fs::read_to_string(&out).unwrap();
-    let records: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    cargo_bin_cmd!("referee")
-        .arg("validate")
-        .arg(&out)
-        .assert()
-        .success();
-    let pids = std::fs::read_to_string(&pids).unwrap_or_default();
-    for pid in pids.lines() {
-        assert!(!exists(pid), "{mode}: process {pid} was left behind");
-    }
+    let records = valid_records(&out);
+    assert_none_left(&pids);
     Outcome {
         records,
         stdout: String::from_utf8(output.stdout).unwrap(),
@@ -208,16 +186,9 @@ fn the_example_python_bot_plays_whole_games_of_every_game() {
             stdout.contains("Score of random_bot.py vs referee: "),
             "{game}: {stdout}"
         );
-        let text = std::fs::read_to_string(&out).unwrap();
-        for line in text.lines() {
-            let record: Value = serde_json::from_str(line).unwrap();
+        for record in valid_records(&out) {
             assert_eq!(record["end"]["reason"], "normal", "{game}: {record}");
         }
-        cargo_bin_cmd!("referee")
-            .arg("validate")
-            .arg(&out)
-            .assert()
-            .success();
     }
 }
 
@@ -290,9 +261,7 @@ fn an_interrupted_match_leaves_no_engine_behind() {
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
-    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
-        assert!(!exists(pid), "process {pid} was left behind");
-    }
+    assert_none_left(&pids);
 }
 
 /// Runs a match of two seeded random bots and returns the records in game order.
@@ -319,12 +288,7 @@ fn random_match(games: &str, concurrency: &str, extra: &[&str]) -> (Vec<Value>, 
         .success()
         .get_output()
         .clone();
-    let text = std::fs::read_to_string(&out).unwrap();
-    let mut records: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    records.sort_by_key(|r| r["tags"]["game"].as_str().unwrap().parse::<u32>().unwrap());
+    let records = valid_records(&out);
     (records, String::from_utf8(output.stdout).unwrap())
 }
 
@@ -441,18 +405,8 @@ fn three_seat_match(policy: &str) -> Vec<Value> {
         .timeout(std::time::Duration::from_secs(60))
         .assert()
         .success();
-    cargo_bin_cmd!("referee")
-        .arg("validate")
-        .arg(&out)
-        .assert()
-        .success();
-    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
-        assert!(!exists(pid), "process {pid} was left behind");
-    }
-    let text = std::fs::read_to_string(&out).unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    assert_none_left(&pids);
+    valid_records(&out)
 }
 
 fn faulty_seat(record: &Value) -> u64 {
@@ -577,17 +531,8 @@ fn a_six_seat_double_match_goes_on_when_one_engine_crashes() {
         .timeout(std::time::Duration::from_secs(60))
         .assert()
         .success();
-    cargo_bin_cmd!("referee")
-        .arg("validate")
-        .arg(&out)
-        .assert()
-        .success();
-    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
-        assert!(!exists(pid), "process {pid} was left behind");
-    }
-    let text = std::fs::read_to_string(&out).unwrap();
-    for line in text.lines() {
-        let record: Value = serde_json::from_str(line).unwrap();
+    assert_none_left(&pids);
+    for record in valid_records(&out) {
         let seat = faulty_seat(&record);
         assert_eq!(
             record["end"]["reason"], "normal",
