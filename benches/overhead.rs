@@ -67,7 +67,8 @@ fn config(concurrency: usize) -> MatchConfig {
 fn referee_match(concurrency: usize) -> (Duration, Vec<Record>) {
     let mut records = vec![None; GAMES];
     let start = Instant::now();
-    arena::run(&config(concurrency), |finished| {
+    let config = config(concurrency);
+    arena::run(&config, &arena::match_schedule(&config), |finished| {
         records[finished.index] = Some(finished.record);
         Ok(())
     })

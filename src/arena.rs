@@ -165,6 +165,30 @@ pub enum MatchError {
     Output(#[from] std::io::Error),
 }
 
+/// One game of a schedule: which engine sits in each seat, and the game's seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// The game's number in the schedule, from 0; records store it (plus one) as `tags.game`.
+    pub index: usize,
+    /// The engine (index into `MatchConfig::engines`) in each seat.
+    pub engines: Vec<usize>,
+    /// The game's seed.
+    pub seed: u64,
+}
+
+/// The schedule of `referee match`: `games` games, engine `i` in seat `(i + game) mod seats`;
+/// with `repeat`, each seed once for every rotation of the seats.
+pub fn match_schedule(config: &MatchConfig) -> Vec<Scheduled> {
+    let seats = config.engines.len().max(1);
+    (0..config.games)
+        .map(|index| Scheduled {
+            index,
+            engines: (0..seats).map(|seat| (seat + index) % seats).collect(),
+            seed: game_seed(config.seed, if config.repeat { index / seats } else { index }),
+        })
+        .collect()
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct Finished {
@@ -261,23 +285,28 @@ impl Pools {
     }
 }
 
-/// Plays the match; `on_finish` gets each game as it finishes, on the calling thread.
+/// Plays the games of `schedule`; `on_finish` gets each game as it finishes, on the calling
+/// thread.
 pub fn run(
     config: &MatchConfig,
+    schedule: &[Scheduled],
     mut on_finish: impl FnMut(Finished) -> std::io::Result<()>,
 ) -> Result<(), MatchError> {
+    let Some(first) = schedule.first() else {
+        return Ok(());
+    };
     let setup = Setup {
         variant: config.variant.clone(),
-        seats: Some(config.engines.len()),
+        seats: Some(first.engines.len()),
         ..Setup::default()
     };
     let probe = Replay::new(&config.game, &setup)?;
     let seats = probe.game().seats();
-    if seats != config.engines.len() {
+    if let Some(game) = schedule.iter().find(|g| g.engines.len() != seats) {
         return Err(MatchError::EngineCount {
             game: config.game.clone(),
             seats,
-            engines: config.engines.len(),
+            engines: game.engines.len(),
         });
     }
     if let Some(dir) = &config.log_dir {
@@ -292,16 +321,15 @@ pub fn run(
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
     let result = std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, config.games.max(1)) {
+        for _ in 0..config.concurrency.clamp(1, schedule.len()) {
             let sender = sender.clone();
             let (pools, next, stop) = (&pools, &next, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games {
+                    let Some(game) = schedule.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
-                    }
-                    if sender.send(play_one(config, pools, index)).is_err() {
+                    };
+                    if sender.send(play_one(config, pools, game)).is_err() {
                         break;
                     }
                 }
@@ -328,18 +356,19 @@ pub fn run(
     result
 }
 
-/// Plays game `index` of the schedule.
-fn play_one(config: &MatchConfig, pools: &Pools, index: usize) -> Result<Finished, MatchError> {
-    let seats = config.engines.len();
-    let engine_of_seat: Vec<usize> = (0..seats).map(|seat| (seat + index) % seats).collect();
+/// Plays one scheduled game.
+fn play_one(
+    config: &MatchConfig,
+    pools: &Pools,
+    scheduled: &Scheduled,
+) -> Result<Finished, MatchError> {
+    let (index, seed) = (scheduled.index, scheduled.seed);
+    let engine_of_seat = scheduled.engines.clone();
+    let seats = engine_of_seat.len();
     let names: Vec<String> = engine_of_seat
         .iter()
         .map(|&e| config.engines[e].command.name.clone())
         .collect();
-    let seed = game_seed(
-        config.seed,
-        if config.repeat { index / seats } else { index },
-    );
     let setup = Setup {
         variant: config.variant.clone(),
         seats: Some(seats),

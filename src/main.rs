@@ -225,7 +225,8 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     );
     let total = config.games;
     let json = args.json;
-    referee::arena::run(&config, |mut finished| {
+    let schedule = referee::arena::match_schedule(&config);
+    referee::arena::run(&config, &schedule, |mut finished| {
         finished
             .record
             .tags
