@@ -15,3 +15,5 @@ pub mod session;
 pub mod standings;
 pub mod stats;
 pub mod validate;
+pub mod tournament;
+pub mod results;

@@ -84,6 +84,108 @@ impl Tally {
     }
 }
 
+/// A sequential probability ratio test of H0: Elo = `elo0` against H1: Elo = `elo1`.
+///
+/// It uses the generalised SPRT with the normal approximation that chess testing frameworks use
+/// (Van den Bergh): with the mean score `m` and per-game variance `v` of `n` games, and `s0`, `s1`
+/// the scores the two hypotheses expect, `LLR = n (s1 - s0) (2m - s0 - s1) / (2v)`. The run stops
+/// for H1 when `LLR >= ln((1 - beta) / alpha)` and for H0 when `LLR <= ln(beta / (1 - alpha))`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sprt {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// Chance of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Chance of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+/// What an SPRT says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SprtState {
+    /// Not decided yet.
+    Continue,
+    /// H0 accepted: the difference is `elo0` or less.
+    H0,
+    /// H1 accepted: the difference is `elo1` or more.
+    H1,
+}
+
+fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl Sprt {
+    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; all four needed).
+    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+        let mut values = std::collections::HashMap::new();
+        for word in words.iter().flat_map(|w| w.split_whitespace()) {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| format!("`{word}`: expected key=value"))?;
+            let value: f64 = value.parse().map_err(|_| format!("`{word}`: not a number"))?;
+            values.insert(key.to_owned(), value);
+        }
+        let get = |key: &str| {
+            values
+                .get(key)
+                .copied()
+                .ok_or_else(|| format!("--sprt needs {key}= (elo0, elo1, alpha, beta)"))
+        };
+        let sprt = Sprt {
+            elo0: get("elo0")?,
+            elo1: get("elo1")?,
+            alpha: get("alpha")?,
+            beta: get("beta")?,
+        };
+        let probability = |p: f64| p > 0.0 && p < 0.5;
+        if !(sprt.elo1 > sprt.elo0 && probability(sprt.alpha) && probability(sprt.beta)) {
+            return Err("--sprt needs elo1 > elo0 and 0 < alpha, beta < 0.5".to_owned());
+        }
+        Ok(sprt)
+    }
+
+    /// The bounds of the log-likelihood ratio: (accept H0 at or below, accept H1 at or above).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of `tally`; 0 while the variance is 0 (nothing to tell yet).
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        let n = f64::from(tally.games());
+        let Some(e) = tally.estimate() else {
+            return 0.0;
+        };
+        let (w, l, d) = (f64::from(tally.wins), f64::from(tally.losses), f64::from(tally.draws));
+        let m = e.score;
+        let variance = (w * (1.0 - m).powi(2) + l * m.powi(2) + d * (0.5 - m).powi(2)) / n;
+        if variance <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The decision so far.
+    pub fn state(&self, tally: &Tally) -> SprtState {
+        let (lower, upper) = self.bounds();
+        let llr = self.llr(tally);
+        if llr >= upper {
+            SprtState::H1
+        } else if llr <= lower {
+            SprtState::H0
+        } else {
+            SprtState::Continue
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +237,33 @@ mod tests {
         .unwrap();
         assert!(few.elo_error.is_infinite(), "{few:?}");
         assert_eq!(Tally::default().estimate(), None);
+    }
+
+    #[test]
+    fn sprt_decides_where_the_answer_is_known() {
+        let sprt = Sprt::parse(&["elo0=0 elo1=20 alpha=0.05 beta=0.05".to_owned()]).unwrap();
+        let (lower, upper) = sprt.bounds();
+        assert!((upper - (0.95f64 / 0.05).ln()).abs() < 1e-12 && (lower + upper).abs() < 1e-12);
+        // A stream won 60 % of the time (about +70 Elo) is decided for H1 ...
+        let mut tally = Tally::default();
+        let mut states = Vec::new();
+        for game in 0..2000 {
+            if game % 5 < 3 { tally.wins += 1 } else { tally.losses += 1 }
+            states.push(sprt.state(&tally));
+        }
+        assert_eq!(states.last(), Some(&SprtState::H1));
+        // ... and an even one (0 Elo, well under the midpoint of 10) for H0.
+        let even = Tally { wins: 900, losses: 900, draws: 200 };
+        assert_eq!(sprt.state(&even), SprtState::H0);
+        let early = Tally { wins: 3, losses: 2, draws: 0 };
+        assert_eq!(sprt.state(&early), SprtState::Continue);
+        // LLR by hand for 60 wins, 40 losses: m = 0.6, v = 0.24, s0 = 0.5,
+        // s1 = 1 / (1 + 10^(-0.05)) = 0.528751; LLR = 100 * 0.028751 * (1.2 - 1.028751) / 0.48.
+        let by_hand = 100.0 * 0.028751 * (1.2 - 1.028751) / 0.48;
+        let llr = sprt.llr(&Tally { wins: 60, losses: 40, draws: 0 });
+        assert!((llr - by_hand).abs() < 1e-3, "{llr} vs {by_hand}");
+        for bad in ["elo0=0 elo1=5 alpha=0.05", "elo0=5 elo1=0 alpha=0.05 beta=0.05", "elo0=x"] {
+            assert!(Sprt::parse(&[bad.to_owned()]).is_err(), "{bad}");
+        }
     }
 }

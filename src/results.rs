@@ -1,0 +1,340 @@
+//! Results of any set of records (one run, or shards merged): standings per engine, pairings with
+//! pentanomial counts, and a crosstable. Records count the same in any order.
+//!
+//! A game's points go to its winners, split equally (a draw splits them among all seats). In
+//! two-seat games each engine's wins, losses and draws give its score and Elo against the field,
+//! and each pairing's give the pair's Elo (see `stats`). Two games of one pair on one seed with the
+//! seats swapped (`--repeat`) form a game pair, counted in the pentanomial: how many pairs gave the
+//! first engine 0, 0.5, 1, 1.5 or 2 points. In games of three or more seats each engine gets its
+//! mean points and mean rank (winners rank 1, the others share the next rank), each with the
+//! half-width of its 95% interval, `1.96 sd / sqrt(n)`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::record::Record;
+use crate::stats::{Estimate, Tally};
+
+/// One engine's line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineResult {
+    /// Its name.
+    pub name: String,
+    /// Finished games it played.
+    pub games: u32,
+    /// Points won.
+    pub points: f64,
+    /// Two-seat games: wins, losses and draws against anyone.
+    pub tally: Tally,
+    /// Two-seat games: score and Elo against the field.
+    pub estimate: Option<Estimate>,
+    /// Mean points per game and its error.
+    pub mean_points: (f64, f64),
+    /// Mean rank and its error (1 is best).
+    pub mean_rank: (f64, f64),
+}
+
+/// Two engines' games against each other (two-seat games), from the first one's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pairing {
+    /// The first engine (in name order).
+    pub a: String,
+    /// The second.
+    pub b: String,
+    /// `a`'s wins, losses, draws against `b`.
+    pub tally: Tally,
+    /// `a`'s score and Elo against `b`.
+    pub estimate: Option<Estimate>,
+    /// Game pairs giving `a` 0, 0.5, 1, 1.5, 2 points.
+    pub pentanomial: [u32; 5],
+}
+
+/// Everything counted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Results {
+    /// Finished games counted.
+    pub games: u32,
+    /// Engines, best first (most points per game, then name).
+    pub engines: Vec<EngineResult>,
+    /// Pairings of two-seat games, in name order.
+    pub pairings: Vec<Pairing>,
+}
+
+#[derive(Default)]
+struct Sums {
+    games: u32,
+    points: f64,
+    points_sq: f64,
+    rank: f64,
+    rank_sq: f64,
+    tally: Tally,
+}
+
+fn mean_error(sum: f64, sum_sq: f64, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let n = f64::from(n);
+    let mean = sum / n;
+    let variance = (sum_sq / n - mean * mean).max(0.0);
+    (mean, 1.959_963_984_540_054 * variance.sqrt() / n.sqrt())
+}
+
+/// Counts every finished record.
+pub fn results(records: &[Record]) -> Results {
+    let mut sums: BTreeMap<String, Sums> = BTreeMap::new();
+    let mut pairs: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    // Two-seat games by (tournament, seed, pair): their points for the first of the pair.
+    let mut halves: BTreeMap<(String, u64, String, String), Vec<f64>> = BTreeMap::new();
+    let mut games = 0;
+    for record in records {
+        let Some(result) = &record.result else {
+            continue;
+        };
+        games += 1;
+        let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
+        let seats = names.len();
+        let winners = &result.winners;
+        let share = |seat: usize| {
+            if winners.contains(&seat) {
+                1.0 / winners.len() as f64
+            } else {
+                0.0
+            }
+        };
+        for (seat, name) in names.iter().enumerate() {
+            let s = sums.entry((*name).to_owned()).or_default();
+            let points = share(seat);
+            let rank = if winners.contains(&seat) { 1.0 } else { winners.len() as f64 + 1.0 };
+            s.games += 1;
+            s.points += points;
+            s.points_sq += points * points;
+            s.rank += rank;
+            s.rank_sq += rank * rank;
+            if seats == 2 {
+                match points {
+                    p if p == 1.0 => s.tally.wins += 1,
+                    p if p == 0.0 => s.tally.losses += 1,
+                    _ => s.tally.draws += 1,
+                }
+            }
+        }
+        if seats == 2 {
+            let (first, second) = if names[0] <= names[1] { (0, 1) } else { (1, 0) };
+            let key = (names[first].to_owned(), names[second].to_owned());
+            let tally = pairs.entry(key.clone()).or_default();
+            match share(first) {
+                p if p == 1.0 => tally.wins += 1,
+                p if p == 0.0 => tally.losses += 1,
+                _ => tally.draws += 1,
+            }
+            let tournament = record.tags.get("tournament").cloned().unwrap_or_default();
+            halves
+                .entry((tournament, record.seed, key.0, key.1))
+                .or_default()
+                .push(share(first));
+        }
+    }
+    let mut pentanomials: BTreeMap<(String, String), [u32; 5]> = BTreeMap::new();
+    for ((_, _, a, b), points) in halves {
+        if let [x, y] = points[..] {
+            let slot = ((x + y) * 2.0).round() as usize;
+            pentanomials.entry((a, b)).or_default()[slot.min(4)] += 1;
+        }
+    }
+    let mut engines: Vec<EngineResult> = sums
+        .into_iter()
+        .map(|(name, s)| EngineResult {
+            name,
+            games: s.games,
+            points: s.points,
+            tally: s.tally,
+            estimate: s.tally.estimate(),
+            mean_points: mean_error(s.points, s.points_sq, s.games),
+            mean_rank: mean_error(s.rank, s.rank_sq, s.games),
+        })
+        .collect();
+    engines.sort_by(|x, y| {
+        y.mean_points
+            .0
+            .total_cmp(&x.mean_points.0)
+            .then_with(|| x.name.cmp(&y.name))
+    });
+    let pairings = pairs
+        .into_iter()
+        .map(|((a, b), tally)| Pairing {
+            pentanomial: pentanomials.get(&(a.clone(), b.clone())).copied().unwrap_or_default(),
+            a,
+            b,
+            estimate: tally.estimate(),
+            tally,
+        })
+        .collect();
+    Results {
+        games,
+        engines,
+        pairings,
+    }
+}
+
+impl Results {
+    /// Points `a` won against `b` in their two-seat games, and how many they played.
+    fn against(&self, a: &str, b: &str) -> Option<(f64, u32)> {
+        self.pairings.iter().find_map(|p| {
+            let t = p.tally;
+            let points = f64::from(t.wins) + f64::from(t.draws) / 2.0;
+            if p.a == a && p.b == b {
+                Some((points, t.games()))
+            } else if p.a == b && p.b == a {
+                Some((f64::from(t.games()) - points, t.games()))
+            } else {
+                None
+            }
+        })
+    }
+}
+
+fn elo_text(e: Option<Estimate>) -> String {
+    e.map_or("-".to_owned(), |e| format!("{:.1} +/- {:.1}", e.elo, e.elo_error))
+}
+
+impl fmt::Display for Results {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} games", self.games)?;
+        let width = self.engines.iter().map(|e| e.name.len()).max().unwrap_or(6).max(6);
+        writeln!(
+            f,
+            "{:>4}  {:<width$}  {:>6}  {:>8}  {:>14}  {:>14}  {:>18}",
+            "rank", "engine", "games", "points", "mean points", "mean rank", "elo (2 seats)"
+        )?;
+        for (i, e) in self.engines.iter().enumerate() {
+            writeln!(
+                f,
+                "{:>4}  {:<width$}  {:>6}  {:>8.1}  {:>14}  {:>14}  {:>18}",
+                i + 1,
+                e.name,
+                e.games,
+                e.points,
+                format!("{:.3} +/- {:.3}", e.mean_points.0, e.mean_points.1),
+                format!("{:.2} +/- {:.2}", e.mean_rank.0, e.mean_rank.1),
+                elo_text(e.estimate)
+            )?;
+        }
+        if self.pairings.is_empty() {
+            return Ok(());
+        }
+        write!(f, "crosstable (points / games):\n{:<width$}", "")?;
+        for e in &self.engines {
+            write!(f, "  {:>10}", e.name)?;
+        }
+        for row in &self.engines {
+            write!(f, "\n{:<width$}", row.name)?;
+            for column in &self.engines {
+                let cell = match self.against(&row.name, &column.name) {
+                    _ if row.name == column.name => "-".to_owned(),
+                    Some((points, games)) => format!("{points:.1}/{games}"),
+                    None => ".".to_owned(),
+                };
+                write!(f, "  {cell:>10}")?;
+            }
+        }
+        for p in &self.pairings {
+            let t = p.tally;
+            let score = p.estimate.map_or(0.0, |e| e.score);
+            write!(
+                f,
+                "\n{} vs {}: {} - {} - {} [{score:.3}] {}, Elo {}, LOS {:.1} %, pentanomial {:?}",
+                p.a,
+                p.b,
+                t.wins,
+                t.losses,
+                t.draws,
+                t.games(),
+                elo_text(p.estimate),
+                p.estimate.map_or(50.0, |e| e.los * 100.0),
+                p.pentanomial
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{End, GameResult, SeatInfo};
+
+    fn record(names: &[&str], winners: &[usize], seed: u64) -> Record {
+        Record {
+            format: crate::record::FORMAT.into(),
+            version: crate::record::VERSION,
+            game: "dvonn".into(),
+            variant: None,
+            seats: names.iter().map(|n| SeatInfo { name: (*n).into() }).collect(),
+            seed,
+            setup: None,
+            tags: Default::default(),
+            moves: Vec::new(),
+            faults: Vec::new(),
+            result: Some(GameResult {
+                winners: winners.to_vec(),
+                scores: vec![0; names.len()],
+            }),
+            end: Some(End::Normal),
+        }
+    }
+
+    #[test]
+    fn small_cases_by_hand() {
+        // a-b on seed 1: a wins both (2 points); on seed 2: a wins one, draws one (1.5).
+        // b-c on seed 3: one each (1 point for b).
+        let records = [
+            record(&["a", "b"], &[0], 1),
+            record(&["b", "a"], &[1], 1),
+            record(&["a", "b"], &[0], 2),
+            record(&["b", "a"], &[0, 1], 2),
+            record(&["b", "c"], &[0], 3),
+            record(&["c", "b"], &[0], 3),
+        ];
+        let r = results(&records);
+        assert_eq!(r.games, 6);
+        let names: Vec<&str> = r.engines.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a", "c", "b"]);
+        let a = &r.engines[0];
+        assert_eq!((a.games, a.points), (4, 3.5));
+        assert_eq!(a.tally, Tally { wins: 3, losses: 0, draws: 1 });
+        let ab = &r.pairings[0];
+        assert_eq!((ab.a.as_str(), ab.b.as_str()), ("a", "b"));
+        assert_eq!(ab.tally, Tally { wins: 3, losses: 0, draws: 1 });
+        assert_eq!(ab.pentanomial, [0, 0, 0, 1, 1]);
+        assert_eq!(r.pairings[1].pentanomial, [0, 0, 1, 0, 0]);
+        // Mean points of a: 3.5 / 4 = 0.875; of c: 1 / 2.
+        assert_eq!(a.mean_points.0, 0.875);
+        assert_eq!(r.engines[1].mean_points.0, 0.5);
+        // The same records in another order count the same.
+        let mut shuffled = records.to_vec();
+        shuffled.reverse();
+        assert_eq!(results(&shuffled), r);
+        let text = r.to_string();
+        assert!(text.contains("a vs b: 3 - 0 - 1 [0.875] 4"), "{text}");
+        assert!(text.contains("3.5/4"), "{text}");
+    }
+
+    #[test]
+    fn three_seat_games_give_mean_points_and_ranks() {
+        let records = [
+            record(&["a", "b", "c"], &[0], 1),
+            record(&["b", "c", "a"], &[2], 2),
+            record(&["c", "a", "b"], &[0, 2], 3),
+        ];
+        let r = results(&records);
+        let a = r.engines.iter().find(|e| e.name == "a").unwrap();
+        assert_eq!(a.points, 2.0);
+        assert_eq!(a.mean_rank.0, (1.0 + 1.0 + 3.0) / 3.0);
+        let b = r.engines.iter().find(|e| e.name == "b").unwrap();
+        assert_eq!(b.points, 0.5);
+        assert!(r.pairings.is_empty());
+    }
+}
