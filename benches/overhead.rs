@@ -70,7 +70,7 @@ fn referee_match(concurrency: usize) -> (Duration, Vec<Record>) {
     let config = config(concurrency);
     arena::run(&config, &arena::match_schedule(&config), |finished| {
         records[finished.index] = Some(finished.record);
-        Ok(())
+        Ok(true)
     })
     .expect("the match runs");
     let time = start.elapsed();

@@ -184,7 +184,10 @@ pub fn match_schedule(config: &MatchConfig) -> Vec<Scheduled> {
         .map(|index| Scheduled {
             index,
             engines: (0..seats).map(|seat| (seat + index) % seats).collect(),
-            seed: game_seed(config.seed, if config.repeat { index / seats } else { index }),
+            seed: game_seed(
+                config.seed,
+                if config.repeat { index / seats } else { index },
+            ),
         })
         .collect()
 }
@@ -286,11 +289,11 @@ impl Pools {
 }
 
 /// Plays the games of `schedule`; `on_finish` gets each game as it finishes, on the calling
-/// thread.
+/// thread, and returns whether to go on (the games under way finish, no new one starts).
 pub fn run(
     config: &MatchConfig,
     schedule: &[Scheduled],
-    mut on_finish: impl FnMut(Finished) -> std::io::Result<()>,
+    mut on_finish: impl FnMut(Finished) -> std::io::Result<bool>,
 ) -> Result<(), MatchError> {
     let Some(first) = schedule.first() else {
         return Ok(());
@@ -337,10 +340,13 @@ pub fn run(
         }
         drop(sender);
         for game in finished {
-            let handled = game.and_then(|g| on_finish(g).map_err(MatchError::from));
-            if let Err(e) = handled {
-                stop.store(true, Ordering::Relaxed);
-                return Err(e);
+            match game.and_then(|g| on_finish(g).map_err(MatchError::from)) {
+                Ok(true) => {}
+                Ok(false) => stop.store(true, Ordering::Relaxed),
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
             }
         }
         Ok(())

@@ -73,33 +73,91 @@ pub enum Command {
   referee match --game dvonn
   referee match --game dvonn --engine ./mybot --engine 'name=py cmd=\"python3 bot.py\" tc=5+0.05' --games 100 --concurrency 2 --out games.jsonl")]
     Match(MatchArgs),
+    /// Play a tournament of three or more engines; resumable, shardable.
+    ///
+    /// Every pairing (or table of seats) is scheduled deterministically from --seed. The records
+    /// file (--out) is the state: --resume plays only the missing games; --shard K/N plays one of
+    /// N disjoint slices, to spread over machines; `referee stats` merges the files.
+    #[command(after_help = "Examples:
+  referee tournament --game dvonn --engine ./a --engine ./b --engine ./c --rounds 10 --repeat
+  referee tournament --game dvonn --engine ./a --engine ./b --engine ./c --shard 2/8 --out shard-2.jsonl
+  referee stats shard-*.jsonl")]
+    Tournament(TournamentArgs),
+    /// Standings, crosstable and pairing statistics of any set of record files, merged.
+    Stats {
+        /// Record files (`.jsonl`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// The flags of `match`.
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
+    /// Engines, game, clocks and the rest, shared with `tournament`.
+    #[command(flatten)]
+    pub play: PlayArgs,
+    /// How many games.
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Append each finished game's record to this file, one JSON line each.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The flags of `tournament`.
+#[derive(Debug, clap::Args)]
+pub struct TournamentArgs {
+    /// Engines, game, clocks and the rest, shared with `match`.
+    #[command(flatten)]
+    pub play: PlayArgs,
+    /// Who plays whom: every table of engines, or the first engine against all the others.
+    #[arg(long, value_enum, default_value_t = FormatArg::RoundRobin)]
+    pub format: FormatArg,
+    /// Times each table (pairing) is played.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: usize,
+    /// The records file: each finished game is appended as one JSON line; it is the tournament's
+    /// state for --resume.
+    #[arg(long, value_name = "FILE", default_value = "tournament.jsonl")]
+    pub out: PathBuf,
+    /// Read --out, drop a torn last line, and play only the games still missing.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only the K-th of N disjoint slices of the schedule (K from 1), e.g. 2/8.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Stop when a sequential test decides between two Elo differences of the first engine
+    /// against the others, e.g. --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05.
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+}
+
+/// Flags common to `match` and `tournament`.
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
     /// The game.
     #[arg(long)]
     pub game: String,
     /// The variant, for games that have them.
     #[arg(long)]
     pub variant: Option<String>,
-    /// The number of seats (3 for three-player Double Dutch); as many as --engine values if given.
+    /// The number of seats (3 for three-player Double Dutch, 2 to 6 for DOUBLE).
     #[arg(long)]
     pub seats: Option<usize>,
-    /// An engine: a shell command, or `name=NAME cmd='COMMAND' [dir=DIR] [tc=TC] [movetime=MS]`.
-    /// Give one per seat.
+    /// An engine: a shell-like command, or `name=NAME cmd='COMMAND' [dir=DIR] [tc=TC]
+    /// [movetime=MS]`.
     #[arg(long = "engine", value_name = "ENGINE")]
     pub engines: Vec<String>,
-    /// How many games.
-    #[arg(long, default_value_t = 10)]
-    pub games: usize,
     /// Play each seed once for every rotation of the seats (twice for two seats, four times for
     /// four), so the luck of a deal cancels out: duplicate play.
     #[arg(long, visible_alias = "duplicate")]
     pub repeat: bool,
-    /// The match seed: the same seed gives the same games' seeds and seats. Drawn at random if
-    /// absent; each record stores its game's seed and the match seed.
+    /// The seed of the schedule and every game's seed: the same seed gives the same games. Drawn
+    /// at random if absent; records store it.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Time control in seconds: BASE+INC (`60+0.5`) or MOVES/BASE[+INC] (`40/60`).
@@ -123,15 +181,21 @@ pub struct MatchArgs {
     /// cannot win. Two-seat games always forfeit.
     #[arg(long, value_enum, default_value_t = OnFaultArg::Forfeit)]
     pub on_fault: OnFaultArg,
-    /// Append each finished game's record to this file, one JSON line each.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
     /// Write each game's engine traffic and stderr, timestamped, to DIR/game-NNNNN.log.
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Tournament formats.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    /// Every table of engines.
+    RoundRobin,
+    /// The first engine against every table of the others.
+    Gauntlet,
 }
 
 /// `--on-fault` choices.

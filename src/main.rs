@@ -8,13 +8,19 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 
-use cli::{Cli, Command, ImportFormat, MatchArgs, OnFaultArg, StrategyArg};
-use referee::arena::{EngineSpec, MatchConfig, OnFault};
+use cli::{
+    Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs, StrategyArg,
+    TournamentArgs,
+};
+use referee::arena::{EngineSpec, MatchConfig, OnFault, Scheduled};
 use referee::bots::Strategy;
 use referee::clock::TimeControl;
 use referee::engine::EngineCommand;
 use referee::import::{self, Source};
+use referee::results::{Results, results};
 use referee::standings::{Standings, game_line};
+use referee::stats::{Sprt, SprtState, Tally};
+use referee::tournament::{Format, Plan, Shard, read_for_resume, schedule};
 
 /// Exit status when records are invalid or a transcript does not replay.
 const INVALID: u8 = 1;
@@ -119,6 +125,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Match(args) => run_match(args),
+        Command::Tournament(args) => run_tournament(args),
+        Command::Stats { files, json } => run_stats(&files, json),
         Command::Schema => {
             writeln!(io::stdout().lock(), "{}", referee::record::schema())?;
             Ok(ExitCode::SUCCESS)
@@ -150,24 +158,16 @@ fn builtin_engines(game: &str, seats: usize, seed: u64) -> anyhow::Result<Vec<En
         .collect())
 }
 
-fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
-    let seed = match args.seed {
+/// The match configuration `play` asks for (engines, clocks, the seed: drawn when not given).
+fn play_config(play: PlayArgs, games: usize) -> anyhow::Result<MatchConfig> {
+    let seed = match play.seed {
         Some(seed) => seed,
         None => getrandom::u64().context("cannot draw a seed")?,
     };
-    if let Some(seats) = args
-        .seats
-        .filter(|&s| !args.engines.is_empty() && s != args.engines.len())
-    {
-        anyhow::bail!(
-            "--seats {seats} needs {seats} --engine values, not {}",
-            args.engines.len()
-        );
-    }
-    let mut engines = if args.engines.is_empty() {
-        builtin_engines(&args.game, args.seats.unwrap_or(2), seed)?
+    let mut engines = if play.engines.is_empty() {
+        builtin_engines(&play.game, play.seats.unwrap_or(2), seed)?
     } else {
-        args.engines
+        play.engines
             .iter()
             .map(|text| EngineSpec::parse(text))
             .collect::<Result<_, _>>()?
@@ -179,43 +179,72 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
             engines[i].command.name = format!("{name}#{}", i + 1);
         }
     }
-    let tc = match args.movetime {
+    let tc = match play.movetime {
         Some(ms) => TimeControl::MoveTime(std::time::Duration::from_millis(ms)),
-        None => args.tc.parse()?,
+        None => play.tc.parse()?,
     };
-    let config = MatchConfig {
-        game: args.game,
-        variant: args.variant,
+    Ok(MatchConfig {
+        game: play.game,
+        variant: play.variant,
         engines,
-        games: args.games,
-        repeat: args.repeat,
+        games,
+        repeat: play.repeat,
         seed,
         tc,
-        margin: std::time::Duration::from_millis(args.margin),
-        startup: std::time::Duration::from_millis(args.startup),
-        concurrency: args.concurrency,
-        on_fault: match args.on_fault {
+        margin: std::time::Duration::from_millis(play.margin),
+        startup: std::time::Duration::from_millis(play.startup),
+        concurrency: play.concurrency,
+        on_fault: match play.on_fault {
             OnFaultArg::Forfeit => OnFault::Forfeit,
             OnFaultArg::Substitute => OnFault::Substitute,
         },
-        log_dir: args.log_dir,
-    };
-    let mut out = match &args.out {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open {}", path.display()))?,
-        ),
-        None => None,
-    };
-    // An interrupted match must not leave engines behind.
+        log_dir: play.log_dir,
+    })
+}
+
+/// Kills every engine on an interrupt: an interrupted run must not leave engines behind.
+fn kill_engines_on_interrupt() -> anyhow::Result<()> {
     ctrlc::set_handler(|| {
         referee::engine::kill_all();
         std::process::exit(130);
     })
-    .context("cannot install the interrupt handler")?;
+    .context("cannot install the interrupt handler")
+}
+
+/// Appends `record` to `file` as one line, written whole and flushed.
+fn append(file: &mut std::fs::File, record: &referee::record::Record) -> io::Result<()> {
+    let mut line = serde_json::to_string(record).map_err(io::Error::other)?;
+    line.push('\n');
+    file.write_all(line.as_bytes())?;
+    file.flush()
+}
+
+fn open_append(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))
+}
+
+/// An arena error, with a closed output kept as an I/O error (a reader that went away).
+fn arena_error(e: referee::arena::MatchError) -> anyhow::Error {
+    match e {
+        referee::arena::MatchError::Output(io) => anyhow::Error::from(io),
+        other => other.into(),
+    }
+}
+
+fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let json = args.play.json;
+    let engines = args.play.engines.len();
+    if let Some(seats) = args.play.seats.filter(|&s| engines > 0 && s != engines) {
+        anyhow::bail!("--seats {seats} needs {seats} --engine values, not {engines}");
+    }
+    let config = play_config(args.play, args.games)?;
+    let seed = config.seed;
+    let mut out = args.out.as_deref().map(open_append).transpose()?;
+    kill_engines_on_interrupt()?;
     let mut standings = Standings::new(
         config
             .engines
@@ -224,7 +253,6 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
             .collect(),
     );
     let total = config.games;
-    let json = args.json;
     let schedule = referee::arena::match_schedule(&config);
     referee::arena::run(&config, &schedule, |mut finished| {
         finished
@@ -232,27 +260,251 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
             .tags
             .insert("match_seed".into(), seed.to_string());
         if let Some(file) = out.as_mut() {
-            // One write per record keeps every line whole.
-            let mut line = serde_json::to_string(&finished.record).map_err(io::Error::other)?;
-            line.push('\n');
-            file.write_all(line.as_bytes())?;
-            file.flush()?;
+            append(file, &finished.record)?;
         }
         standings.add(&finished);
         if !json {
             writeln!(io::stdout().lock(), "{}", game_line(&finished, total))?;
         }
-        Ok(())
+        Ok(true)
     })
-    .map_err(|e| match e {
-        referee::arena::MatchError::Output(io) => anyhow::Error::from(io),
-        other => other.into(),
-    })?;
+    .map_err(arena_error)?;
     let mut stdout = io::stdout().lock();
     if json {
         writeln!(stdout, "{}", standings.to_json())?;
     } else {
         writeln!(stdout, "{standings}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let json = args.play.json;
+    let sprt = match args.sprt.is_empty() {
+        true => None,
+        false => Some(Sprt::parse(&args.sprt).map_err(anyhow::Error::msg)?),
+    };
+    let shard = args
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let seats_asked = args.play.seats;
+    let config = play_config(args.play, 0)?;
+    if config.engines.len() < 3 {
+        anyhow::bail!("a tournament needs three engines or more (use `match` for two)");
+    }
+    let setup = referee::game::Setup {
+        variant: config.variant.clone(),
+        seats: seats_asked,
+        ..Default::default()
+    };
+    let seats = referee::game::Game::seats(&referee::games::AnyGame::create(&config.game, &setup)?);
+    if seats > config.engines.len() {
+        anyhow::bail!(
+            "{} seats need as many engines, not {}",
+            seats,
+            config.engines.len()
+        );
+    }
+    let plan = Plan {
+        format: match args.format {
+            FormatArg::RoundRobin => Format::RoundRobin,
+            FormatArg::Gauntlet => Format::Gauntlet,
+        },
+        engines: config.engines.len(),
+        seats,
+        rounds: args.rounds,
+        repeat: config.repeat,
+        seed: config.seed,
+    };
+    let names: Vec<String> = config
+        .engines
+        .iter()
+        .map(|e| e.command.name.clone())
+        .collect();
+    // What identifies the tournament, so --resume never mixes in another one's records.
+    let fingerprint = format!(
+        "{}{} {:?} rounds={} repeat={} seed={} engines={}",
+        config.game,
+        config
+            .variant
+            .as_deref()
+            .map(|v| format!(" {v}"))
+            .unwrap_or_default(),
+        plan.format,
+        plan.rounds,
+        plan.repeat,
+        plan.seed,
+        names.join(",")
+    );
+    let done: Vec<referee::record::Record> = if args.resume {
+        read_for_resume(&args.out, &fingerprint)?
+    } else if args.out.exists() && std::fs::metadata(&args.out)?.len() > 0 {
+        anyhow::bail!(
+            "{} already holds records: use --resume to go on, or another --out",
+            args.out.display()
+        );
+    } else {
+        Vec::new()
+    };
+    let played: std::collections::HashSet<usize> = done
+        .iter()
+        .filter_map(|r| r.tags.get("game")?.parse::<usize>().ok())
+        .collect();
+    let schedule: Vec<Scheduled> = schedule(&plan)
+        .into_iter()
+        .filter(|g| shard.is_none_or(|s| s.holds(g.index)))
+        .filter(|g| !played.contains(&(g.index + 1)))
+        .collect();
+    let mut records = done;
+    let total = records.len() + schedule.len();
+    let mut file = open_append(&args.out)?;
+    kill_engines_on_interrupt()?;
+    let progress = Progress::new(total as u64, records.len() as u64);
+    let mut decided = None;
+    referee::arena::run(&config, &schedule, |mut finished| {
+        finished
+            .record
+            .tags
+            .insert("tournament".into(), fingerprint.clone());
+        append(&mut file, &finished.record)?;
+        records.push(finished.record);
+        let results = results(&records);
+        progress.advance(&results);
+        if let Some(sprt) = &sprt {
+            let state = sprt.state(&first_engine_tally(&results, &names[0]));
+            if state != SprtState::Continue {
+                decided = Some(state);
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })
+    .map_err(arena_error)?;
+    progress.finish();
+    let results = results(&records);
+    let mut stdout = io::stdout().lock();
+    if json {
+        let mut value = serde_json::to_value(&results)?;
+        if let Some(sprt) = &sprt {
+            let tally = first_engine_tally(&results, &names[0]);
+            value["sprt"] = serde_json::json!({
+                "test": sprt, "llr": sprt.llr(&tally), "bounds": sprt.bounds(),
+                "state": decided.unwrap_or(sprt.state(&tally)),
+            });
+        }
+        writeln!(stdout, "{value}")?;
+    } else {
+        writeln!(stdout, "{results}")?;
+        if let Some(sprt) = &sprt {
+            let tally = first_engine_tally(&results, &names[0]);
+            let (lower, upper) = sprt.bounds();
+            let state = decided.unwrap_or(sprt.state(&tally));
+            writeln!(
+                stdout,
+                "SPRT {} vs the others, elo0={} elo1={}: LLR {:.3} [{lower:.3}, {upper:.3}], {}",
+                names[0],
+                sprt.elo0,
+                sprt.elo1,
+                sprt.llr(&tally),
+                match state {
+                    SprtState::H0 => "H0 accepted",
+                    SprtState::H1 => "H1 accepted",
+                    SprtState::Continue => "undecided",
+                }
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The first engine's two-seat results against everyone, for the SPRT.
+fn first_engine_tally(results: &Results, name: &str) -> Tally {
+    results
+        .engines
+        .iter()
+        .find(|e| e.name == name)
+        .map(|e| e.tally)
+        .unwrap_or_default()
+}
+
+/// Progress on stderr: a bar with games done, ETA and the leader when stderr is a terminal, a
+/// plain line per game otherwise.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    total: u64,
+    done: std::cell::Cell<u64>,
+}
+
+impl Progress {
+    fn new(total: u64, done: u64) -> Progress {
+        let bar = std::io::IsTerminal::is_terminal(&io::stderr()).then(|| {
+            let bar = indicatif::ProgressBar::new(total);
+            let style = indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games, ETA {eta} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.set_position(done);
+            bar
+        });
+        Progress {
+            bar,
+            total,
+            done: std::cell::Cell::new(done),
+        }
+    }
+
+    fn advance(&self, results: &Results) {
+        self.done.set(self.done.get() + 1);
+        let leader = results
+            .engines
+            .first()
+            .map(|e| format!("leader {} {:.1}/{}", e.name, e.points, e.games))
+            .unwrap_or_default();
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(leader);
+                bar.inc(1);
+            }
+            None => eprintln!("{}/{} games done, {leader}", self.done.get(), self.total),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn run_stats(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<ExitCode> {
+    let mut records = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<referee::record::Record>(line) {
+                Ok(record) => records.push(record),
+                // A torn last line of a killed run is expected; anything else is not.
+                Err(e) if e.is_eof() && i + 1 == text.lines().count() => {
+                    eprintln!("{}:{}: skipped a torn last line", path.display(), i + 1);
+                }
+                Err(e) => anyhow::bail!("{}:{}: not a record: {e}", path.display(), i + 1),
+            }
+        }
+    }
+    let results = results(&records);
+    let mut stdout = io::stdout().lock();
+    if json {
+        writeln!(stdout, "{}", serde_json::to_value(&results)?)?;
+    } else {
+        writeln!(stdout, "{results}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -107,7 +107,11 @@ pub fn results(records: &[Record]) -> Results {
         for (seat, name) in names.iter().enumerate() {
             let s = sums.entry((*name).to_owned()).or_default();
             let points = share(seat);
-            let rank = if winners.contains(&seat) { 1.0 } else { winners.len() as f64 + 1.0 };
+            let rank = if winners.contains(&seat) {
+                1.0
+            } else {
+                winners.len() as f64 + 1.0
+            };
             s.games += 1;
             s.points += points;
             s.points_sq += points * points;
@@ -165,7 +169,10 @@ pub fn results(records: &[Record]) -> Results {
     let pairings = pairs
         .into_iter()
         .map(|((a, b), tally)| Pairing {
-            pentanomial: pentanomials.get(&(a.clone(), b.clone())).copied().unwrap_or_default(),
+            pentanomial: pentanomials
+                .get(&(a.clone(), b.clone()))
+                .copied()
+                .unwrap_or_default(),
             a,
             b,
             estimate: tally.estimate(),
@@ -197,13 +204,21 @@ impl Results {
 }
 
 fn elo_text(e: Option<Estimate>) -> String {
-    e.map_or("-".to_owned(), |e| format!("{:.1} +/- {:.1}", e.elo, e.elo_error))
+    e.map_or("-".to_owned(), |e| {
+        format!("{:.1} +/- {:.1}", e.elo, e.elo_error)
+    })
 }
 
 impl fmt::Display for Results {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} games", self.games)?;
-        let width = self.engines.iter().map(|e| e.name.len()).max().unwrap_or(6).max(6);
+        let width = self
+            .engines
+            .iter()
+            .map(|e| e.name.len())
+            .max()
+            .unwrap_or(6)
+            .max(6);
         writeln!(
             f,
             "{:>4}  {:<width$}  {:>6}  {:>8}  {:>14}  {:>14}  {:>18}",
@@ -272,7 +287,10 @@ mod tests {
             version: crate::record::VERSION,
             game: "dvonn".into(),
             variant: None,
-            seats: names.iter().map(|n| SeatInfo { name: (*n).into() }).collect(),
+            seats: names
+                .iter()
+                .map(|n| SeatInfo { name: (*n).into() })
+                .collect(),
             seed,
             setup: None,
             tags: Default::default(),
@@ -304,10 +322,24 @@ mod tests {
         assert_eq!(names, ["a", "c", "b"]);
         let a = &r.engines[0];
         assert_eq!((a.games, a.points), (4, 3.5));
-        assert_eq!(a.tally, Tally { wins: 3, losses: 0, draws: 1 });
+        assert_eq!(
+            a.tally,
+            Tally {
+                wins: 3,
+                losses: 0,
+                draws: 1
+            }
+        );
         let ab = &r.pairings[0];
         assert_eq!((ab.a.as_str(), ab.b.as_str()), ("a", "b"));
-        assert_eq!(ab.tally, Tally { wins: 3, losses: 0, draws: 1 });
+        assert_eq!(
+            ab.tally,
+            Tally {
+                wins: 3,
+                losses: 0,
+                draws: 1
+            }
+        );
         assert_eq!(ab.pentanomial, [0, 0, 0, 1, 1]);
         assert_eq!(r.pairings[1].pentanomial, [0, 0, 1, 0, 0]);
         // Mean points of a: 3.5 / 4 = 0.875; of c: 1 / 2.

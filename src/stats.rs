@@ -126,7 +126,9 @@ impl Sprt {
             let (key, value) = word
                 .split_once('=')
                 .ok_or_else(|| format!("`{word}`: expected key=value"))?;
-            let value: f64 = value.parse().map_err(|_| format!("`{word}`: not a number"))?;
+            let value: f64 = value
+                .parse()
+                .map_err(|_| format!("`{word}`: not a number"))?;
             values.insert(key.to_owned(), value);
         }
         let get = |key: &str| {
@@ -162,7 +164,11 @@ impl Sprt {
         let Some(e) = tally.estimate() else {
             return 0.0;
         };
-        let (w, l, d) = (f64::from(tally.wins), f64::from(tally.losses), f64::from(tally.draws));
+        let (w, l, d) = (
+            f64::from(tally.wins),
+            f64::from(tally.losses),
+            f64::from(tally.draws),
+        );
         let m = e.score;
         let variance = (w * (1.0 - m).powi(2) + l * m.powi(2) + d * (0.5 - m).powi(2)) / n;
         if variance <= 0.0 {
@@ -248,21 +254,41 @@ mod tests {
         let mut tally = Tally::default();
         let mut states = Vec::new();
         for game in 0..2000 {
-            if game % 5 < 3 { tally.wins += 1 } else { tally.losses += 1 }
+            if game % 5 < 3 {
+                tally.wins += 1
+            } else {
+                tally.losses += 1
+            }
             states.push(sprt.state(&tally));
         }
         assert_eq!(states.last(), Some(&SprtState::H1));
         // ... and an even one (0 Elo, well under the midpoint of 10) for H0.
-        let even = Tally { wins: 900, losses: 900, draws: 200 };
+        let even = Tally {
+            wins: 900,
+            losses: 900,
+            draws: 200,
+        };
         assert_eq!(sprt.state(&even), SprtState::H0);
-        let early = Tally { wins: 3, losses: 2, draws: 0 };
+        let early = Tally {
+            wins: 3,
+            losses: 2,
+            draws: 0,
+        };
         assert_eq!(sprt.state(&early), SprtState::Continue);
         // LLR by hand for 60 wins, 40 losses: m = 0.6, v = 0.24, s0 = 0.5,
         // s1 = 1 / (1 + 10^(-0.05)) = 0.528751; LLR = 100 * 0.028751 * (1.2 - 1.028751) / 0.48.
         let by_hand = 100.0 * 0.028751 * (1.2 - 1.028751) / 0.48;
-        let llr = sprt.llr(&Tally { wins: 60, losses: 40, draws: 0 });
+        let llr = sprt.llr(&Tally {
+            wins: 60,
+            losses: 40,
+            draws: 0,
+        });
         assert!((llr - by_hand).abs() < 1e-3, "{llr} vs {by_hand}");
-        for bad in ["elo0=0 elo1=5 alpha=0.05", "elo0=5 elo1=0 alpha=0.05 beta=0.05", "elo0=x"] {
+        for bad in [
+            "elo0=0 elo1=5 alpha=0.05",
+            "elo0=5 elo1=0 alpha=0.05 beta=0.05",
+            "elo0=x",
+        ] {
             assert!(Sprt::parse(&[bad.to_owned()]).is_err(), "{bad}");
         }
     }

@@ -112,7 +112,9 @@ impl std::str::FromStr for Shard {
             .and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
         match parsed {
             Some((k, n)) if 1 <= k && k <= n => Ok(Shard { k, n }),
-            _ => Err(format!("bad shard `{text}`: expected K/N with 1 <= K <= N, e.g. 2/8")),
+            _ => Err(format!(
+                "bad shard `{text}`: expected K/N with 1 <= K <= N, e.g. 2/8"
+            )),
         }
     }
 }
@@ -230,12 +232,18 @@ mod tests {
             tables(&plan(Format::RoundRobin, 4, 2, 1, false)),
             [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
         );
-        assert_eq!(tables(&plan(Format::Gauntlet, 4, 2, 1, false)), [[0, 1], [0, 2], [0, 3]]);
+        assert_eq!(
+            tables(&plan(Format::Gauntlet, 4, 2, 1, false)),
+            [[0, 1], [0, 2], [0, 3]]
+        );
         assert_eq!(
             tables(&plan(Format::RoundRobin, 4, 3, 1, false)),
             [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]
         );
-        assert_eq!(tables(&plan(Format::Gauntlet, 4, 3, 1, false)), [[0, 1, 2], [0, 1, 3], [0, 2, 3]]);
+        assert_eq!(
+            tables(&plan(Format::Gauntlet, 4, 3, 1, false)),
+            [[0, 1, 2], [0, 1, 3], [0, 2, 3]]
+        );
     }
 
     #[test]
@@ -251,13 +259,20 @@ mod tests {
         assert_ne!(games[0].seed, games[2].seed);
         // Every pair meets as often in each seat.
         for pair in [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1]] {
-            assert_eq!(games.iter().filter(|g| g.engines == pair).count(), 2, "{pair:?}");
+            assert_eq!(
+                games.iter().filter(|g| g.engines == pair).count(),
+                2,
+                "{pair:?}"
+            );
         }
         let seeds: std::collections::HashSet<u64> = games.iter().map(|g| g.seed).collect();
         assert_eq!(seeds.len(), 6);
         // Without repeat the seats alternate from round to round.
         let plain = schedule(&plan(Format::Gauntlet, 3, 2, 2, false));
-        assert_eq!(plain.iter().map(|g| g.engines.clone()).collect::<Vec<_>>(), [[0, 1], [0, 2], [1, 0], [2, 0]]);
+        assert_eq!(
+            plain.iter().map(|g| g.engines.clone()).collect::<Vec<_>>(),
+            [[0, 1], [0, 2], [1, 0], [2, 0]]
+        );
     }
 
     #[test]

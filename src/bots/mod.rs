@@ -179,7 +179,8 @@ fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<double::
 }
 
 /// How long to think, from `genmove`'s clock facts (milliseconds): a share of the time left plus
-/// most of the increment, or most of a fixed move time; a second when no clock runs.
+/// most of the increment, or under half a fixed move time; a second when no clock runs. The rest
+/// is for the answer's trip, the process being scheduled, and unoptimised builds.
 pub fn thinking_time(options: &[(String, String)]) -> Duration {
     let get = |key: &str| {
         options
@@ -188,11 +189,13 @@ pub fn thinking_time(options: &[(String, String)]) -> Duration {
             .and_then(|(_, v)| v.parse::<u64>().ok())
     };
     let ms = if let Some(movetime) = get("movetime") {
-        movetime * 6 / 10
+        (movetime * 45 / 100).saturating_sub(2)
     } else if let Some(time) = get("time") {
         let moves = get("movestogo").unwrap_or(30).clamp(1, 30);
         let inc = get("inc").unwrap_or(0);
-        (time / (moves + 2) + inc * 8 / 10).min(time * 4 / 10)
+        (time / (moves + 2) + inc * 8 / 10)
+            .min(time * 3 / 10)
+            .saturating_sub(2)
     } else {
         1000
     };
@@ -346,16 +349,20 @@ mod tests {
         assert_eq!(thinking_time(&opts(&[])), Duration::from_secs(1));
         assert_eq!(
             thinking_time(&opts(&[("movetime", "1000")])),
-            Duration::from_millis(600)
+            Duration::from_millis(448)
         );
         assert_eq!(
             thinking_time(&opts(&[("time", "32000"), ("inc", "100")])),
-            Duration::from_millis(1080)
+            Duration::from_millis(1078)
         );
-        // Never more than 40% of what is left.
+        // Never more than 30% of what is left.
         assert_eq!(
             thinking_time(&opts(&[("time", "100"), ("inc", "1000")])),
-            Duration::from_millis(40)
+            Duration::from_millis(28)
+        );
+        assert_eq!(
+            thinking_time(&opts(&[("movetime", "3")])),
+            Duration::from_millis(1)
         );
     }
 }

@@ -77,7 +77,10 @@ impl Searcher {
             Some(Actor::Seat(seat)) => seat,
             Some(Actor::Chance) => return game.evaluate(self.root),
         };
-        if depth == 0 || self.out_of_time() {
+        // Every node counts towards the next look at the clock, leaves included: with 49 leaves
+        // under a node, checking only at inner nodes would look far too rarely.
+        let stopped = self.out_of_time();
+        if depth == 0 || stopped {
             return game.evaluate(self.root);
         }
         let mut moves = Vec::new();
