@@ -82,6 +82,17 @@ fn mean_error(sum: f64, sum_sq: f64, n: u32) -> (f64, f64) {
     (mean, 1.959_963_984_540_054 * variance.sqrt() / n.sqrt())
 }
 
+/// Adds one two-seat game worth `points` (1, 1/2 or 0) to `tally`.
+fn count(tally: &mut Tally, points: f64) {
+    if points >= 1.0 {
+        tally.wins += 1;
+    } else if points <= 0.0 {
+        tally.losses += 1;
+    } else {
+        tally.draws += 1;
+    }
+}
+
 /// Counts every finished record.
 pub fn results(records: &[Record]) -> Results {
     let mut sums: BTreeMap<String, Sums> = BTreeMap::new();
@@ -118,22 +129,13 @@ pub fn results(records: &[Record]) -> Results {
             s.rank += rank;
             s.rank_sq += rank * rank;
             if seats == 2 {
-                match points {
-                    p if p == 1.0 => s.tally.wins += 1,
-                    p if p == 0.0 => s.tally.losses += 1,
-                    _ => s.tally.draws += 1,
-                }
+                count(&mut s.tally, points);
             }
         }
         if seats == 2 {
             let (first, second) = if names[0] <= names[1] { (0, 1) } else { (1, 0) };
             let key = (names[first].to_owned(), names[second].to_owned());
-            let tally = pairs.entry(key.clone()).or_default();
-            match share(first) {
-                p if p == 1.0 => tally.wins += 1,
-                p if p == 0.0 => tally.losses += 1,
-                _ => tally.draws += 1,
-            }
+            count(pairs.entry(key.clone()).or_default(), share(first));
             let tournament = record.tags.get("tournament").cloned().unwrap_or_default();
             halves
                 .entry((tournament, record.seed, key.0, key.1))
