@@ -90,6 +90,8 @@ impl Tally {
 /// (Van den Bergh): with the mean score `m` and per-game variance `v` of `n` games, and `s0`, `s1`
 /// the scores the two hypotheses expect, `LLR = n (s1 - s0) (2m - s0 - s1) / (2v)`. The run stops
 /// for H1 when `LLR >= ln((1 - beta) / alpha)` and for H0 when `LLR <= ln(beta / (1 - alpha))`.
+/// While every game has had the same result (variance 0, as in a sweep), `v` is the variance of a
+/// win-or-loss game scored at the hypotheses' mean score, `s(1 - s)` with `s = (s0 + s1) / 2`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Sprt {
     /// Elo under H0.
@@ -158,7 +160,7 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of `tally`; 0 while the variance is 0 (nothing to tell yet).
+    /// The log-likelihood ratio of `tally` (0 before any game).
     pub fn llr(&self, tally: &Tally) -> f64 {
         let n = f64::from(tally.games());
         let Some(e) = tally.estimate() else {
@@ -170,11 +172,12 @@ impl Sprt {
             f64::from(tally.draws),
         );
         let m = e.score;
-        let variance = (w * (1.0 - m).powi(2) + l * m.powi(2) + d * (0.5 - m).powi(2)) / n;
-        if variance <= 0.0 {
-            return 0.0;
-        }
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+        let mut variance = (w * (1.0 - m).powi(2) + l * m.powi(2) + d * (0.5 - m).powi(2)) / n;
+        if variance <= 1e-12 {
+            let s = (s0 + s1) / 2.0;
+            variance = s * (1.0 - s);
+        }
         n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * variance)
     }
 
@@ -275,6 +278,14 @@ mod tests {
             draws: 0,
         };
         assert_eq!(sprt.state(&early), SprtState::Continue);
+        // A sweep has no variance of its own; it still decides, after enough games.
+        let sweep = |n| Tally {
+            wins: n,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(sprt.state(&sweep(5)), SprtState::Continue);
+        assert_eq!(sprt.state(&sweep(200)), SprtState::H1);
         // LLR by hand for 60 wins, 40 losses: m = 0.6, v = 0.24, s0 = 0.5,
         // s1 = 1 / (1 + 10^(-0.05)) = 0.528751; LLR = 100 * 0.028751 * (1.2 - 1.028751) / 0.48.
         let by_hand = 100.0 * 0.028751 * (1.2 - 1.028751) / 0.48;
