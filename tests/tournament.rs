@@ -1,0 +1,221 @@
+//! Tournaments through the built binary: resume after a kill, shards merged, SPRT.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use common::{temp_dir, valid_records};
+use serde_json::Value;
+
+/// Three seeded random bots: every game is the same on every run, so runs can be compared.
+fn tournament_args(out: &Path) -> Vec<String> {
+    let bot = |name: &str, seed: u32| {
+        format!(
+            "name={name} cmd='{} bot --game dvonn --seed {seed}'",
+            cargo_bin!("referee").display()
+        )
+    };
+    let mut args: Vec<String> = ["tournament", "--game", "dvonn", "--rounds", "2", "--repeat"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for (name, seed) in [("a", 1), ("b", 2), ("c", 3)] {
+        args.push("--engine".into());
+        args.push(bot(name, seed));
+    }
+    args.extend(["--seed", "8", "--movetime", "1000", "--out"].map(String::from));
+    args.push(out.display().to_string());
+    args
+}
+
+/// `referee stats --json` of `files`.
+fn stats(files: &[PathBuf]) -> Value {
+    let output = cargo_bin_cmd!("referee")
+        .arg("stats")
+        .arg("--json")
+        .args(files)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn uninterrupted(dir: &Path) -> PathBuf {
+    let out = dir.join("full.jsonl");
+    cargo_bin_cmd!("referee")
+        .args(tournament_args(&out))
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    out
+}
+
+#[test]
+fn a_killed_and_resumed_run_equals_an_uninterrupted_one() {
+    let dir = temp_dir("resume");
+    let full = uninterrupted(&dir);
+    assert_eq!(
+        valid_records(&full).len(),
+        12,
+        "3 pairings x 2 rounds x 2 seat orders"
+    );
+
+    let out = dir.join("killed.jsonl");
+    let mut child = Command::new(cargo_bin!("referee"))
+        .args(tournament_args(&out))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it with SIGKILL once a few games are written.
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&out)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < 4
+    {
+        assert!(start.elapsed().as_secs() < 60, "no games were written");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let written = std::fs::read_to_string(&out).unwrap().lines().count();
+    assert!(written < 12, "killed before the end ({written} games)");
+    // A write cut short by the kill: a torn last line.
+    let mut text = std::fs::read_to_string(&out).unwrap();
+    text.push_str("{\"format\":\"referee-record\",\"vers");
+    std::fs::write(&out, text).unwrap();
+
+    cargo_bin_cmd!("referee")
+        .args(tournament_args(&out))
+        .arg("--resume")
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let resumed = valid_records(&out);
+    assert_eq!(resumed.len(), 12, "exactly the missing games were played");
+    assert_eq!(stats(&[out]), stats(&[full]));
+}
+
+#[test]
+fn starting_over_an_existing_file_needs_resume() {
+    let dir = temp_dir("refuse");
+    let out = dir.join("t.jsonl");
+    std::fs::write(&out, "{}\n").unwrap();
+    cargo_bin_cmd!("referee")
+        .args(tournament_args(&out))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("use --resume"));
+    cargo_bin_cmd!("referee")
+        .args(tournament_args(&out))
+        .arg("--resume")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(":1: not a record"));
+}
+
+/// Runs the three shards with GNU parallel (installed by `.ci/run`, which sets
+/// `REFEREE_REQUIRE_PARALLEL`); without it, one after the other.
+#[test]
+fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
+    let dir = temp_dir("shards");
+    let full = uninterrupted(&dir);
+    let shard = |k: &str| dir.join(format!("shard-{k}.jsonl"));
+    let has_parallel = Command::new("parallel").arg("--version").output().is_ok();
+    if has_parallel {
+        // The documented way: one referee per shard, the shard number filled in by parallel.
+        let mut args = tournament_args(&dir.join("shard-{}.jsonl"));
+        args.extend(["--shard".to_owned(), "{}/3".to_owned()]);
+        let command = std::iter::once(cargo_bin!("referee").display().to_string())
+            .chain(
+                args.iter()
+                    .map(|a| shlex::try_quote(a).unwrap().into_owned()),
+            )
+            .collect::<Vec<_>>()
+            .join(" ");
+        let status = Command::new("parallel")
+            .args([
+                "--will-cite",
+                "--halt",
+                "now,fail=1",
+                &command,
+                ":::",
+                "1",
+                "2",
+                "3",
+            ])
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    } else {
+        assert!(
+            std::env::var_os("REFEREE_REQUIRE_PARALLEL").is_none(),
+            "GNU parallel is required here"
+        );
+        for k in ["1", "2", "3"] {
+            cargo_bin_cmd!("referee")
+                .args(tournament_args(&shard(k)))
+                .args(["--shard", &format!("{k}/3")])
+                .assert()
+                .success();
+        }
+    }
+    let shards: Vec<PathBuf> = ["1", "2", "3"].map(shard).to_vec();
+    let counts: Vec<usize> = shards.iter().map(|s| valid_records(s).len()).collect();
+    assert_eq!(counts, [4, 4, 4], "disjoint slices of the 12 games");
+    assert_eq!(stats(&shards), stats(&[full]));
+}
+
+#[test]
+fn the_sprt_stops_the_run_when_it_decides() {
+    let dir = temp_dir("sprt");
+    let out = dir.join("t.jsonl");
+    let referee = cargo_bin!("referee").display().to_string();
+    let output = cargo_bin_cmd!("referee")
+        .args([
+            "tournament",
+            "--game",
+            "dvonn",
+            "--format",
+            "gauntlet",
+            "--rounds",
+            "20",
+        ])
+        .args(["--seed", "3", "--movetime", "40"])
+        .args([
+            "--engine",
+            &format!("name=search cmd='{referee} bot --game dvonn --strategy search'"),
+        ])
+        .args([
+            "--engine",
+            &format!("name=r1 cmd='{referee} bot --game dvonn --seed 1'"),
+        ])
+        .args([
+            "--engine",
+            &format!("name=r2 cmd='{referee} bot --game dvonn --seed 2'"),
+        ])
+        .args([
+            "--sprt",
+            "elo0=0",
+            "elo1=200",
+            "alpha=0.05",
+            "beta=0.05",
+            "--out",
+        ])
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let played = valid_records(&out).len();
+    assert!(played < 40, "stopped early: {played} of 40 games");
+}
