@@ -83,6 +83,37 @@ pub enum Command {
   referee tournament --game dvonn --engine ./a --engine ./b --engine ./c --shard 2/8 --out shard-2.jsonl
   referee stats shard-*.jsonl")]
     Tournament(TournamentArgs),
+    /// Draw a position of a record as SVG: after ply N (default: the end).
+    ///
+    /// Example: referee render games.jsonl --game 3 --ply 49 -o board.svg
+    Render {
+        /// A record file (`.json`, or `.jsonl` with --game to pick one).
+        file: PathBuf,
+        /// Which record of the file, from 1.
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// Draw the position after this many plies (default: all).
+        #[arg(long)]
+        ply: Option<usize>,
+        /// Draw only what this seat may see (DOUBLE hides the other hands); default: everything.
+        #[arg(long)]
+        seat: Option<usize>,
+        /// Write the SVG here instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Write one self-contained HTML page that replays the games of record files.
+    ///
+    /// Buttons and the arrow keys step through a game; `#game=2&ply=10` in the address opens a
+    /// position. The page needs no network and no other file.
+    View {
+        /// Record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The HTML file to write.
+        #[arg(short, long, default_value = "games.html")]
+        output: PathBuf,
+    },
     /// Standings, crosstable and pairing statistics of any set of record files, merged.
     Stats {
         /// Record files (`.jsonl`).

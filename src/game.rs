@@ -253,6 +253,9 @@ pub trait Game: Clone + fmt::Debug {
     /// A text picture of the position as `viewer` may see it; lines are never empty.
     fn render(&self, viewer: Viewer) -> String;
 
+    /// An SVG picture of the position as `viewer` may see it; lines are never empty.
+    fn render_svg(&self, viewer: Viewer) -> String;
+
     /// The public layout drawn at setup (the Wyx rack), as one token without spaces; `None` for
     /// games without one.
     fn public_setup(&self) -> Option<String> {

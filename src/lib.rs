@@ -15,5 +15,7 @@ pub mod results;
 pub mod session;
 pub mod standings;
 pub mod stats;
+pub mod svg;
 pub mod tournament;
 pub mod validate;
+pub mod viewer;

@@ -127,6 +127,42 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => run_match(args),
         Command::Tournament(args) => run_tournament(args),
         Command::Stats { files, json } => run_stats(&files, json),
+        Command::Render {
+            file,
+            game,
+            ply,
+            seat,
+            output,
+        } => {
+            let records = load_records(std::slice::from_ref(&file))?;
+            let record = records
+                .get(game.wrapping_sub(1))
+                .with_context(|| format!("{} has no game {game}", file.display()))?;
+            let position =
+                referee::replay::replay_record(record, ply).map_err(anyhow::Error::msg)?;
+            let viewer = match seat {
+                Some(seat) if seat < record.seats.len() => referee::game::Viewer::Seat(seat),
+                Some(seat) => anyhow::bail!("no seat {seat} in a game of {}", record.seats.len()),
+                None => referee::game::Viewer::Everyone,
+            };
+            let svg = referee::game::Game::render_svg(&position, viewer);
+            match output {
+                Some(path) => std::fs::write(&path, svg + "\n")
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+                None => writeln!(io::stdout().lock(), "{svg}")?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::View { files, output } => {
+            let records = load_records(&files)?;
+            if records.is_empty() {
+                anyhow::bail!("no records to show");
+            }
+            let page = referee::viewer::page(&records).map_err(anyhow::Error::msg)?;
+            std::fs::write(&output, page)
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Schema => {
             writeln!(io::stdout().lock(), "{}", referee::record::schema())?;
             Ok(ExitCode::SUCCESS)
@@ -480,7 +516,9 @@ impl Progress {
     }
 }
 
-fn run_stats(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<ExitCode> {
+/// Every record of `files` (`.jsonl`, or `.json` holding one); a torn last line of a killed run
+/// is skipped with a note.
+fn load_records(files: &[std::path::PathBuf]) -> anyhow::Result<Vec<referee::record::Record>> {
     let mut records = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(path)
@@ -495,10 +533,24 @@ fn run_stats(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<ExitCod
                 Err(e) if e.is_eof() && i + 1 == text.lines().count() => {
                     eprintln!("{}:{}: skipped a torn last line", path.display(), i + 1);
                 }
+                Err(e) if i == 0 && path.extension().is_some_and(|e| e == "json") => {
+                    // A pretty-printed `.json` record spans many lines.
+                    let _ = e;
+                    records.push(
+                        serde_json::from_str(&text)
+                            .with_context(|| format!("{}: not a record", path.display()))?,
+                    );
+                    break;
+                }
                 Err(e) => anyhow::bail!("{}:{}: not a record: {e}", path.display(), i + 1),
             }
         }
     }
+    Ok(records)
+}
+
+fn run_stats(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<ExitCode> {
+    let records = load_records(files)?;
     let results = results(&records);
     let mut stdout = io::stdout().lock();
     if json {

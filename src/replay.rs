@@ -152,6 +152,32 @@ impl Replay {
     }
 }
 
+/// Replays `record` up to `plies` plies (all of them when `None`); the moves must be legal.
+pub fn replay_record(record: &Record, plies: Option<usize>) -> Result<AnyGame, String> {
+    let setup = Setup {
+        variant: record.variant.clone(),
+        seats: Some(record.seats.len()),
+        seed: record.seed,
+        layout: record.setup.clone(),
+    };
+    let mut game = AnyGame::create(&record.game, &setup).map_err(|e| e.to_string())?;
+    let upto = plies.unwrap_or(record.moves.len());
+    if upto > record.moves.len() {
+        return Err(format!(
+            "the game has {} plies, not {upto}",
+            record.moves.len()
+        ));
+    }
+    for ply in &record.moves[..upto] {
+        let mv = game
+            .parse_move(&ply.mv)
+            .map_err(|e| format!("ply {}: {e}", ply.ply))?;
+        game.try_play(&mv)
+            .map_err(|e| format!("ply {}: {e}", ply.ply))?;
+    }
+    Ok(game)
+}
+
 /// The result a game ended by `end` must have: the rules' result for a normal end, otherwise a
 /// win for every seat but the one that resigned or was at fault. Seats in `faults` never win: if
 /// the rules' winners are all among them, every other seat shares the win.

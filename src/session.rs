@@ -69,13 +69,16 @@ impl Session {
                 Some(Actor::Chance) => "chance".into(),
                 None => "none".into(),
             }),
-            Command::ShowBoard(seat) => {
+            Command::ShowBoard { seat, svg } => {
                 let game = self.replay()?.game();
                 let viewer = match seat {
                     None => Viewer::Everyone,
                     Some(seat) => Viewer::Seat(check_seat(seat, game.seats())?),
                 };
-                Ok(game.render(viewer))
+                Ok(match svg {
+                    true => game.render_svg(viewer),
+                    false => game.render(viewer),
+                })
             }
             Command::Score => Ok(join(self.replay()?.game().scores())),
             Command::Result => Ok(self.replay()?.game().outcome().to_string()),

@@ -810,6 +810,98 @@ fn parse_card(text: &str, whole: &str) -> Result<(Card, Option<[u8; 3]>), ParseM
     Ok((card, laid))
 }
 
+/// Fill colours of the sectors.
+fn sector_fill(sector: u8) -> &'static str {
+    match sector {
+        b'R' => "#d33",
+        b'Y' => "#e6c229",
+        b'B' => "#3366cc",
+        b'G' => "#2e9e4f",
+        b'J' => "#111",
+        _ => "#bbb",
+    }
+}
+
+impl Double {
+    /// Draws a card as three sectors at (`x`, `y`), with its number above.
+    fn svg_card(svg: &mut crate::svg::Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
+        svg.rect(x - 2.0, y - 2.0, 94.0, 34.0, "#fff", "#333", "card");
+        for (i, &s) in sectors.iter().enumerate() {
+            let sx = x + i as f64 * 30.0;
+            svg.rect(sx, y, 30.0, 30.0, sector_fill(s), "#fff", "sector");
+            if s == b'J' || s == b'H' {
+                svg.text(sx + 15.0, y + 15.0, 14.0, "#fff", &(s as char).to_string());
+            }
+        }
+        svg.text(x + 45.0, y - 9.0, 10.0, "#555", &card.to_string());
+    }
+
+    /// The picture: the snake's two ends, then each seat's hand as `viewer` may see it.
+    fn svg(&self, viewer: Viewer) -> String {
+        let seats = usize::from(self.seats);
+        let widest = (0..seats)
+            .map(|s| self.hands[s].len())
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        let width = 120.0 + widest as f64 * 100.0;
+        let mut svg = crate::svg::Svg::new(width.max(520.0), 170.0 + seats as f64 * 60.0);
+        let status = self.render(viewer);
+        svg.label(15.0, 18.0, 14.0, status.lines().next().unwrap_or_default());
+        match self.ends {
+            Some([left, right]) => {
+                svg.label(15.0, 60.0, 13.0, "left end");
+                Self::svg_card(&mut svg, 90.0, 45.0, left.card, left.sectors);
+                svg.label(215.0, 60.0, 13.0, "right end");
+                Self::svg_card(&mut svg, 295.0, 45.0, right.card, right.sectors);
+            }
+            None => svg.label(15.0, 60.0, 13.0, "the snake is not started"),
+        }
+        svg.label(420.0, 60.0, 13.0, &format!("stock {}", self.stock_size()));
+        for seat in 0..seats {
+            let y = 120.0 + seat as f64 * 60.0;
+            let hand = &self.hands[seat];
+            let shown = viewer == Viewer::Everyone || viewer == Viewer::Seat(seat);
+            svg.label(
+                15.0,
+                y + 15.0,
+                12.0,
+                &format!(
+                    "seat {seat}: {} cards, {} pts",
+                    hand.len(),
+                    self.totals[seat]
+                ),
+            );
+            if shown {
+                let mut cards = hand.clone();
+                cards.sort();
+                for (i, card) in cards.iter().enumerate() {
+                    Self::svg_card(
+                        &mut svg,
+                        170.0 + i as f64 * 100.0,
+                        y,
+                        *card,
+                        card.laid(false),
+                    );
+                }
+            } else {
+                for i in 0..hand.len() {
+                    svg.rect(
+                        170.0 + i as f64 * 24.0,
+                        y,
+                        20.0,
+                        30.0,
+                        "#668",
+                        "#333",
+                        "hidden",
+                    );
+                }
+            }
+        }
+        svg.finish()
+    }
+}
+
 impl Game for Double {
     type Move = Move;
 
@@ -1137,6 +1229,10 @@ impl Game for Double {
 
     fn seeded_chance(&self, seed: u64) -> Option<Move> {
         self.next_card(seed)
+    }
+
+    fn render_svg(&self, viewer: Viewer) -> String {
+        self.svg(viewer)
     }
 
     /// A match stopped by a fault: of the other seats, the lowest totals so far win.

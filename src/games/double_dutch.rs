@@ -291,6 +291,51 @@ fn parse_cell(text: &str, whole: &str) -> Result<Cell, ParseMoveError> {
     }
 }
 
+/// Fill colours of the seats' pieces.
+const SEAT_FILLS: [&str; 3] = ["#f2e6c9", "#3b2a1a", "#c33"];
+
+impl DoubleDutch {
+    /// The picture: hexes in offset rows; flat pieces as discs, flipped ones as diamonds.
+    fn svg(&self) -> String {
+        let mut svg = crate::svg::Svg::new(7.0 * 44.0 + 90.0, 7.0 * 38.0 + 110.0);
+        for cell in 0..49u8 {
+            let (c, r) = (cell % SIZE, cell / SIZE);
+            let shift = if r % 2 == 1 { 22.0 } else { 0.0 };
+            let x = 45.0 + f64::from(c) * 44.0 + shift;
+            let y = 40.0 + f64::from(6 - r) * 38.0;
+            svg.polygon(&crate::svg::hexagon(x, y, 25.0), "#f8f8f0", "#bbb", "cell");
+            let mask = 1u64 << cell;
+            match (0..3).find(|&s| self.pieces[s] & mask != 0) {
+                None => svg.text(x, y, 9.0, "#bbb", &Cell(cell).to_string()),
+                Some(seat) if self.flipped & mask != 0 => {
+                    let class = format!("piece flipped seat{seat}");
+                    let diamond = [(x, y - 15.0), (x + 15.0, y), (x, y + 15.0), (x - 15.0, y)];
+                    svg.polygon(&diamond, SEAT_FILLS[seat], "#111", &class);
+                }
+                Some(seat) => {
+                    let class = format!("piece flat seat{seat}");
+                    svg.circle(x, y, 14.0, SEAT_FILLS[seat], "#111", &class);
+                }
+            }
+        }
+        let status = self.render(Viewer::Everyone);
+        let mut lines = status.lines();
+        svg.label(
+            15.0,
+            7.0 * 38.0 + 55.0,
+            14.0,
+            lines.next().unwrap_or_default(),
+        );
+        svg.label(
+            15.0,
+            7.0 * 38.0 + 80.0,
+            12.0,
+            lines.last().unwrap_or_default(),
+        );
+        svg.finish()
+    }
+}
+
 impl Game for DoubleDutch {
     type Move = Move;
 
@@ -436,6 +481,10 @@ impl Game for DoubleDutch {
             // Nobody ever made a regular move: nobody made the last one.
             (true, None) => Outcome::Draw,
         }
+    }
+
+    fn render_svg(&self, _viewer: Viewer) -> String {
+        self.svg()
     }
 
     fn render(&self, _viewer: Viewer) -> String {

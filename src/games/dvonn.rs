@@ -412,6 +412,48 @@ fn parse_cell(text: &str, whole: &str) -> Result<Cell, ParseMoveError> {
     Cell::new(x, y).ok_or_else(|| fail(format!("{} is not on the board", text.to_uppercase())))
 }
 
+impl Dvonn {
+    /// The picture: stacks as discs with their height, a red ring around a DVONN piece inside.
+    fn svg(&self) -> String {
+        const STEP: f64 = 48.0;
+        const ROW: f64 = 42.0;
+        let mut svg = crate::svg::Svg::new(10.0 * STEP + 80.0, 4.0 * ROW + 120.0);
+        for cell in Cell::all() {
+            let x = 40.0 + (f64::from(cell.x()) - f64::from(cell.y()) / 2.0 + 1.0) * STEP;
+            let y = 40.0 + f64::from(4 - cell.y()) * ROW;
+            let index = cell.0 as usize;
+            if self.occupied & cell.mask() == 0 {
+                svg.circle(x, y, 4.0, "#ccc", "none", "cell");
+                svg.text(x, y + 13.0, 9.0, "#aaa", &cell.to_string());
+                continue;
+            }
+            let (class, fill, ink) = if self.tops[0] & cell.mask() != 0 {
+                ("stack white", "#f4f4f4", "#111")
+            } else if self.tops[1] & cell.mask() != 0 {
+                ("stack black", "#222", "#eee")
+            } else {
+                ("stack dvonn", "#d22", "#fff")
+            };
+            svg.circle(x, y, 19.0, fill, "#111", class);
+            if self.dvonn & cell.mask() != 0 && class != "stack dvonn" {
+                svg.circle(x, y, 22.0, "none", "#d22", "dvonn-mark");
+            }
+            svg.text(x, y, 15.0, ink, &self.height[index].to_string());
+        }
+        let scores = self.scores();
+        let status = self.render(Viewer::Everyone);
+        let first = status.lines().next().unwrap_or_default();
+        svg.label(20.0, 4.0 * ROW + 85.0, 15.0, first);
+        svg.label(
+            20.0,
+            4.0 * ROW + 105.0,
+            15.0,
+            &format!("white {}  black {}", scores[0], scores[1]),
+        );
+        svg.finish()
+    }
+}
+
 impl Game for Dvonn {
     type Move = Move;
 
@@ -607,6 +649,10 @@ impl Game for Dvonn {
         let best = scores.iter().copied().max().unwrap_or(0);
         let winners = (0..2).filter(|&s| scores[s] == best).collect();
         Outcome::from_winners(winners, 2)
+    }
+
+    fn render_svg(&self, _viewer: Viewer) -> String {
+        self.svg()
     }
 
     fn render(&self, _viewer: Viewer) -> String {

@@ -142,6 +142,10 @@ macro_rules! games {
                 dispatch!(self, g => g.render(viewer))
             }
 
+            fn render_svg(&self, viewer: Viewer) -> String {
+                dispatch!(self, g => g.render_svg(viewer))
+            }
+
             fn public_setup(&self) -> Option<String> {
                 dispatch!(self, g => g.public_setup())
             }

@@ -311,6 +311,53 @@ impl Pegs {
     }
 }
 
+/// The four inside corners of the cross, the rulebook's coloured corner spaces.
+const CORNER_SPACES: [&str; 4] = ["c3", "e3", "c5", "e5"];
+
+impl Pegs {
+    /// The picture: the cross of holes, corner spaces in yellow, South red and North black.
+    fn svg(&self) -> String {
+        let mut svg = crate::svg::Svg::new(7.0 * 44.0 + 60.0, 7.0 * 44.0 + 100.0);
+        for r in 0..SIZE {
+            for c in 0..SIZE {
+                let Some(cell) = Cell::at(c, r) else { continue };
+                let x = 30.0 + f64::from(c) * 44.0 + 22.0;
+                let y = 30.0 + f64::from(SIZE - 1 - r) * 44.0 + 22.0;
+                let corner = CORNER_SPACES.contains(&cell.to_string().as_str());
+                let (fill, class) = if corner {
+                    ("#f5d76e", "corner")
+                } else {
+                    ("#f4f1ea", "hole")
+                };
+                svg.rect(x - 21.0, y - 21.0, 42.0, 42.0, fill, "#ccc", class);
+                if self.pegs[0] & cell.mask() != 0 {
+                    svg.circle(x, y, 14.0, "#c22", "#111", "peg south");
+                } else if self.pegs[1] & cell.mask() != 0 {
+                    svg.circle(x, y, 14.0, "#222", "#111", "peg north");
+                } else {
+                    svg.circle(x, y, 5.0, "#999", "none", "empty");
+                    svg.text(x, y + 13.0, 9.0, "#aaa", &cell.to_string());
+                }
+            }
+        }
+        let status = self.render(Viewer::Everyone);
+        let mut lines = status.lines();
+        svg.label(
+            15.0,
+            7.0 * 44.0 + 55.0,
+            14.0,
+            lines.next().unwrap_or_default(),
+        );
+        svg.label(
+            15.0,
+            7.0 * 44.0 + 78.0,
+            12.0,
+            lines.last().unwrap_or_default(),
+        );
+        svg.finish()
+    }
+}
+
 impl Game for Pegs {
     type Move = Move;
 
@@ -419,6 +466,10 @@ impl Game for Pegs {
 
     fn outcome(&self) -> Outcome {
         self.outcome.clone()
+    }
+
+    fn render_svg(&self, _viewer: Viewer) -> String {
+        self.svg()
     }
 
     fn render(&self, _viewer: Viewer) -> String {

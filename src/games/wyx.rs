@@ -373,6 +373,92 @@ impl Wyx {
     }
 }
 
+impl Wyx {
+    /// The picture: the board with strong squares, pawns and knights, and the rack beside it.
+    fn svg(&self) -> String {
+        const SQUARE: f64 = 44.0;
+        let mut svg = crate::svg::Svg::new(8.0 * SQUARE + 470.0, 8.0 * SQUARE + 100.0);
+        for index in 0..64u8 {
+            let square = Square(index);
+            let x = 30.0 + f64::from(square.file()) * SQUARE;
+            let y = 30.0 + f64::from(7 - square.rank()) * SQUARE;
+            let (fill, class) = if is_strong(square) {
+                ("#e8dcb0", "strong")
+            } else {
+                ("#f7f5ee", "square")
+            };
+            svg.rect(x, y, SQUARE, SQUARE, fill, "#ccc", class);
+            if is_strong(square) {
+                svg.text(
+                    x + 8.0,
+                    y + 9.0,
+                    10.0,
+                    "#8a7a40",
+                    &pawns_for(square).to_string(),
+                );
+            }
+            let (cx, cy) = (x + SQUARE / 2.0, y + SQUARE / 2.0);
+            if let Some(colour) = (0..2).find(|&c| self.pawns[c] & square.mask() != 0) {
+                let (class, fill, ink) = [
+                    ("pawns white", "#fff", "#111"),
+                    ("pawns black", "#222", "#fff"),
+                ][colour];
+                svg.circle(cx, cy + 6.0, 11.0, fill, "#111", class);
+                svg.text(
+                    cx,
+                    cy + 6.0,
+                    11.0,
+                    ink,
+                    &self.count[index as usize].to_string(),
+                );
+            }
+            if let Some(colour) = self.knights.iter().position(|&k| k == square) {
+                let (class, fill, ink) = [
+                    ("knight white", "#fff", "#111"),
+                    ("knight black", "#222", "#fff"),
+                ][colour];
+                svg.rect(cx - 11.0, cy - 18.0, 22.0, 16.0, fill, "#111", class);
+                svg.text(cx, cy - 10.0, 12.0, ink, "N");
+            }
+        }
+        let rack_x = 8.0 * SQUARE + 60.0;
+        svg.label(rack_x, 18.0, 13.0, "rack (next domino at the foot)");
+        for column in 0..COLUMNS {
+            let x = rack_x + column as f64 * 50.0;
+            svg.text(
+                x + 20.0,
+                8.0 * SQUARE + 30.0,
+                12.0,
+                "#555",
+                &(column + 1).to_string(),
+            );
+            for (i, domino) in self.rack[column]
+                .iter()
+                .enumerate()
+                .skip(usize::from(self.taken[column]))
+            {
+                let y = 30.0 + (PER_COLUMN - 1 - i) as f64 * 44.0;
+                svg.rect(x, y + 4.0, 42.0, 34.0, "#fffbe8", "#998", "domino");
+                svg.text(x + 21.0, y + 21.0, 11.0, "#222", &domino.to_string());
+            }
+        }
+        let status = self.render(Viewer::Everyone);
+        svg.label(
+            15.0,
+            8.0 * SQUARE + 60.0,
+            14.0,
+            status.lines().next().unwrap_or_default(),
+        );
+        svg.label(
+            15.0,
+            8.0 * SQUARE + 82.0,
+            12.0,
+            status.lines().last().unwrap_or_default(),
+        );
+        svg.finish()
+    }
+}
+
 impl Game for Wyx {
     type Move = Move;
 
@@ -531,6 +617,10 @@ impl Game for Wyx {
         let scores = self.scores();
         let best = scores.iter().copied().max().unwrap_or(0);
         Outcome::from_winners((0..2).filter(|&s| scores[s] == best).collect(), 2)
+    }
+
+    fn render_svg(&self, _viewer: Viewer) -> String {
+        self.svg()
     }
 
     fn render(&self, _viewer: Viewer) -> String {

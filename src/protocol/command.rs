@@ -33,7 +33,11 @@ pub const COMMANDS: [(&str, &str, &str); 16] = [
     ("play", "[SEAT] MOVE", "plays MOVE for the seat to move"),
     ("undo", "", "takes back the last ply"),
     ("to_move", "", "the seat to move, or none"),
-    ("showboard", "[SEAT]", "the board, as SEAT may see it"),
+    (
+        "showboard",
+        "[svg] [SEAT]",
+        "the board as text (or SVG), as SEAT may see it",
+    ),
     ("score", "", "each seat's score, in seat order"),
     (
         "result",
@@ -104,7 +108,12 @@ pub enum Command {
     /// `to_move`
     ToMove,
     /// `showboard [SEAT]`
-    ShowBoard(Option<Seat>),
+    ShowBoard {
+        /// Only what this seat may see.
+        seat: Option<Seat>,
+        /// An SVG picture instead of text.
+        svg: bool,
+    },
     /// `score`
     Score,
     /// `result`
@@ -218,8 +227,22 @@ fn command(name: &str, args: &[&str]) -> Option<Command> {
         },
         ("undo", []) => Command::Undo,
         ("to_move", []) => Command::ToMove,
-        ("showboard", []) => Command::ShowBoard(None),
-        ("showboard", [seat]) => Command::ShowBoard(Some(whole(seat)?)),
+        ("showboard", []) => Command::ShowBoard {
+            seat: None,
+            svg: false,
+        },
+        ("showboard", ["svg"]) => Command::ShowBoard {
+            seat: None,
+            svg: true,
+        },
+        ("showboard", ["svg", seat]) => Command::ShowBoard {
+            seat: Some(whole(seat)?),
+            svg: true,
+        },
+        ("showboard", [seat]) => Command::ShowBoard {
+            seat: Some(whole(seat)?),
+            svg: false,
+        },
         ("score", []) => Command::Score,
         ("result", []) => Command::Result,
         ("perft", [depth]) => Command::Perft(whole(depth)?),
@@ -290,8 +313,16 @@ impl fmt::Display for Command {
             Command::Play { seat: Some(s), mv } => write!(f, "play {s} {mv}"),
             Command::Undo => f.write_str("undo"),
             Command::ToMove => f.write_str("to_move"),
-            Command::ShowBoard(None) => f.write_str("showboard"),
-            Command::ShowBoard(Some(seat)) => write!(f, "showboard {seat}"),
+            Command::ShowBoard { seat, svg } => {
+                f.write_str("showboard")?;
+                if *svg {
+                    f.write_str(" svg")?;
+                }
+                match seat {
+                    Some(seat) => write!(f, " {seat}"),
+                    None => Ok(()),
+                }
+            }
             Command::Score => f.write_str("score"),
             Command::Result => f.write_str("result"),
             Command::Perft(depth) => write!(f, "perft {depth}"),
@@ -378,8 +409,34 @@ mod tests {
             ),
             request(None, Command::Undo),
             request(None, Command::ToMove),
-            request(None, Command::ShowBoard(None)),
-            request(None, Command::ShowBoard(Some(2))),
+            request(
+                None,
+                Command::ShowBoard {
+                    seat: None,
+                    svg: false,
+                },
+            ),
+            request(
+                None,
+                Command::ShowBoard {
+                    seat: Some(2),
+                    svg: false,
+                },
+            ),
+            request(
+                None,
+                Command::ShowBoard {
+                    seat: None,
+                    svg: true,
+                },
+            ),
+            request(
+                Some(3),
+                Command::ShowBoard {
+                    seat: Some(1),
+                    svg: true,
+                },
+            ),
             request(None, Command::Score),
             request(None, Command::Result),
             request(Some(99), Command::Perft(5)),

@@ -1,0 +1,93 @@
+//! A few helpers to write SVG text: the games draw their pictures with them, without I/O.
+
+use std::fmt::Write as _;
+
+/// An SVG picture being written.
+pub struct Svg {
+    text: String,
+}
+
+/// Text safe inside SVG elements and attributes.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+impl Svg {
+    /// A picture `width` by `height` user units, with a white background.
+    pub fn new(width: f64, height: f64) -> Svg {
+        let mut text = String::new();
+        let _ = write!(
+            text,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}" font-family="sans-serif">"#
+        );
+        let _ = write!(text, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        Svg { text }
+    }
+
+    /// A circle; `class` says what it shows (tests count pieces by it).
+    pub fn circle(&mut self, x: f64, y: f64, r: f64, fill: &str, stroke: &str, class: &str) {
+        let _ = write!(
+            self.text,
+            "\n<circle class=\"{class}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{r:.1}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"/>"
+        );
+    }
+
+    /// A rectangle.
+    #[allow(clippy::too_many_arguments)] // the SVG element's own attributes
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: &str, class: &str) {
+        let _ = write!(
+            self.text,
+            "\n<rect class=\"{class}\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"{fill}\" stroke=\"{stroke}\"/>"
+        );
+    }
+
+    /// A closed polygon through `points`.
+    pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: &str, class: &str) {
+        let points: Vec<String> = points
+            .iter()
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect();
+        let _ = write!(
+            self.text,
+            "\n<polygon class=\"{class}\" points=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\"/>",
+            points.join(" ")
+        );
+    }
+
+    /// Text centred on (`x`, `y`).
+    pub fn text(&mut self, x: f64, y: f64, size: f64, fill: &str, text: &str) {
+        let _ = write!(
+            self.text,
+            "\n<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size:.0}\" fill=\"{fill}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
+            escape(text)
+        );
+    }
+
+    /// Left-aligned text from (`x`, `y`).
+    pub fn label(&mut self, x: f64, y: f64, size: f64, text: &str) {
+        let _ = write!(
+            self.text,
+            "\n<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size:.0}\" fill=\"#222\" dominant-baseline=\"central\">{}</text>",
+            escape(text)
+        );
+    }
+
+    /// The finished picture.
+    pub fn finish(mut self) -> String {
+        self.text.push_str("\n</svg>");
+        self.text
+    }
+}
+
+/// The six corners of a pointy-top hexagon of radius `r` around (`x`, `y`).
+pub fn hexagon(x: f64, y: f64, r: f64) -> Vec<(f64, f64)> {
+    (0..6)
+        .map(|i| {
+            let angle = std::f64::consts::PI / 3.0 * f64::from(i) + std::f64::consts::PI / 6.0;
+            (x + r * angle.cos(), y + r * angle.sin())
+        })
+        .collect()
+}

@@ -1,0 +1,204 @@
+//! The HTML replay viewer: one self-contained page (no network, no external assets) that lists the
+//! games of a records file and steps through any of them.
+//!
+//! Every position is drawn here, in Rust, as SVG (the same pictures as `referee render`), so the
+//! page needs no rules of its own: its script only shows the picture of the current ply. The page
+//! opens the game and ply named in its address (`#game=2&ply=10`), and `steps=N` there presses the
+//! right arrow key N times once loaded, so a headless browser can step through a game.
+
+use std::io::Write as _;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use serde::Serialize;
+
+use crate::game::{Game, Viewer};
+use crate::record::{End, Record};
+use crate::replay::replay_record;
+
+/// One game as the page shows it.
+#[derive(Serialize)]
+struct PageGame {
+    title: String,
+    result: String,
+    /// Per ply: who played, what, the time used and the clock left.
+    moves: Vec<PageMove>,
+    /// The picture before the first ply and after each ply.
+    frames: Vec<String>,
+    scores: Vec<Vec<i64>>,
+}
+
+#[derive(Serialize)]
+struct PageMove {
+    text: String,
+    seat: String,
+    clock: String,
+}
+
+fn end_text(record: &Record) -> String {
+    let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
+    let winners = record.result.as_ref().map(|r| {
+        r.winners
+            .iter()
+            .map(|&s| names.get(s).copied().unwrap_or("?"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    let how = match &record.end {
+        None => return "unfinished".to_owned(),
+        Some(End::Normal) => "normal end".to_owned(),
+        Some(End::Resignation { seat }) => format!("seat {seat} resigned"),
+        Some(End::Verdict {
+            seat,
+            verdict,
+            detail,
+        }) => format!("seat {seat}: {verdict:?} ({detail})"),
+    };
+    format!("won by {}; {how}", winners.unwrap_or_default())
+}
+
+fn page_game(index: usize, record: &Record) -> Result<PageGame, String> {
+    let mut game = replay_record(record, Some(0))?;
+    let mut frames = vec![game.render_svg(Viewer::Everyone)];
+    let mut scores = vec![game.scores()];
+    let mut moves = Vec::new();
+    for ply in &record.moves {
+        let mv = game
+            .parse_move(&ply.mv)
+            .map_err(|e| format!("ply {}: {e}", ply.ply))?;
+        game.try_play(&mv)
+            .map_err(|e| format!("ply {}: {e}", ply.ply))?;
+        frames.push(game.render_svg(Viewer::Everyone));
+        scores.push(game.scores());
+        moves.push(PageMove {
+            text: ply.mv.clone(),
+            seat: ply.seat.map_or("chance".to_owned(), |s| s.to_string()),
+            clock: match (ply.time_ms, ply.clock_ms) {
+                (Some(used), Some(left)) => format!("{used} ms, {left} ms left"),
+                _ => String::new(),
+            },
+        });
+    }
+    let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
+    Ok(PageGame {
+        title: format!("{}. {}: {}", index + 1, record.game, names.join(" vs ")),
+        result: end_text(record),
+        moves,
+        frames,
+        scores,
+    })
+}
+
+/// The page for `records`.
+pub fn page(records: &[Record]) -> Result<String, String> {
+    let games = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| page_game(i, r).map_err(|e| format!("game {}: {e}", i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let data = serde_json::to_string(&games).map_err(|e| e.to_string())?;
+    // The pictures repeat from ply to ply, so gzip shrinks them about twentyfold; the browser
+    // unpacks them with its own DecompressionStream.
+    let mut gzip = GzEncoder::new(Vec::new(), Compression::best());
+    gzip.write_all(data.as_bytes()).map_err(|e| e.to_string())?;
+    let packed = gzip.finish().map_err(|e| e.to_string())?;
+    Ok(TEMPLATE.replace("/*DATA*/", &BASE64.encode(packed)))
+}
+
+const TEMPLATE: &str = r##"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>referee games</title>
+<style>
+body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
+#list { width: 260px; overflow-y: auto; border-right: 1px solid #ccc; padding: 8px; }
+#list a { display: block; padding: 4px; color: #124; text-decoration: none; }
+#list a.current { background: #dde8f4; }
+#main { flex: 1; padding: 12px; overflow: auto; }
+#controls button { font-size: 16px; margin-right: 4px; }
+#layout { display: flex; gap: 16px; margin-top: 8px; }
+#moves { max-height: 70vh; overflow-y: auto; font-family: monospace; min-width: 280px; }
+#moves div { padding: 1px 4px; }
+#moves div.current { background: #ffe9a8; }
+</style>
+</head>
+<body>
+<div id="list"></div>
+<div id="main">
+  <h3 id="title"></h3>
+  <div id="result"></div>
+  <div id="controls">
+    <button id="first" title="Home">&#x23EE;</button>
+    <button id="prev" title="Left arrow">&#x25C0;</button>
+    <button id="next" title="Right arrow">&#x25B6;</button>
+    <button id="last" title="End">&#x23ED;</button>
+    ply <span id="ply">0</span> of <span id="plies">0</span>
+    &nbsp; scores <span id="scores"></span>
+  </div>
+  <div id="layout">
+    <div id="board"></div>
+    <div id="moves"></div>
+  </div>
+</div>
+<script>
+const packed = "/*DATA*/";
+let games = [], game = 0, ply = 0;
+const $ = (id) => document.getElementById(id);
+function show() {
+  const g = games[game];
+  $("title").textContent = g.title;
+  $("result").textContent = g.result;
+  $("ply").textContent = ply;
+  $("plies").textContent = g.moves.length;
+  $("scores").textContent = g.scores[ply].join(" ");
+  $("board").innerHTML = g.frames[ply];
+  $("board").dataset.ply = ply;
+  document.querySelectorAll("#list a").forEach((a, i) => a.className = i === game ? "current" : "");
+  const moves = $("moves");
+  moves.innerHTML = "";
+  g.moves.forEach((m, i) => {
+    const row = document.createElement("div");
+    row.textContent = (i + 1) + ". [" + m.seat + "] " + m.text + (m.clock ? "  (" + m.clock + ")" : "");
+    if (i + 1 === ply) row.className = "current";
+    row.onclick = () => { ply = i + 1; show(); };
+    moves.appendChild(row);
+  });
+}
+function go(to) { ply = Math.max(0, Math.min(games[game].moves.length, to)); show(); }
+$("first").onclick = () => go(0);
+$("prev").onclick = () => go(ply - 1);
+$("next").onclick = () => go(ply + 1);
+$("last").onclick = () => go(games[game].moves.length);
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight") go(ply + 1);
+  else if (e.key === "ArrowLeft") go(ply - 1);
+  else if (e.key === "Home") go(0);
+  else if (e.key === "End") go(games[game].moves.length);
+});
+async function start() {
+  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  games = JSON.parse(await new Response(stream).text());
+  games.forEach((g, i) => {
+    const a = document.createElement("a");
+    a.href = "#game=" + (i + 1);
+    a.textContent = g.title + " (" + g.result + ")";
+    a.onclick = (e) => { e.preventDefault(); game = i; go(0); };
+    $("list").appendChild(a);
+  });
+  const params = new URLSearchParams(location.hash.slice(1));
+  game = Math.max(0, Math.min(games.length - 1, (parseInt(params.get("game")) || 1) - 1));
+  go(parseInt(params.get("ply")) || 0);
+  for (let i = 0; i < (parseInt(params.get("steps")) || 0); i++) {
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
+  }
+  document.body.dataset.ready = "yes";
+}
+start();
+</script>
+</body>
+</html>
+"##;
