@@ -250,11 +250,16 @@ impl BotState {
                 self.history.clear();
                 Ok(String::new())
             }
-            Command::Play { mv, .. } | Command::Event(mv) => {
+            Command::Play { .. } | Command::Event(_) => {
+                let (actor, mv) = match command {
+                    Command::Play { seat, mv } => (seat, mv),
+                    Command::Event(mv) => (None, mv),
+                    _ => unreachable!("matched above"),
+                };
                 let game = self.game.as_mut().ok_or("no game")?;
                 // DOUBLE's hands are hidden: the bot keeps its own view, filling in unseen cards.
                 if let AnyGame::Double(view) = game {
-                    view.apply_view(self.seat, &mv)?;
+                    view.apply_view(self.seat, actor, &mv)?;
                     self.history.push(mv);
                     return Ok(String::new());
                 }

@@ -348,6 +348,29 @@ impl Double {
         self.stock.count_ones() as usize
     }
 
+    /// Queues a card for `seat` to draw; a view queues nothing, and takes each card when its
+    /// event arrives (see `apply_view`).
+    fn queue_draw(&mut self, seat: u8) {
+        if !self.view {
+            self.pending.push_back(Pending::Draw(seat));
+        }
+    }
+
+    /// Turns the start card: a special one goes under the stock (the next card is turned then).
+    fn turn_start_card(&mut self, card: Card) {
+        self.take_from_stock(card);
+        if card.info().kind == Kind::Normal {
+            let laid = Laid {
+                card,
+                sectors: card.laid(false),
+            };
+            self.ends = Some([laid, laid]);
+        } else {
+            self.stock |= card.bit();
+            self.under.push_back(card);
+        }
+    }
+
     fn deal_round(&mut self) {
         self.stock = (1u128 << DECK) - 1;
         self.under.clear();
@@ -356,11 +379,13 @@ impl Double {
         for hand in &mut self.hands {
             hand.clear();
         }
-        for i in 0..HAND * usize::from(self.seats) {
-            let seat = (usize::from(self.dealer) + i) % usize::from(self.seats);
-            self.pending.push_back(Pending::Deal(seat as u8));
+        if !self.view {
+            for i in 0..HAND * usize::from(self.seats) {
+                let seat = (usize::from(self.dealer) + i) % usize::from(self.seats);
+                self.pending.push_back(Pending::Deal(seat as u8));
+            }
+            self.pending.push_back(Pending::Start);
         }
-        self.pending.push_back(Pending::Start);
         self.then = Then::FirstTurn;
         self.quiet_turns = 0;
     }
@@ -460,7 +485,7 @@ impl Double {
                 if self.can_double(seat, side) {
                     self.obliged[side.index()] = true;
                 } else {
-                    self.pending.push_back(Pending::Draw(seat));
+                    self.queue_draw(seat);
                     self.penalty_drawn = true;
                 }
             }
@@ -524,8 +549,7 @@ impl Double {
         let others = usize::from(self.seats) - 1;
         if card.info().kind == Kind::PlusOne && self.stock_size() >= others {
             for k in 1..self.seats {
-                self.pending
-                    .push_back(Pending::Draw((seat + k) % self.seats));
+                self.queue_draw((seat + k) % self.seats);
             }
         }
         true
@@ -670,68 +694,84 @@ impl Double {
     }
 
     /// Applies what `viewer` was told, to this copy of the game as the viewer keeps it: an event
-    /// (`deal 2`, `draw 0 c17:RYB`, `start c05:RYG`) or a seat's action (`left c31:RYB`). A hidden
-    /// card is filled in with any card the viewer cannot tell from it.
+    /// (`deal 2`, `draw 0 c17:RYB`, `start c05:RYG`) or the action of seat `actor` (`left
+    /// c31:RYB`). A hidden card is filled in with any card the viewer cannot tell from it.
     ///
     /// Another seat's obligations, penalties and single-cover rights depend on its hidden hand, so
-    /// the view does not judge them: it follows what it is told, applying each ply's effects and
-    /// dropping the chance plies it expected but was not told of.
-    pub fn apply_view(&mut self, viewer: usize, text: &str) -> Result<(), String> {
-        self.view = true;
+    /// a view does not judge them: it follows what it is told. It queues no card of its own either:
+    /// each card that leaves the stock is taken when its event arrives, so a wrong guess about
+    /// another seat's penalty cannot hold the view in an old turn.
+    pub fn apply_view(
+        &mut self,
+        viewer: usize,
+        actor: Option<usize>,
+        text: &str,
+    ) -> Result<(), String> {
+        if !self.view {
+            // From now on nothing is queued by inference: cards arrive as events.
+            self.view = true;
+            self.pending.clear();
+            self.settle();
+        }
         let words: Vec<&str> = text.split_whitespace().collect();
-        let event = match words.as_slice() {
+        let hidden = match words.as_slice() {
             ["deal", seat] | ["draw", seat] => {
                 let seat: u8 = seat.parse().map_err(|_| format!("`{text}`: no seat"))?;
                 let card = *self.drawable().first().ok_or("no card in the stock")?;
-                Some(if words[0] == "deal" {
-                    Move::Deal { seat, card }
-                } else {
-                    Move::Draw { seat, card }
+                Some(match words[0] {
+                    "deal" => Move::Deal { seat, card },
+                    _ => Move::Draw { seat, card },
                 })
             }
             _ => None,
         };
-        let mv = match event {
+        let mv = match hidden {
             Some(mv) => mv,
             None => self.parse_move(text).map_err(|e| e.to_string())?,
         };
+        self.ply += 1;
         match mv {
             Move::Deal { seat, card } | Move::Draw { seat, card } => {
                 if !self.drawable().contains(&card) {
                     self.relocate(viewer, card, Place::Stock)?;
                 }
-                // The card goes to `seat` whether or not this view expected the draw.
-                match self.pending.front() {
-                    Some(Pending::Deal(s) | Pending::Draw(s)) if *s == seat => {
-                        self.pending.pop_front();
-                    }
-                    _ => {}
-                }
                 self.take_from_stock(card);
                 self.hands[usize::from(seat)].push(card);
-                self.ply += 1;
-                self.settle();
-                return Ok(());
-            }
-            Move::Start { card } if !self.drawable().contains(&card) => {
-                self.relocate(viewer, card, Place::Stock)?;
-            }
-            Move::Cover { card, .. } | Move::Single { card, .. } => {
-                let seat = usize::from(self.to_move);
-                if seat != viewer {
-                    self.relocate(viewer, card, Place::Hand(seat))?;
+                // A draw for the seat before, told after this view began the next turn: in the
+                // game it came first, so the turn began with what the stock then held.
+                if seat != self.to_move && !self.played_this_turn && self.stock == 0 {
+                    self.began_empty = true;
                 }
             }
-            _ => {}
+            Move::Start { card } => {
+                if !self.drawable().contains(&card) {
+                    self.relocate(viewer, card, Place::Stock)?;
+                }
+                self.turn_start_card(card);
+            }
+            Move::Cover { .. } | Move::Single { .. } | Move::TakeCard | Move::Stop => {
+                self.ply -= 1;
+                let seat = usize::from(self.to_move);
+                if actor.is_some_and(|a| a != seat) {
+                    return Err(format!(
+                        "`{text}` is seat {} acting, but this view has seat {seat} to act",
+                        actor.unwrap_or(seat)
+                    ));
+                }
+                if seat == viewer {
+                    return self.try_play(&mv).map_err(|e| e.to_string());
+                }
+                if let Move::Cover { card, .. } | Move::Single { card, .. } = mv {
+                    self.relocate(viewer, card, Place::Hand(seat))?;
+                }
+                // Another seat's obligations depend on its hidden hand: follow what it did.
+                self.obliged = [false; 2];
+                self.play_unchecked(&mv);
+                return Ok(());
+            }
         }
-        if !matches!(mv, Move::Start { .. }) && usize::from(self.to_move) != viewer {
-            // The seat acts: any draw this view expected of it did not happen.
-            self.pending.clear();
-            self.obliged = [false; 2];
-            self.play_unchecked(&mv);
-            return Ok(());
-        }
-        self.try_play(&mv).map_err(|e| e.to_string())
+        self.settle();
+        Ok(())
     }
 
     /// A copy in which the cards `viewer` cannot see (other hands, the stock but for the cards
@@ -1107,18 +1147,9 @@ impl Game for Double {
                 self.hands[usize::from(seat)].push(card);
             }
             Move::Start { card } => {
-                self.take_from_stock(card);
+                self.turn_start_card(card);
                 if card.info().kind == Kind::Normal {
                     self.pending.pop_front();
-                    let laid = Laid {
-                        card,
-                        sectors: card.laid(false),
-                    };
-                    self.ends = Some([laid, laid]);
-                } else {
-                    // A special start card goes under the stock, and the next card is turned.
-                    self.stock |= card.bit();
-                    self.under.push_back(card);
                 }
             }
             Move::Cover { side, card, turned } => {
@@ -1131,7 +1162,7 @@ impl Game for Double {
                     for other in [Side::Left, Side::Right] {
                         if self.obliged[other.index()] && !self.can_double(seat, other) {
                             self.obliged[other.index()] = false;
-                            self.pending.push_back(Pending::Draw(seat));
+                            self.queue_draw(seat);
                             self.penalty_drawn = true;
                         }
                     }
@@ -1141,13 +1172,13 @@ impl Game for Double {
                 let seat = self.to_move;
                 self.lay(seat, side, card, turned);
                 if self.after_laying(seat, card) {
-                    self.pending.push_back(Pending::Draw(seat));
+                    self.queue_draw(seat);
                     self.then = Then::EndTurn;
                 }
             }
             Move::TakeCard => {
                 if !self.penalty_drawn {
-                    self.pending.push_back(Pending::Draw(self.to_move));
+                    self.queue_draw(self.to_move);
                 }
                 self.then = Then::EndTurn;
             }
@@ -1561,5 +1592,77 @@ mod tests {
             "seat 1 is out; seat 2 has the lowest total"
         );
         assert_eq!(g.forfeit_winners(0), [1, 2], "equal lowest totals share");
+    }
+
+    /// Each seat's view, fed exactly what the arena tells that seat, agrees with the truth on who
+    /// acts, and on its own hand, after every ply of random games.
+    #[test]
+    fn every_seats_view_follows_the_game() {
+        for (game_number, seats) in (0..40u64).map(|g| (g, 2 + (g % 5) as u8)) {
+            let mut truth = Double::start(seats);
+            let mut views: Vec<Double> = (0..seats).map(|_| Double::start(seats)).collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(game_number);
+            for ply in 0..3000 {
+                let Some(actor) = truth.to_move() else { break };
+                let mv = match actor {
+                    Actor::Chance => truth.next_card(game_number).unwrap(),
+                    Actor::Seat(_) => {
+                        let moves = truth.actions();
+                        moves[rand::RngExt::random_range(&mut rng, 0..moves.len())]
+                    }
+                };
+                let texts: Vec<String> = (0..usize::from(seats))
+                    .map(|v| match actor {
+                        Actor::Chance => truth.visible_text(&mv, Viewer::Seat(v)),
+                        Actor::Seat(_) => mv.to_string(),
+                    })
+                    .collect();
+                truth.try_play(&mv).unwrap();
+                if truth.over {
+                    // A view never ends the match: the other seats' penalties are hidden from it.
+                    break;
+                }
+                for (v, view) in views.iter_mut().enumerate() {
+                    let actor = match actor {
+                        Actor::Seat(s) => Some(s),
+                        Actor::Chance => None,
+                    };
+                    view.apply_view(v, actor, &texts[v])
+                        .unwrap_or_else(|e| panic!("game {game_number} ply {ply} seat {v}: {e}"));
+                    let sizes = |g: &Double| {
+                        (0..usize::from(seats))
+                            .map(|s| g.hands[s].len())
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(
+                        (sizes(view), view.stock_size(), view.round),
+                        (sizes(&truth), truth.stock_size(), truth.round),
+                        "game {game_number} ply {ply} seat {v}: hand sizes after {mv}"
+                    );
+                    let mut own = view.hands[v].clone();
+                    let mut real = truth.hands[v].clone();
+                    own.sort();
+                    real.sort();
+                    assert_eq!(
+                        own, real,
+                        "game {game_number} ply {ply} seat {v}: hand after {mv}"
+                    );
+                    if truth.to_move() == Some(Actor::Seat(v)) {
+                        assert_eq!(
+                            view.to_move(),
+                            truth.to_move(),
+                            "game {game_number} ply {ply} seat {v}: to move after {mv}"
+                        );
+                        let mut a: Vec<String> =
+                            view.actions().iter().map(ToString::to_string).collect();
+                        let mut b: Vec<String> =
+                            truth.actions().iter().map(ToString::to_string).collect();
+                        a.sort();
+                        b.sort();
+                        assert_eq!(a, b, "game {game_number} ply {ply} seat {v}: own actions");
+                    }
+                }
+            }
+        }
     }
 }
