@@ -131,10 +131,10 @@ body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
   <h3 id="title"></h3>
   <div id="result"></div>
   <div id="controls">
-    <button id="first" title="Home">&#x23EE;</button>
-    <button id="prev" title="Left arrow">&#x25C0;</button>
-    <button id="next" title="Right arrow">&#x25B6;</button>
-    <button id="last" title="End">&#x23ED;</button>
+    <button id="first" title="Home">|&lt;</button>
+    <button id="prev" title="Left arrow">&lt;</button>
+    <button id="next" title="Right arrow">&gt;</button>
+    <button id="last" title="End">&gt;|</button>
     ply <span id="ply">0</span> of <span id="plies">0</span>
     &nbsp; scores <span id="scores"></span>
   </div>
@@ -162,9 +162,12 @@ function show() {
   g.moves.forEach((m, i) => {
     const row = document.createElement("div");
     row.textContent = (i + 1) + ". [" + m.seat + "] " + m.text + (m.clock ? "  (" + m.clock + ")" : "");
-    if (i + 1 === ply) row.className = "current";
     row.onclick = () => { ply = i + 1; show(); };
     moves.appendChild(row);
+    if (i + 1 === ply) {
+      row.className = "current";
+      row.scrollIntoView({ block: "nearest" });
+    }
   });
 }
 function go(to) { ply = Math.max(0, Math.min(games[game].moves.length, to)); show(); }

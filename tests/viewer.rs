@@ -1,0 +1,169 @@
+//! The HTML viewer in a real browser: headless Chromium opens the page, steps through a game with
+//! the arrow key, and shows the right ply and board; a screenshot is taken of each game.
+//!
+//! `.ci/run` installs Debian's chromium and sets `REFEREE_REQUIRE_CHROMIUM`; elsewhere the test is
+//! skipped with a note when no chromium is installed.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use common::{temp_dir, valid_records};
+
+/// One game of each kind, played by the built-in bots.
+fn records(dir: &Path) -> std::path::PathBuf {
+    let out = dir.join("games.jsonl");
+    for (game, variant, seats) in [
+        ("dvonn", None, "2"),
+        ("double-dutch", None, "3"),
+        ("pegs", Some("turbo"), "2"),
+        ("wyx", Some("double"), "2"),
+        ("double", None, "4"),
+    ] {
+        let mut command = cargo_bin_cmd!("referee");
+        command
+            .args([
+                "match", "--game", game, "--seats", seats, "--games", "1", "--seed", "5",
+            ])
+            .args(["--movetime", "50", "--out"])
+            .arg(&out)
+            .timeout(std::time::Duration::from_secs(120));
+        if let Some(variant) = variant {
+            command.args(["--variant", variant]);
+        }
+        command.assert().success();
+    }
+    out
+}
+
+/// Runs headless Chromium on `url` (the flags a closed network needs) with extra `args`.
+fn chromium(dir: &Path, url: &str, args: &[&str]) -> Vec<u8> {
+    let profile = dir.join(format!("profile-{}", url.len() % 97));
+    let output = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+        ])
+        .args([
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .args([
+            "--hide-scrollbars",
+            "--virtual-time-budget=5000",
+            "--window-size=1300,820",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+#[test]
+fn the_viewer_steps_through_every_game_in_chromium() {
+    if Command::new("chromium").arg("--version").output().is_err() {
+        assert!(
+            std::env::var_os("REFEREE_REQUIRE_CHROMIUM").is_none(),
+            "chromium is required here"
+        );
+        eprintln!("note: no chromium installed; the browser test did not run");
+        return;
+    }
+    let dir = temp_dir("viewer");
+    let records_file = records(&dir);
+    let records = valid_records(&records_file);
+    let page = dir.join("games.html");
+    cargo_bin_cmd!("referee")
+        .arg("view")
+        .arg(&records_file)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Self-contained: no address to fetch (the pictures travel packed, as base64).
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no network address"
+    );
+    assert!(
+        !html.contains("<script src") && !html.contains("<link"),
+        "no external assets"
+    );
+    for (index, record) in records.iter().enumerate() {
+        let game = index + 1;
+        let plies = record["moves"].as_array().unwrap().len();
+        let steps = (plies * 2 / 3).max(1);
+        let url = format!("file://{}#game={game}&steps={steps}", page.display());
+        let dom = String::from_utf8(chromium(&dir, &url, &["--dump-dom"])).unwrap();
+        assert!(
+            dom.contains(r#"data-ready="yes""#),
+            "game {game}: the page did not load its data"
+        );
+        assert!(
+            dom.contains(&format!(r#"<span id="ply">{steps}</span>"#)),
+            "game {game}: ply {steps} expected"
+        );
+        assert!(
+            dom.contains(&format!(r#"data-ply="{steps}""#)),
+            "game {game}: board of ply {steps}"
+        );
+        assert!(
+            dom.contains(&format!(r#"<span id="plies">{plies}</span>"#)),
+            "game {game}"
+        );
+        // The board shown is the position after those plies: the same pieces `render` draws.
+        let svg = cargo_bin_cmd!("referee")
+            .arg("render")
+            .arg(&records_file)
+            .args(["--game", &game.to_string(), "--ply", &steps.to_string()])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let svg = String::from_utf8(svg).unwrap();
+        let board =
+            &dom[dom.find(r#"<div id="board""#).unwrap()..dom.find(r#"<div id="moves""#).unwrap()];
+        for class in [
+            "stack white",
+            "stack black",
+            "piece flat seat0",
+            "piece flipped seat1",
+            "peg south",
+            "peg north",
+            "pawns white",
+            "knight black",
+            "card",
+            "hidden",
+        ] {
+            let needle = format!(r#"class="{class}""#);
+            assert_eq!(
+                board.matches(&needle).count(),
+                svg.matches(&needle).count(),
+                "game {game}: {class}"
+            );
+        }
+        let shot = dir.join(format!("game-{game}.png"));
+        let flag = format!("--screenshot={}", shot.display());
+        chromium(&dir, &url, &[&flag]);
+        let png = std::fs::read(&shot).unwrap();
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 20_000,
+            "game {game}: a real screenshot"
+        );
+    }
+}
