@@ -166,7 +166,8 @@ function show() {
     moves.appendChild(row);
     if (i + 1 === ply) {
       row.className = "current";
-      row.scrollIntoView({ block: "nearest" });
+      // Scroll the move list only, never the page around it.
+      moves.scrollTop = row.offsetTop - moves.offsetTop - moves.clientHeight / 2;
     }
   });
 }

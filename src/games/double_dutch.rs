@@ -297,7 +297,8 @@ const SEAT_FILLS: [&str; 3] = ["#f2e6c9", "#3b2a1a", "#c33"];
 impl DoubleDutch {
     /// The picture: hexes in offset rows; flat pieces as discs, flipped ones as diamonds.
     fn svg(&self) -> String {
-        let mut svg = crate::svg::Svg::new(7.0 * 44.0 + 90.0, 7.0 * 38.0 + 110.0);
+        // Wide enough for the supply line under the board.
+        let mut svg = crate::svg::Svg::new(7.0 * 44.0 + 260.0, 7.0 * 38.0 + 110.0);
         for cell in 0..49u8 {
             let (c, r) = (cell % SIZE, cell / SIZE);
             let shift = if r % 2 == 1 { 22.0 } else { 0.0 };
