@@ -396,3 +396,23 @@ fn every_game_plays_in_a_session() {
         answers[19]
     );
 }
+
+#[test]
+fn showboard_svg_answers_a_picture_without_empty_lines() {
+    let answers = session(
+        "newgame pegs\nshowboard svg\nnewgame double seats=3 seed=2\nshowboard svg 1\nshowboard svg 5\n",
+    );
+    let pegs = answers[1].strip_prefix("= ").unwrap();
+    assert!(
+        pegs.starts_with("<svg") && pegs.ends_with("</svg>"),
+        "{pegs}"
+    );
+    assert_eq!(pegs.matches(r#"class="peg south""#).count(), 11);
+    let seat1 = answers[3].strip_prefix("= ").unwrap();
+    assert_eq!(
+        seat1.matches(r#"class="hidden""#).count(),
+        12,
+        "the other two hands, face down"
+    );
+    assert_eq!(answers[4], "? no seat 5: seats are 0 to 2");
+}
