@@ -75,6 +75,14 @@ impl Svg {
         );
     }
 
+    /// Two caption lines from `y` down: the first and last lines of a text picture (the status
+    /// and the scores).
+    pub fn caption(&mut self, y: f64, text_picture: &str) {
+        let mut lines = text_picture.lines();
+        self.label(15.0, y, 14.0, lines.next().unwrap_or_default());
+        self.label(15.0, y + 23.0, 12.0, lines.last().unwrap_or_default());
+    }
+
     /// The finished picture.
     pub fn finish(mut self) -> String {
         self.text.push_str("\n</svg>");

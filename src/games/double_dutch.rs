@@ -319,20 +319,7 @@ impl DoubleDutch {
                 }
             }
         }
-        let status = self.render(Viewer::Everyone);
-        let mut lines = status.lines();
-        svg.label(
-            15.0,
-            7.0 * 38.0 + 55.0,
-            14.0,
-            lines.next().unwrap_or_default(),
-        );
-        svg.label(
-            15.0,
-            7.0 * 38.0 + 80.0,
-            12.0,
-            lines.last().unwrap_or_default(),
-        );
+        svg.caption(7.0 * 38.0 + 55.0, &self.render(Viewer::Everyone));
         svg.finish()
     }
 }

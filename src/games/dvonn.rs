@@ -440,16 +440,7 @@ impl Dvonn {
             }
             svg.text(x, y, 15.0, ink, &self.height[index].to_string());
         }
-        let scores = self.scores();
-        let status = self.render(Viewer::Everyone);
-        let first = status.lines().next().unwrap_or_default();
-        svg.label(20.0, 4.0 * ROW + 85.0, 15.0, first);
-        svg.label(
-            20.0,
-            4.0 * ROW + 105.0,
-            15.0,
-            &format!("white {}  black {}", scores[0], scores[1]),
-        );
+        svg.caption(4.0 * ROW + 85.0, &self.render(Viewer::Everyone));
         svg.finish()
     }
 }

@@ -340,20 +340,7 @@ impl Pegs {
                 }
             }
         }
-        let status = self.render(Viewer::Everyone);
-        let mut lines = status.lines();
-        svg.label(
-            15.0,
-            7.0 * 44.0 + 55.0,
-            14.0,
-            lines.next().unwrap_or_default(),
-        );
-        svg.label(
-            15.0,
-            7.0 * 44.0 + 78.0,
-            12.0,
-            lines.last().unwrap_or_default(),
-        );
+        svg.caption(7.0 * 44.0 + 55.0, &self.render(Viewer::Everyone));
         svg.finish()
     }
 }

@@ -442,19 +442,7 @@ impl Wyx {
                 svg.text(x + 21.0, y + 21.0, 11.0, "#222", &domino.to_string());
             }
         }
-        let status = self.render(Viewer::Everyone);
-        svg.label(
-            15.0,
-            8.0 * SQUARE + 60.0,
-            14.0,
-            status.lines().next().unwrap_or_default(),
-        );
-        svg.label(
-            15.0,
-            8.0 * SQUARE + 82.0,
-            12.0,
-            status.lines().last().unwrap_or_default(),
-        );
+        svg.caption(8.0 * SQUARE + 60.0, &self.render(Viewer::Everyone));
         svg.finish()
     }
 }
