@@ -181,6 +181,42 @@ pub enum SetupError {
     },
 }
 
+/// What a game allows of a setup.
+pub struct Allowed {
+    /// The game's id.
+    pub game: &'static str,
+    /// Its named variants; a setup naming none gets the default game.
+    pub variants: &'static [&'static str],
+    /// Its seat counts, the default first.
+    pub seats: &'static [usize],
+    /// The seat counts in words, for errors.
+    pub seats_in_words: &'static str,
+}
+
+/// Checks the variant and seat count of `setup`: the index of the variant named (if any) in
+/// `allowed.variants`, and the seat count.
+pub fn check_setup(setup: &Setup, allowed: &Allowed) -> Result<(Option<usize>, usize), SetupError> {
+    let variant =
+        match &setup.variant {
+            None => None,
+            Some(name) => Some(allowed.variants.iter().position(|v| v == name).ok_or_else(
+                || SetupError::Variant {
+                    game: allowed.game,
+                    variant: name.clone(),
+                },
+            )?),
+        };
+    let seats = setup.seats.unwrap_or(allowed.seats[0]);
+    if !allowed.seats.contains(&seats) {
+        return Err(SetupError::Seats {
+            game: allowed.game,
+            allowed: allowed.seats_in_words,
+            asked: seats,
+        });
+    }
+    Ok((variant, seats))
+}
+
 /// Refuses a layout for a game that has none.
 pub fn refuse_layout(game: &'static str, setup: &Setup) -> Result<(), SetupError> {
     match setup.layout {

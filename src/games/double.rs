@@ -14,7 +14,8 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::game::{
-    Actor, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+    check_setup,
 };
 
 /// Normal three-colour faces, three adjacent copies each: c01..c36.
@@ -38,7 +39,6 @@ const PLUS_ONE_VALUE: u8 = 6;
 const DECK: usize = 72;
 const HAND: usize = 6;
 const MATCH_POINTS: u32 = 50;
-const MIN_SEATS: usize = 2;
 const MAX_SEATS: usize = 6;
 
 /// What a card does.
@@ -947,20 +947,13 @@ impl Game for Double {
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::game::refuse_layout("double", setup)?;
-        if let Some(variant) = &setup.variant {
-            return Err(SetupError::Variant {
-                game: "double",
-                variant: variant.clone(),
-            });
-        }
-        let seats = setup.seats.unwrap_or(MIN_SEATS);
-        if !(MIN_SEATS..=MAX_SEATS).contains(&seats) {
-            return Err(SetupError::Seats {
-                game: "double",
-                allowed: "2 to 6",
-                asked: seats,
-            });
-        }
+        let allowed = Allowed {
+            game: "double",
+            variants: &[],
+            seats: &[2, 3, 4, 5, 6],
+            seats_in_words: "2 to 6",
+        };
+        let (_, seats) = check_setup(setup, &allowed)?;
         Ok(Double::start(seats as u8))
     }
 

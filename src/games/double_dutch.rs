@@ -6,7 +6,10 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+use crate::game::{
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
+    check_setup,
+};
 
 /// Columns and rows.
 const SIZE: u8 = 7;
@@ -329,21 +332,14 @@ impl Game for DoubleDutch {
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::game::refuse_layout("double-dutch", setup)?;
-        if let Some(variant) = &setup.variant {
-            return Err(SetupError::Variant {
-                game: "double-dutch",
-                variant: variant.clone(),
-            });
-        }
-        match setup.seats {
-            None | Some(2) => Ok(DoubleDutch::start(2)),
-            Some(3) => Ok(DoubleDutch::start(3)),
-            Some(asked) => Err(SetupError::Seats {
-                game: "double-dutch",
-                allowed: "2 or 3",
-                asked,
-            }),
-        }
+        let allowed = Allowed {
+            game: "double-dutch",
+            variants: &[],
+            seats: &[2, 3],
+            seats_in_words: "2 or 3",
+        };
+        let (_, seats) = check_setup(setup, &allowed)?;
+        Ok(DoubleDutch::start(seats as u8))
     }
 
     fn id(&self) -> &'static str {

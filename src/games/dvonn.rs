@@ -7,7 +7,10 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+use crate::game::{
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
+    check_setup,
+};
 
 /// For each row Y (row digit Y + 1), the first and last column X.
 const ROWS: [(u8, u8); 5] = [(0, 8), (0, 9), (0, 10), (1, 10), (2, 10)];
@@ -450,20 +453,14 @@ impl Game for Dvonn {
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::game::refuse_layout("dvonn", setup)?;
-        if let Some(variant) = &setup.variant {
-            return Err(SetupError::Variant {
-                game: "dvonn",
-                variant: variant.clone(),
-            });
-        }
-        match setup.seats {
-            None | Some(2) => Ok(Dvonn::start()),
-            Some(asked) => Err(SetupError::Seats {
-                game: "dvonn",
-                allowed: "2",
-                asked,
-            }),
-        }
+        let allowed = Allowed {
+            game: "dvonn",
+            variants: &[],
+            seats: &[2],
+            seats_in_words: "2",
+        };
+        check_setup(setup, &allowed)?;
+        Ok(Dvonn::start())
     }
 
     fn id(&self) -> &'static str {

@@ -5,7 +5,10 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+use crate::game::{
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
+    check_setup,
+};
 
 const SIZE: i8 = 7;
 /// The cross: columns c, d, e on every row; every column on rows 3, 4, 5.
@@ -350,24 +353,17 @@ impl Game for Pegs {
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::game::refuse_layout("pegs", setup)?;
-        let variant = match setup.variant.as_deref() {
-            None | Some("standard") => Variant::Standard,
-            Some("turbo") => Variant::Turbo,
-            Some(other) => {
-                return Err(SetupError::Variant {
-                    game: "pegs",
-                    variant: other.to_owned(),
-                });
-            }
+        let allowed = Allowed {
+            game: "pegs",
+            variants: &["standard", "turbo"],
+            seats: &[2],
+            seats_in_words: "2",
         };
-        match setup.seats {
-            None | Some(2) => Ok(Pegs::start(variant)),
-            Some(asked) => Err(SetupError::Seats {
-                game: "pegs",
-                allowed: "2",
-                asked,
-            }),
-        }
+        let variant = match check_setup(setup, &allowed)? {
+            (Some(1), _) => Variant::Turbo,
+            _ => Variant::Standard,
+        };
+        Ok(Pegs::start(variant))
     }
 
     fn id(&self) -> &'static str {

@@ -9,7 +9,10 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{Actor, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer};
+use crate::game::{
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
+    check_setup,
+};
 
 /// Strong squares and the pawns each receives.
 const STRONG: [(&str, u8); 12] = [
@@ -451,23 +454,13 @@ impl Game for Wyx {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
-        let double = match setup.variant.as_deref() {
-            None => false,
-            Some("double") => true,
-            Some(other) => {
-                return Err(SetupError::Variant {
-                    game: "wyx",
-                    variant: other.to_owned(),
-                });
-            }
+        let allowed = Allowed {
+            game: "wyx",
+            variants: &["double"],
+            seats: &[2],
+            seats_in_words: "2",
         };
-        if let Some(asked) = setup.seats.filter(|&s| s != 2) {
-            return Err(SetupError::Seats {
-                game: "wyx",
-                allowed: "2",
-                asked,
-            });
-        }
+        let double = check_setup(setup, &allowed)?.0 == Some(0);
         let rack = match &setup.layout {
             Some(text) => Wyx::parse_rack(text).map_err(|reason| SetupError::Layout {
                 game: "wyx",
