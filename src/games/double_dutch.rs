@@ -74,14 +74,8 @@ impl fmt::Display for Cell {
     }
 }
 
-fn cells(mut set: u64) -> impl Iterator<Item = Cell> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let index = set.trailing_zeros() as u8;
-            set &= set - 1;
-            Cell(index)
-        })
-    })
+fn cells(set: u64) -> impl Iterator<Item = Cell> {
+    super::bits(set).map(Cell)
 }
 
 /// One Double Dutch ply.

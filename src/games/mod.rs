@@ -8,6 +8,18 @@ pub mod wyx;
 
 use std::fmt;
 
+/// The indices of the set bits of a bitboard, lowest first: the cells of a set, for the games
+/// that keep their boards in a `u64`.
+pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let index = set.trailing_zeros() as u8;
+            set &= set - 1;
+            index
+        })
+    })
+}
+
 use crate::game::{
     Actor, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
 };
