@@ -250,24 +250,8 @@ impl BotState {
                 self.history.clear();
                 Ok(String::new())
             }
-            Command::Play { .. } | Command::Event(_) => {
-                let (actor, mv) = match command {
-                    Command::Play { seat, mv } => (seat, mv),
-                    Command::Event(mv) => (None, mv),
-                    _ => unreachable!("matched above"),
-                };
-                let game = self.game.as_mut().ok_or("no game")?;
-                // DOUBLE's hands are hidden: the bot keeps its own view, filling in unseen cards.
-                if let AnyGame::Double(view) = game {
-                    view.apply_view(self.seat, actor, &mv)?;
-                    self.history.push(mv);
-                    return Ok(String::new());
-                }
-                let parsed = game.parse_move(&mv).map_err(|e| e.to_string())?;
-                game.try_play(&parsed).map_err(|e| e.to_string())?;
-                self.history.push(parsed.to_string());
-                Ok(String::new())
-            }
+            Command::Play { seat, mv } => self.follow(seat, mv),
+            Command::Event(text) => self.follow(None, text),
             Command::GenMove { seat, options } => {
                 let game = self.game.as_ref().ok_or("no game")?;
                 if game.to_move() != Some(Actor::Seat(seat)) {
@@ -280,6 +264,23 @@ impl BotState {
             }
             other => Err(format!("unknown command `{other}`")),
         }
+    }
+}
+
+impl BotState {
+    /// Applies a ply (`play`, with the seat that acted) or a chance event (`event`) to the game.
+    fn follow(&mut self, actor: Option<Seat>, mv: String) -> Result<String, String> {
+        let game = self.game.as_mut().ok_or("no game")?;
+        // DOUBLE's hands are hidden: the bot keeps its own view, filling in unseen cards.
+        if let AnyGame::Double(view) = game {
+            view.apply_view(self.seat, actor, &mv)?;
+            self.history.push(mv);
+            return Ok(String::new());
+        }
+        let parsed = game.parse_move(&mv).map_err(|e| e.to_string())?;
+        game.try_play(&parsed).map_err(|e| e.to_string())?;
+        self.history.push(parsed.to_string());
+        Ok(String::new())
     }
 }
 
