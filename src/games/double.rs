@@ -325,25 +325,6 @@ impl Double {
         game
     }
 
-    /// The chance ply the seed dictates here: the next card of the round's deck order.
-    fn next_card(&self, seed: u64) -> Option<Move> {
-        let pending = *self.pending.front()?;
-        let card = if usize::from(self.from_top) < DECK {
-            let mut order: Vec<u8> = (0..DECK as u8).collect();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            rng.set_stream(u64::from(self.round));
-            order.shuffle(&mut rng);
-            Card(order[usize::from(self.from_top)])
-        } else {
-            *self.under.front()?
-        };
-        Some(match pending {
-            Pending::Deal(seat) => Move::Deal { seat, card },
-            Pending::Start => Move::Start { card },
-            Pending::Draw(seat) => Move::Draw { seat, card },
-        })
-    }
-
     fn stock_size(&self) -> usize {
         self.stock.count_ones() as usize
     }
@@ -618,19 +599,6 @@ impl Double {
                 Pending::Draw(seat) => Move::Draw { seat, card },
             })
             .collect()
-    }
-
-    /// The text of `mv` as `viewer` may see it: other seats' cards leaving the stock are hidden.
-    fn hidden_text(&self, mv: &Move, viewer: Viewer) -> String {
-        match (*mv, viewer) {
-            (Move::Deal { seat, .. }, Viewer::Seat(v)) if usize::from(seat) != v => {
-                format!("deal {seat}")
-            }
-            (Move::Draw { seat, .. }, Viewer::Seat(v)) if usize::from(seat) != v => {
-                format!("draw {seat}")
-            }
-            _ => mv.to_string(),
-        }
     }
 }
 
@@ -1251,8 +1219,24 @@ impl Game for Double {
         text
     }
 
+    /// The next card of the round's deck order: the 72 cards shuffled by a ChaCha8 generator
+    /// seeded with `seed` on stream `round`; the cards put under the stock come after them.
     fn seeded_chance(&self, seed: u64) -> Option<Move> {
-        self.next_card(seed)
+        let pending = *self.pending.front()?;
+        let card = if usize::from(self.from_top) < DECK {
+            let mut order: Vec<u8> = (0..DECK as u8).collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(u64::from(self.round));
+            order.shuffle(&mut rng);
+            Card(order[usize::from(self.from_top)])
+        } else {
+            *self.under.front()?
+        };
+        Some(match pending {
+            Pending::Deal(seat) => Move::Deal { seat, card },
+            Pending::Start => Move::Start { card },
+            Pending::Draw(seat) => Move::Draw { seat, card },
+        })
     }
 
     fn render_svg(&self, viewer: Viewer) -> String {
@@ -1269,8 +1253,17 @@ impl Game for Double {
             .collect()
     }
 
+    /// Another seat's card leaving the stock is hidden: `deal 2`, `draw 2`.
     fn visible_text(&self, mv: &Move, viewer: Viewer) -> String {
-        self.hidden_text(mv, viewer)
+        match (*mv, viewer) {
+            (Move::Deal { seat, .. }, Viewer::Seat(v)) if usize::from(seat) != v => {
+                format!("deal {seat}")
+            }
+            (Move::Draw { seat, .. }, Viewer::Seat(v)) if usize::from(seat) != v => {
+                format!("draw {seat}")
+            }
+            _ => mv.to_string(),
+        }
     }
 }
 
@@ -1598,7 +1591,7 @@ mod tests {
             for ply in 0..3000 {
                 let Some(actor) = truth.to_move() else { break };
                 let mv = match actor {
-                    Actor::Chance => truth.next_card(game_number).unwrap(),
+                    Actor::Chance => truth.seeded_chance(game_number).unwrap(),
                     Actor::Seat(_) => {
                         let moves = truth.actions();
                         moves[rand::RngExt::random_range(&mut rng, 0..moves.len())]
