@@ -295,7 +295,10 @@ pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
             }
         }
         // The replay follows the recorded chance event; that the seed draws it is checked apart.
-        let seeded = game.seeded_chance(record.seed);
+        let seeded = match ply.seat {
+            None => game.seeded_chance(record.seed),
+            Some(_) => None,
+        };
         let played = game
             .parse_move(&ply.mv)
             .map_err(MoveError::from)
