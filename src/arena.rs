@@ -134,6 +134,8 @@ pub struct MatchConfig {
     pub on_fault: OnFault,
     /// Where per-game transcripts go, if anywhere.
     pub log_dir: Option<PathBuf>,
+    /// The most bytes of engine traffic one game's transcript keeps.
+    pub log_limit: u64,
 }
 
 /// Why a match cannot run.
@@ -163,6 +165,9 @@ pub enum MatchError {
     /// The caller's handling of a finished game failed (writing the records, say).
     #[error("{0}")]
     Output(#[from] std::io::Error),
+    /// A signal stopped the run; the games under way were not finished and are not recorded.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// One game of a schedule: which engine sits in each seat, and the game's seed.
@@ -244,7 +249,7 @@ fn fault_of(error: EngineError, waited: Duration) -> Fault {
             format!("no answer within {} ms", waited.as_millis()),
         ),
         EngineError::Exited(exit) => fault(Verdict::Crash, exit.to_string()),
-        EngineError::ClosedOutput | EngineError::Protocol(_) => {
+        EngineError::ClosedOutput | EngineError::Protocol(_) | EngineError::Stopping => {
             fault(Verdict::ProtocolError, error.to_string())
         }
     }
@@ -279,8 +284,7 @@ impl Pools {
         Ok(engine)
     }
 
-    fn give_back(&self, spec: usize, mut engine: Engine) {
-        engine.set_transcript(None);
+    fn give_back(&self, spec: usize, engine: Engine) {
         self.0[spec]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -318,7 +322,7 @@ pub fn run(
             source,
         })?;
     }
-    crate::engine::adopt_orphans();
+    crate::process::adopt_orphans();
     let pools = Pools(config.engines.iter().map(|_| Mutex::default()).collect());
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -385,8 +389,8 @@ fn play_one(
     let transcript = match &config.log_dir {
         Some(dir) => {
             let path = dir.join(format!("game-{:05}.log", index + 1));
-            let transcript =
-                Transcript::create(&path).map_err(|source| MatchError::Log { path, source })?;
+            let transcript = Transcript::create(&path, config.log_limit)
+                .map_err(|source| MatchError::Log { path, source })?;
             transcript.line("referee", '#', &format!("game {} seed {seed}", index + 1));
             Some(transcript)
         }
@@ -429,12 +433,20 @@ fn play_one(
     for (engine, ok) in engines.iter_mut().zip(healthy.iter_mut()) {
         *ok = *ok && engine.settle(deadline).is_ok();
     }
+    // Engines killed by a stop end the game with faults that are nobody's: it has no result.
+    if crate::process::stopping() {
+        return Err(MatchError::Interrupted);
+    }
+    // What the engines wrote to stderr up to now belongs to this game's transcript.
+    for engine in &mut engines {
+        engine.set_transcript(None);
+    }
     let mut record = replay.record(&names, end);
     record.tags.insert("game".into(), (index + 1).to_string());
     if let Some(transcript) = &transcript {
         let result = serde_json::to_string(&record.end).unwrap_or_default();
         transcript.line("referee", '#', &format!("end {result}"));
-        let _ = transcript.flush();
+        let _ = transcript.finish();
     }
     // Faulty engines are dropped, which kills them; the next game starts a fresh process.
     for ((engine, ok), &spec) in engines.into_iter().zip(healthy).zip(&engine_of_seat) {
@@ -442,6 +454,8 @@ fn play_one(
             pools.give_back(spec, engine);
         }
     }
+    // Orphans an engine left (a `setsid` helper that ended) are reaped game by game.
+    crate::process::reap_ended_orphans();
     Ok(Finished {
         index,
         engine_of_seat,

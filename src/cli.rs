@@ -215,6 +215,10 @@ pub struct PlayArgs {
     /// Write each game's engine traffic and stderr, timestamped, to DIR/game-NNNNN.log.
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
+    /// The most bytes of engine traffic one game's transcript keeps; later lines are counted in
+    /// a note at its end instead.
+    #[arg(long, value_name = "BYTES", default_value_t = 4 << 20)]
+    pub log_limit: u64,
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     pub json: bool,

@@ -1,29 +1,44 @@
-//! Engine processes: each in its own process group, its output turned into events by threads, its
-//! answers awaited against the caller's deadline, and the whole group killed when it is dropped.
+//! An engine process seen from the game's thread: commands written whole, answers read by waiting
+//! on its pipes with the caller's deadline as the timeout, in bounded buffers, its stderr drained
+//! and kept, and its process group killed when it is dropped.
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::io::{self, BufWriter, ErrorKind, Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, killpg};
-use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
+use crate::process;
 use crate::protocol::Response;
 
 /// The longest line read from an engine; a longer one is a protocol error, not a memory hazard.
 pub const MAX_LINE: usize = 64 * 1024;
+/// The most lines one answer may take, blank lines before it included.
+pub const MAX_ANSWER_LINES: usize = 256;
+/// The most bytes one answer may take, blank lines before it included.
+pub const MAX_ANSWER_BYTES: usize = 256 * 1024;
+/// How many of an engine's last stderr lines are kept, and their most bytes, for a fault's detail.
+pub const STDERR_TAIL_LINES: usize = 20;
+/// See [`STDERR_TAIL_LINES`].
+pub const STDERR_TAIL_BYTES: usize = 4096;
+/// How long a command may wait for room in an engine's input pipe: an engine that leaves 64 KiB
+/// of commands unread has stopped reading.
+const WRITE_GRACE: Duration = Duration::from_secs(1);
 /// How long an engine whose output closed may take to exit before it counts as alive.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// How long `quit` may take before the process group is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
+/// How much is read from a pipe at a time.
+const CHUNK: usize = 64 * 1024;
 
 /// How to start an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,39 +92,71 @@ pub enum EngineError {
     /// It said something that is not a proper answer.
     #[error("{0}")]
     Protocol(String),
+    /// The referee is stopping (an interrupt): nothing the engine did is at fault.
+    #[error("the referee is stopping")]
+    Stopping,
 }
 
-/// What the engine's threads report.
-enum Event {
-    Line(Vec<u8>),
-    Overlong,
-    Eof,
-    Exited(ExitStatus),
-}
-
-/// A timestamped transcript of one game's engine traffic, shared by the engines of the game.
+/// A timestamped transcript of one game's engine traffic, shared by the engines of the game, and
+/// capped in size: past the cap, lines are counted, not written.
 #[derive(Clone)]
-pub struct Transcript(Arc<Mutex<(Instant, BufWriter<File>)>>);
+pub struct Transcript(Arc<Mutex<TranscriptFile>>);
+
+struct TranscriptFile {
+    start: Instant,
+    file: BufWriter<File>,
+    limit: u64,
+    written: u64,
+    dropped: u64,
+}
 
 impl Transcript {
-    /// Creates the transcript file.
-    pub fn create(path: &Path) -> io::Result<Transcript> {
-        let file = BufWriter::new(File::create(path)?);
-        Ok(Transcript(Arc::new(Mutex::new((Instant::now(), file)))))
+    /// Creates the transcript file, readable by its owner only (it holds every hidden card of
+    /// the game), keeping at most `limit` bytes of lines.
+    pub fn create(path: &Path, limit: u64) -> io::Result<Transcript> {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(path)?;
+        Ok(Transcript(Arc::new(Mutex::new(TranscriptFile {
+            start: Instant::now(),
+            file: BufWriter::new(file),
+            limit,
+            written: 0,
+            dropped: 0,
+        }))))
     }
 
     /// Appends `engine MARK text` with the time since the transcript began; `<` is sent to the
     /// engine, `>` came from it, `!` is its stderr, `#` is the referee's note.
     pub fn line(&self, engine: &str, mark: char, text: &str) {
         let mut inner = lock(&self.0);
-        let ms = inner.0.elapsed().as_secs_f64() * 1e3;
+        let ms = inner.start.elapsed().as_secs_f64() * 1e3;
+        let line = format!("{ms:>12.3} {engine} {mark} {text}\n");
+        // The referee's own notes (the result) are always written.
+        if mark != '#' && inner.written + line.len() as u64 > inner.limit {
+            inner.dropped += 1;
+            return;
+        }
+        inner.written += line.len() as u64;
         // A transcript is a debugging aid: failing to write one must not stop a game.
-        let _ = writeln!(inner.1, "{ms:>12.3} {engine} {mark} {text}");
+        let _ = inner.file.write_all(line.as_bytes());
     }
 
-    /// Writes what is buffered.
-    pub fn flush(&self) -> io::Result<()> {
-        lock(&self.0).1.flush()
+    /// Notes how many lines the cap dropped, if any, and writes what is buffered.
+    pub fn finish(&self) -> io::Result<()> {
+        let mut inner = lock(&self.0);
+        if inner.dropped > 0 {
+            let note = format!(
+                "{:>12} referee # {} lines dropped past the transcript's limit of {} bytes\n",
+                "", inner.dropped, inner.limit
+            );
+            inner.file.write_all(note.as_bytes())?;
+            inner.dropped = 0;
+        }
+        inner.file.flush()
     }
 }
 
@@ -120,44 +167,83 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Process groups of running engines, so an interrupt can kill them all.
-static LIVE_GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
-
-/// Makes this process the reaper of its engines' orphaned children. Killed with their engine's
-/// process group, they would otherwise be handed to init, which in some containers never reaps
-/// them, leaving zombies.
-pub fn adopt_orphans() {
-    // Without it orphans go to init as usual; nothing else depends on it.
-    let _ = nix::sys::prctl::set_child_subreaper(true);
+/// Bytes read from a pipe and not yet taken as lines; it never holds much more than one line.
+#[derive(Default)]
+struct LineBuffer {
+    bytes: Vec<u8>,
+    start: usize,
 }
 
-/// Kills and reaps every engine process group still running; for the interrupt handler, just
-/// before the referee exits.
-pub fn kill_all() {
-    let groups = lock(&LIVE_GROUPS).clone();
-    for &group in &groups {
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+impl LineBuffer {
+    /// The next whole line, without its newline (or the rest, at the end of the output).
+    fn take_line(&mut self, at_end: bool) -> Option<Vec<u8>> {
+        let rest = &self.bytes[self.start..];
+        let (line, used) = match rest.iter().position(|&b| b == b'\n') {
+            Some(end) => (&rest[..end], end + 1),
+            None if at_end && !rest.is_empty() => (rest, rest.len()),
+            None => return None,
+        };
+        let line = line.to_vec();
+        self.start += used;
+        Some(line)
     }
-    // A waiter thread may reap an engine first; then this finds nothing left to wait for.
-    for group in groups {
-        while waitpid(Pid::from_raw(-group), None).is_ok() {}
+
+    fn pending(&self) -> usize {
+        self.bytes.len() - self.start
     }
+
+    /// Reads what `pipe` has now (at most one chunk); `Ok(false)` at its end.
+    fn fill(&mut self, pipe: &mut impl Read) -> io::Result<bool> {
+        if self.start > 0 {
+            self.bytes.drain(..self.start);
+            self.start = 0;
+        }
+        let old = self.bytes.len();
+        self.bytes.resize(old + CHUNK, 0);
+        let read = pipe.read(&mut self.bytes[old..]);
+        self.bytes.truncate(old + *read.as_ref().unwrap_or(&0));
+        match read {
+            Ok(n) => Ok(n > 0),
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {
+                Ok(true)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A command sent whose answer is still to be read.
+struct Pending {
+    id: u64,
+    command: String,
+    /// Whether a `?` answer is a fault (required commands) or accepted (informational ones).
+    required: bool,
 }
 
 /// A running engine.
 pub struct Engine {
     name: String,
+    child: Child,
     group: Pid,
+    /// Readable when the process has exited; `None` on kernels without pidfds.
+    pidfd: Option<OwnedFd>,
     stdin: Option<ChildStdin>,
-    events: Receiver<Event>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+    out: LineBuffer,
+    err: LineBuffer,
+    stderr_tail: VecDeque<String>,
     exited: Option<ExitStatus>,
-    output_closed: bool,
     next_id: u64,
-    /// Commands sent whose answers are still to be read, in order, and whether a `?` answer is
-    /// a fault (required commands) or accepted (informational ones).
-    pending: VecDeque<(u64, String, bool)>,
-    log: Arc<Mutex<Option<Transcript>>>,
-    threads: Vec<JoinHandle<()>>,
+    pending: VecDeque<Pending>,
+    log: Option<Transcript>,
+    killed: bool,
+}
+
+/// Puts our end of a pipe in non-blocking mode: a read or write then never waits, and all the
+/// waiting is done by `poll` with the caller's deadline.
+fn set_nonblocking(fd: impl AsFd) -> io::Result<()> {
+    rustix::io::ioctl_fionbio(fd, true).map_err(io::Error::from)
 }
 
 impl Engine {
@@ -177,36 +263,49 @@ impl Engine {
         cmd.args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
         if let Some(dir) = &command.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn().map_err(spawn_error)?;
+        let mut child = process::start(cmd).map_err(|e| match e.kind() {
+            ErrorKind::Interrupted => EngineError::Stopping,
+            _ => spawn_error(e),
+        })?;
         let pid = i32::try_from(child.id()).expect("process ids fit i32");
-        lock(&LIVE_GROUPS).push(pid);
-        let (sender, events) = mpsc::channel();
-        let log = Arc::new(Mutex::new(transcript));
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
+        let pidfd = rustix::process::pidfd_open(
+            rustix::process::Pid::from_child(&child),
+            rustix::process::PidfdFlags::empty(),
+        )
+        .ok();
         let stdin = child.stdin.take();
-        let threads = vec![
-            spawn_reader(stdout, sender.clone()),
-            spawn_stderr(stderr, command.name.clone(), Arc::clone(&log)),
-            spawn_waiter(child, sender),
-        ];
-        Ok(Engine {
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let engine = Engine {
             name: command.name.clone(),
+            child,
             group: Pid::from_raw(pid),
+            pidfd,
             stdin,
-            events,
+            stdout,
+            stderr,
+            out: LineBuffer::default(),
+            err: LineBuffer::default(),
+            stderr_tail: VecDeque::new(),
             exited: None,
-            output_closed: false,
             next_id: 1,
             pending: VecDeque::new(),
-            log,
-            threads,
-        })
+            log: transcript,
+            killed: false,
+        };
+        let pipes = [
+            engine.stdin.as_ref().map(set_nonblocking),
+            engine.stdout.as_ref().map(set_nonblocking),
+            engine.stderr.as_ref().map(set_nonblocking),
+        ];
+        for result in pipes.into_iter().flatten() {
+            result.map_err(spawn_error)?;
+        }
+        Ok(engine)
     }
 
     /// The engine's name.
@@ -214,13 +313,22 @@ impl Engine {
         &self.name
     }
 
-    /// Sends later traffic (and stderr) to `transcript`, or nowhere.
+    /// Sends later traffic (and stderr) to `transcript`, or nowhere; what the engine wrote to
+    /// stderr so far goes to the old one first.
     pub fn set_transcript(&mut self, transcript: Option<Transcript>) {
-        *lock(&self.log) = transcript;
+        self.drain_stderr();
+        self.log = transcript;
+    }
+
+    /// The engine's last stderr lines (at most [`STDERR_TAIL_LINES`] and [`STDERR_TAIL_BYTES`]),
+    /// for the detail of a fault: a traceback usually says why an engine failed.
+    pub fn stderr_tail(&mut self) -> Vec<String> {
+        self.drain_stderr();
+        self.stderr_tail.iter().cloned().collect()
     }
 
     fn note(&self, mark: char, text: &str) {
-        if let Some(log) = lock(&self.log).as_ref() {
+        if let Some(log) = &self.log {
             log.line(&self.name, mark, text);
         }
     }
@@ -239,33 +347,69 @@ impl Engine {
         let id = self.next_id;
         self.next_id += 1;
         let line = format!("{id} {command}\n");
-        self.note('<', line.trim_end());
-        let written = match self.stdin.as_mut() {
-            Some(stdin) => stdin
-                .write_all(line.as_bytes())
-                .and_then(|()| stdin.flush()),
-            None => Err(io::ErrorKind::BrokenPipe.into()),
-        };
-        if let Err(e) = written {
+        self.note('<', &line[..line.len() - 1]);
+        // An engine that is not on move may have written to stderr: read it, so it never blocks
+        // there while the referee waits on its input pipe.
+        self.drain_stderr();
+        if let Err(e) = self.write_all(line.as_bytes()) {
             self.stdin = None;
-            return Err(self.dead_or(EngineError::Protocol(format!(
-                "stopped reading its input ({e})"
-            ))));
+            return Err(match e {
+                EngineError::Protocol(text) => self.dead_or(EngineError::Protocol(format!(
+                    "stopped reading its input ({text})"
+                ))),
+                other => other,
+            });
         }
-        self.pending.push_back((id, command.to_owned(), required));
+        self.pending.push_back(Pending {
+            id,
+            command: command.to_owned(),
+            required,
+        });
         Ok(id)
+    }
+
+    /// Writes `bytes` to the engine's input, waiting at most [`WRITE_GRACE`] for room in the pipe.
+    fn write_all(&mut self, mut bytes: &[u8]) -> Result<(), EngineError> {
+        let deadline = Instant::now() + WRITE_GRACE;
+        while !bytes.is_empty() {
+            let Some(stdin) = self.stdin.as_mut() else {
+                return Err(EngineError::Protocol("its input is closed".into()));
+            };
+            match stdin.write(bytes) {
+                Ok(0) => return Err(EngineError::Protocol("its input is closed".into())),
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    if !self.wait(deadline, Want::Room)? {
+                        return Err(EngineError::Protocol(format!(
+                            "left {} KiB of commands unread for {} ms",
+                            64,
+                            WRITE_GRACE.as_millis()
+                        )));
+                    }
+                }
+                Err(e) => return Err(EngineError::Protocol(e.to_string())),
+            }
+        }
+        Ok(())
     }
 
     /// Reads the answers to every command sent so far; each must be a success. Returns the last
     /// answer's payload (empty when nothing was pending).
     pub fn settle(&mut self, deadline: Instant) -> Result<String, EngineError> {
         let mut last = String::new();
-        while let Some((id, command, required)) = self.pending.pop_front() {
+        while let Some(Pending {
+            id,
+            command,
+            required,
+        }) = self.pending.pop_front()
+        {
             let response = self.read_response(deadline)?;
             if response.id != Some(id) {
                 return Err(EngineError::Protocol(format!(
-                    "answered id {} to command {id} `{command}`",
-                    response.id.map_or("none".to_owned(), |i| i.to_string())
+                    "answered id {} to command {id} `{}`",
+                    response.id.map_or("none".to_owned(), |i| i.to_string()),
+                    shorten(&command)
                 )));
             }
             match response.body {
@@ -273,7 +417,9 @@ impl Engine {
                 Err(_) if !required => {}
                 Err(message) => {
                     return Err(EngineError::Protocol(format!(
-                        "refused `{command}`: {message}"
+                        "refused `{}`: {}",
+                        shorten(&command),
+                        shorten(&message)
                     )));
                 }
             }
@@ -287,11 +433,21 @@ impl Engine {
         self.settle(deadline)
     }
 
-    /// Reads one answer: a `=` or `?` line and its continuation lines, up to an empty line.
+    /// Reads one answer: a `=` or `?` line and its continuation lines, up to an empty line. Blank
+    /// lines before it and the lines of the answer together may take at most
+    /// [`MAX_ANSWER_LINES`] lines and [`MAX_ANSWER_BYTES`] bytes.
     fn read_response(&mut self, deadline: Instant) -> Result<Response, EngineError> {
         let mut text = String::new();
+        let (mut lines, mut bytes) = (0, 0);
         loop {
             let line = self.read_line(deadline)?;
+            lines += 1;
+            bytes += line.len() + 1;
+            if lines > MAX_ANSWER_LINES || bytes > MAX_ANSWER_BYTES {
+                return Err(EngineError::Protocol(format!(
+                    "sent more than {MAX_ANSWER_LINES} lines or {MAX_ANSWER_BYTES} bytes for one answer"
+                )));
+            }
             if text.is_empty() {
                 if line.is_empty() {
                     continue;
@@ -313,85 +469,185 @@ impl Engine {
             .map_err(|_| EngineError::Protocol(format!("malformed answer `{}`", shorten(&text))))
     }
 
+    /// The next line of output, by the deadline, however much the engine prints.
     fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
-        let Some(event) = self.next_event(deadline) else {
-            return Err(EngineError::Timeout);
-        };
-        match event {
-            Event::Line(bytes) => match String::from_utf8(bytes) {
-                Ok(mut line) => {
-                    if line.ends_with('\r') {
-                        line.pop();
-                    }
-                    self.note('>', &line);
-                    Ok(line)
+        loop {
+            if let Some(bytes) = self.out.take_line(self.stdout.is_none()) {
+                // Lines already read must not let a flood run past the deadline.
+                if Instant::now() > deadline {
+                    return Err(EngineError::Timeout);
                 }
-                Err(e) => {
-                    let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                    self.note('>', &lossy);
-                    Err(EngineError::Protocol(format!(
-                        "sent invalid UTF-8: `{}`",
-                        shorten(&lossy)
-                    )))
-                }
-            },
-            Event::Overlong => Err(EngineError::Protocol(format!(
-                "sent a line longer than {MAX_LINE} bytes"
-            ))),
-            Event::Eof => {
-                self.output_closed = true;
-                Err(self.dead_or(EngineError::ClosedOutput))
+                return self.decode(bytes);
             }
-            Event::Exited(status) => {
-                self.exited = Some(status);
-                Err(EngineError::Exited(Exit(status)))
+            if self.out.pending() > MAX_LINE {
+                return Err(EngineError::Protocol(format!(
+                    "sent a line longer than {MAX_LINE} bytes"
+                )));
+            }
+            if self.stdout.is_none() {
+                return Err(self.dead_or(EngineError::ClosedOutput));
+            }
+            if !self.wait(deadline, Want::Output)? {
+                return Err(EngineError::Timeout);
             }
         }
     }
 
-    /// The next event, or `None` at the deadline. An exit seen earlier is reported again.
-    fn next_event(&mut self, deadline: Instant) -> Option<Event> {
-        if let Some(status) = self.exited {
-            return Some(Event::Exited(status));
+    fn decode(&mut self, bytes: Vec<u8>) -> Result<String, EngineError> {
+        match String::from_utf8(bytes) {
+            Ok(mut line) => {
+                if line.ends_with('\r') {
+                    line.pop();
+                }
+                self.note('>', &line);
+                Ok(line)
+            }
+            Err(e) => {
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                self.note('>', &lossy);
+                Err(EngineError::Protocol(format!(
+                    "sent invalid UTF-8: `{}`",
+                    shorten(&lossy)
+                )))
+            }
         }
-        if self.output_closed {
-            return Some(Event::Eof);
+    }
+
+    /// Waits until the engine's output can be read (or its input written), draining its stderr
+    /// meanwhile; `Ok(false)` at the deadline. Reading output fills the line buffer. An exit seen
+    /// with no output left to read is `Err(Exited)`.
+    fn wait(&mut self, deadline: Instant, want: Want) -> Result<bool, EngineError> {
+        loop {
+            if process::stopping() {
+                return Err(EngineError::Stopping);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(false);
+            }
+            let timeout = Timespec::try_from(left).unwrap_or(Timespec {
+                tv_sec: i64::from(i32::MAX),
+                tv_nsec: 0,
+            });
+            let (main, main_flags) = match want {
+                Want::Output => (self.stdout.as_ref().map(|p| p.as_fd()), PollFlags::IN),
+                Want::Room => (self.stdin.as_ref().map(|p| p.as_fd()), PollFlags::OUT),
+            };
+            let Some(main) = main else {
+                return Ok(true);
+            };
+            let mut fds = vec![PollFd::from_borrowed_fd(main, main_flags)];
+            if let Some(err) = &self.stderr {
+                fds.push(PollFd::new(err, PollFlags::IN));
+            }
+            let stderr_at = self.stderr.as_ref().map(|_| 1);
+            let pidfd_at = self.pidfd.as_ref().map(|fd| {
+                fds.push(PollFd::new(fd, PollFlags::IN));
+                fds.len() - 1
+            });
+            match poll(&mut fds, Some(&timeout)) {
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => {
+                    return Err(EngineError::Protocol(format!(
+                        "cannot wait on its pipes: {e}"
+                    )));
+                }
+            }
+            let ready = |i: usize| !fds[i].revents().is_empty();
+            let (main_ready, err_ready) = (ready(0), stderr_at.is_some_and(ready));
+            let exited = pidfd_at.is_some_and(ready);
+            drop(fds);
+            if err_ready {
+                self.drain_stderr();
+            }
+            if main_ready {
+                if want == Want::Room {
+                    return Ok(true);
+                }
+                let stdout = self.stdout.as_mut().expect("polled above");
+                match self.out.fill(stdout) {
+                    Ok(true) => {}
+                    Ok(false) => self.stdout = None,
+                    Err(e) => {
+                        return Err(EngineError::Protocol(format!(
+                            "cannot read its output: {e}"
+                        )));
+                    }
+                }
+                return Ok(true);
+            }
+            if exited {
+                // Exited with nothing left to read (a child of its may hold the pipe open).
+                self.drain_stderr();
+                let status = self.reap();
+                return Err(
+                    status.map_or(EngineError::ClosedOutput, |s| EngineError::Exited(Exit(s)))
+                );
+            }
         }
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(wait) {
-            Ok(event) => Some(event),
-            Err(RecvTimeoutError::Timeout) => None,
-            // Every sender gone: output closed and the process reaped.
-            Err(RecvTimeoutError::Disconnected) => Some(Event::Eof),
+    }
+
+    /// Reads what the engine wrote to stderr so far, without waiting, into the transcript and the
+    /// kept tail; at most a few chunks a call, so a flood cannot hold the referee here.
+    fn drain_stderr(&mut self) {
+        for _ in 0..4 {
+            let Some(stderr) = self.stderr.as_mut() else {
+                return;
+            };
+            let before = self.err.pending();
+            match self.err.fill(stderr) {
+                Ok(true) if self.err.pending() > before => {}
+                Ok(true) => break,
+                Ok(false) | Err(_) => self.stderr = None,
+            }
+            let at_end = self.stderr.is_none() || self.err.pending() > MAX_LINE;
+            while let Some(line) = self.err.take_line(at_end) {
+                let text = String::from_utf8_lossy(&line);
+                let text = shorten(text.trim_end());
+                self.note('!', &text);
+                self.keep_stderr(text);
+            }
         }
+    }
+
+    fn keep_stderr(&mut self, line: String) {
+        self.stderr_tail.push_back(line);
+        while self.stderr_tail.len() > STDERR_TAIL_LINES
+            || self.stderr_tail.iter().map(String::len).sum::<usize>() > STDERR_TAIL_BYTES
+        {
+            self.stderr_tail.pop_front();
+        }
+    }
+
+    /// The exit status if the process has ended, reaping it.
+    fn reap(&mut self) -> Option<ExitStatus> {
+        if self.exited.is_none() {
+            self.exited = self.child.try_wait().ok().flatten();
+        }
+        self.exited
     }
 
     /// After its input or output closed: the exit if the process ends within a grace period,
     /// otherwise `alive`.
     fn dead_or(&mut self, alive: EngineError) -> EngineError {
-        if let Some(status) = self.exited {
+        if let Some(status) = self.reap() {
             return EngineError::Exited(Exit(status));
         }
-        let deadline = Instant::now() + EXIT_GRACE;
-        loop {
-            match self
-                .events
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            {
-                Ok(Event::Exited(status)) => {
-                    self.exited = Some(status);
-                    return EngineError::Exited(Exit(status));
-                }
-                Ok(Event::Eof) => self.output_closed = true,
-                Ok(_) => {}
-                Err(_) => return alive,
-            }
+        if let Some(pidfd) = &self.pidfd {
+            let timeout = Timespec::try_from(EXIT_GRACE).expect("a short grace fits a timespec");
+            let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
+            while let Err(rustix::io::Errno::INTR) = poll(&mut fds, Some(&timeout)) {}
+        }
+        match self.reap() {
+            Some(status) => EngineError::Exited(Exit(status)),
+            None => alive,
         }
     }
 
     /// Whether the engine is known to have exited or closed its output.
     pub fn is_dead(&self) -> bool {
-        self.exited.is_some() || self.output_closed || self.stdin.is_none()
+        self.exited.is_some() || self.stdout.is_none() || self.stdin.is_none()
     }
 
     /// Asks the engine to quit, then kills its process group whatever it did.
@@ -402,121 +658,43 @@ impl Engine {
         // Dropping kills the group: it also takes any children the engine left behind.
     }
 
-    /// Kills the engine's process group and reaps it; later commands fail as if it had exited.
+    /// Kills the engine's process group and reaps it and the orphans it left; later commands fail
+    /// as if it had exited.
     pub fn kill(&mut self) {
+        if self.killed {
+            return;
+        }
+        self.killed = true;
         let _ = killpg(self.group, Signal::SIGKILL);
         self.stdin = None;
         if self.exited.is_none() {
-            // The waiter thread reaps the process; wait for it so no zombie is left.
-            while let Ok(event) = self.events.recv_timeout(Duration::from_secs(5)) {
-                if let Event::Exited(status) = event {
-                    self.exited = Some(status);
-                    break;
-                }
-            }
+            self.exited = self.child.wait().ok();
         }
-        // With the engine reaped, what is left of its group are its children, adopted by this
-        // process (see `adopt_orphans`): reap them too. Without adoption there are none to wait for.
-        if self.exited.is_some() {
-            let group = Pid::from_raw(-self.group.as_raw());
-            while waitpid(group, None).is_ok() {}
-        }
-        lock(&LIVE_GROUPS).retain(|&g| g != self.group.as_raw());
+        self.drain_stderr();
+        process::forget(self.group.as_raw());
+        // Its children, now orphans, were handed to this process (see `process::adopt_orphans`).
+        process::reap_orphans();
     }
+}
+
+/// What [`Engine::wait`] waits for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Output,
+    Room,
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
         self.kill();
-        // The reader threads end once the group is dead and the pipes close; a process that left
-        // the group and holds a pipe would keep one alive, so they are not joined.
-        for thread in self.threads.drain(..) {
-            if thread.is_finished() {
-                let _ = thread.join();
-            }
-        }
     }
 }
 
-fn shorten(text: &str) -> String {
+/// At most 200 characters of `text`, for messages quoting what an engine or a file said.
+pub fn shorten(text: &str) -> String {
     const MAX: usize = 200;
     match text.char_indices().nth(MAX) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.to_owned(),
     }
-}
-
-/// Turns stdout into `Line` events, one per line without its newline, then `Eof`.
-fn spawn_reader(stdout: impl Read + Send + 'static, events: Sender<Event>) -> JoinHandle<()> {
-    std::thread::spawn(move || {
-        let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-        let mut line = Vec::new();
-        let mut overlong = false;
-        loop {
-            let chunk = match reader.fill_buf() {
-                Ok([]) | Err(_) => break,
-                Ok(chunk) => chunk,
-            };
-            let (part, newline) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(end) => (&chunk[..end], true),
-                None => (chunk, false),
-            };
-            if !overlong {
-                line.extend_from_slice(part);
-                if line.len() > MAX_LINE {
-                    overlong = true;
-                    line = Vec::new();
-                    if events.send(Event::Overlong).is_err() {
-                        return;
-                    }
-                }
-            }
-            let used = part.len() + usize::from(newline);
-            reader.consume(used);
-            if newline {
-                if !overlong && events.send(Event::Line(std::mem::take(&mut line))).is_err() {
-                    return;
-                }
-                overlong = false;
-            }
-        }
-        if !line.is_empty() && !overlong {
-            let _ = events.send(Event::Line(line));
-        }
-        let _ = events.send(Event::Eof);
-    })
-}
-
-/// Drains stderr into the transcript, so an engine can never block on a full stderr pipe.
-fn spawn_stderr(
-    stderr: impl Read + Send + 'static,
-    name: String,
-    log: Arc<Mutex<Option<Transcript>>>,
-) -> JoinHandle<()> {
-    std::thread::spawn(move || {
-        let mut reader = BufReader::new(stderr);
-        let mut line = Vec::new();
-        while let Ok(n) = reader
-            .by_ref()
-            .take(MAX_LINE as u64)
-            .read_until(b'\n', &mut line)
-        {
-            if n == 0 {
-                break;
-            }
-            if let Some(log) = lock(&log).as_ref() {
-                log.line(&name, '!', String::from_utf8_lossy(&line).trim_end());
-            }
-            line.clear();
-        }
-    })
-}
-
-/// Waits for the process to end and reports how.
-fn spawn_waiter(mut child: Child, events: Sender<Event>) -> JoinHandle<()> {
-    std::thread::spawn(move || {
-        if let Ok(status) = child.wait() {
-            let _ = events.send(Event::Exited(status));
-        }
-    })
 }

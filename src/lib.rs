@@ -8,6 +8,7 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod import;
+pub mod process;
 pub mod protocol;
 pub mod record;
 pub mod replay;

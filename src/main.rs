@@ -235,16 +235,20 @@ fn play_config(play: PlayArgs, games: usize) -> anyhow::Result<MatchConfig> {
             OnFaultArg::Substitute => OnFault::Substitute,
         },
         log_dir: play.log_dir,
+        log_limit: play.log_limit,
     })
 }
 
-/// Kills every engine on an interrupt: an interrupted run must not leave engines behind.
+/// Stops the run on INT, TERM, HUP or QUIT: engines killed, no new one started, the games under
+/// way not recorded.
 fn kill_engines_on_interrupt() -> anyhow::Result<()> {
-    ctrlc::set_handler(|| {
-        referee::engine::kill_all();
-        std::process::exit(130);
-    })
-    .context("cannot install the interrupt handler")
+    referee::process::stop_on_signals().context("cannot install the signal handlers")
+}
+
+/// The exit status of a run a signal stopped: 128 + the signal, as a shell reports it.
+fn interrupted() -> ExitCode {
+    let signal = referee::process::stopped_by().unwrap_or(2);
+    ExitCode::from(u8::try_from(128 + signal).unwrap_or(130))
 }
 
 /// Appends `record` to `file` as one line, written whole and flushed.
@@ -263,11 +267,24 @@ fn open_append(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
         .with_context(|| format!("cannot open {}", path.display()))
 }
 
-/// An arena error, with a closed output kept as an I/O error (a reader that went away).
-fn arena_error(e: referee::arena::MatchError) -> anyhow::Error {
-    match e {
-        referee::arena::MatchError::Output(io) => anyhow::Error::from(io),
-        other => other.into(),
+/// The outcome of the arena: `Ok(true)` when a signal stopped it (the standings so far are still
+/// printed), with a closed output kept as an I/O error (a reader that went away).
+fn arena_outcome(outcome: Result<(), referee::arena::MatchError>) -> anyhow::Result<bool> {
+    match outcome {
+        Ok(()) => Ok(false),
+        Err(referee::arena::MatchError::Interrupted) => Ok(true),
+        Err(referee::arena::MatchError::Output(io)) => Err(anyhow::Error::from(io)),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// The end of a run: its exit status, with a note when a signal stopped it.
+fn run_end(stopped: bool) -> ExitCode {
+    if stopped {
+        eprintln!("referee: interrupted: the games under way were not recorded");
+        interrupted()
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -290,7 +307,7 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     );
     let total = config.games;
     let schedule = referee::arena::match_schedule(&config);
-    referee::arena::run(&config, &schedule, |mut finished| {
+    let outcome = referee::arena::run(&config, &schedule, |mut finished| {
         finished
             .record
             .tags
@@ -303,15 +320,15 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
             writeln!(io::stdout().lock(), "{}", game_line(&finished, total))?;
         }
         Ok(true)
-    })
-    .map_err(arena_error)?;
+    });
+    let stopped = arena_outcome(outcome)?;
     let mut stdout = io::stdout().lock();
     if json {
         writeln!(stdout, "{}", standings.to_json())?;
     } else {
         writeln!(stdout, "{standings}")?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(run_end(stopped))
 }
 
 fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
@@ -400,7 +417,7 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     kill_engines_on_interrupt()?;
     let progress = Progress::new(total as u64, records.len() as u64);
     let mut decided = None;
-    referee::arena::run(&config, &schedule, |mut finished| {
+    let outcome = referee::arena::run(&config, &schedule, |mut finished| {
         finished
             .record
             .tags
@@ -417,8 +434,8 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             }
         }
         Ok(true)
-    })
-    .map_err(arena_error)?;
+    });
+    let stopped = arena_outcome(outcome)?;
     progress.finish();
     let results = results(&records);
     let mut stdout = io::stdout().lock();
@@ -453,7 +470,7 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(run_end(stopped))
 }
 
 /// The first engine's two-seat results against everyone, for the SPRT.

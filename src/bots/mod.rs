@@ -246,7 +246,15 @@ impl BotState {
                     seed: 0,
                     layout: layout.map(|(_, v)| v.clone()),
                 };
-                self.game = Some(AnyGame::create(&new.game, &setup).map_err(|e| e.to_string())?);
+                let game = AnyGame::create(&new.game, &setup).map_err(|e| e.to_string())?;
+                if self.seat >= game.seats() {
+                    return Err(format!(
+                        "seat={} is not a seat of a {}-seat game",
+                        self.seat,
+                        game.seats()
+                    ));
+                }
+                self.game = Some(game);
                 self.history.clear();
                 Ok(String::new())
             }

@@ -684,7 +684,11 @@ impl Double {
         let words: Vec<&str> = text.split_whitespace().collect();
         let hidden = match words.as_slice() {
             ["deal", seat] | ["draw", seat] => {
-                let seat: u8 = seat.parse().map_err(|_| format!("`{text}`: no seat"))?;
+                let seat: u8 = seat
+                    .parse()
+                    .ok()
+                    .filter(|&s| s < self.seats)
+                    .ok_or_else(|| format!("`{text}`: not a seat of this game"))?;
                 let card = *self.drawable().first().ok_or("no card in the stock")?;
                 Some(match words[0] {
                     "deal" => Move::Deal { seat, card },

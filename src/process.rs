@@ -1,0 +1,218 @@
+//! Engine processes' lives: started from one long-lived thread with a parent-death signal, listed
+//! while they run so that a stop kills them all and none starts after it, and the orphans they
+//! leave behind killed and reaped.
+
+use std::io;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Duration;
+
+use nix::sys::signal::{Signal, kill, killpg};
+use nix::sys::wait::waitpid;
+use nix::unistd::Pid;
+
+/// The running engines' process groups, and whether the referee is stopping.
+struct Registry {
+    groups: Vec<i32>,
+    stopping: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    groups: Vec::new(),
+    stopping: false,
+});
+
+fn registry() -> MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+type Request = (Command, Sender<io::Result<Child>>);
+
+/// The thread every engine is started from. A parent-death signal is sent when the *thread* that
+/// started a process ends, not the process; engines outlive the game threads that use them, so
+/// they are all started from this one, which lives as long as the referee.
+static SPAWNER: OnceLock<Sender<Request>> = OnceLock::new();
+
+fn spawner() -> &'static Sender<Request> {
+    SPAWNER.get_or_init(|| {
+        let (sender, requests) = mpsc::channel::<Request>();
+        std::thread::spawn(move || {
+            for (mut command, reply) in requests {
+                let _ = reply.send(start_now(&mut command));
+            }
+        });
+        sender
+    })
+}
+
+/// Starts `command` (which must ask for its own process group) unless the referee is stopping,
+/// and lists its group. The registry stays locked from the check to the listing, so a stop either
+/// comes first and nothing starts, or comes after and kills what started.
+fn start_now(command: &mut Command) -> io::Result<Child> {
+    let mut registry = registry();
+    if registry.stopping {
+        return Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "the referee is stopping",
+        ));
+    }
+    let child = command.spawn()?;
+    registry
+        .groups
+        .push(i32::try_from(child.id()).expect("process ids fit i32"));
+    Ok(child)
+}
+
+/// Starts `command` in its own process group, with SIGKILL as its parent-death signal, so that a
+/// referee killed outright (SIGKILL, the OOM killer) takes its engines with it.
+pub fn start(mut command: Command) -> io::Result<Child> {
+    let referee = nix::unistd::getpid();
+    command.process_group(0);
+    // SAFETY: the closure runs in the forked child before exec and makes only two
+    // async-signal-safe system calls (prctl, getppid); it allocates nothing and takes no lock.
+    unsafe {
+        command.pre_exec(move || {
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+            // The referee may have died between the fork and the prctl: then no signal comes.
+            if nix::unistd::getppid() != referee {
+                return Err(io::Error::other("the referee is gone"));
+            }
+            Ok(())
+        });
+    }
+    let (reply, answer) = mpsc::channel();
+    spawner()
+        .send((command, reply))
+        .map_err(|_| io::Error::other("the engine starter thread is gone"))?;
+    answer
+        .recv()
+        .map_err(|_| io::Error::other("the engine starter thread is gone"))?
+}
+
+/// Takes `group` off the list once its process is reaped.
+pub fn forget(group: i32) {
+    registry().groups.retain(|&g| g != group);
+}
+
+/// Makes this process the reaper of its engines' orphaned children, which would otherwise go to
+/// init (in some containers init never reaps, leaving zombies); [`reap_orphans`] then ends them.
+pub fn adopt_orphans() {
+    // Without it orphans go to init as usual; nothing else depends on it.
+    let _ = nix::sys::prctl::set_child_subreaper(true);
+}
+
+/// Stops for good: no engine starts after this, and every engine's process group is killed. Their
+/// handles still reap them; a referee that exits right after needs nothing more.
+pub fn stop_all() {
+    let mut registry = registry();
+    registry.stopping = true;
+    for &group in &registry.groups {
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+}
+
+/// The signal that stopped the referee, if one did.
+static STOPPED_BY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// How long the referee may take, after a stop signal, to finish writing and exit by itself
+/// before the listener exits for it.
+pub const STOP_GRACE: Duration = Duration::from_secs(3);
+
+/// Listens for the signals that end the referee (INT, TERM, HUP, QUIT): the first calls
+/// [`stop_all`], so the run ends without inventing a result, and exits with status 128 + the
+/// signal if the program has not exited [`STOP_GRACE`] later (a second signal exits at once).
+pub fn stop_on_signals() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+    std::thread::spawn(move || {
+        let mut first = true;
+        for signal in signals.forever() {
+            if !first {
+                std::process::exit(128 + signal);
+            }
+            first = false;
+            STOPPED_BY.store(signal, std::sync::atomic::Ordering::SeqCst);
+            stop_all();
+            std::thread::spawn(move || {
+                std::thread::sleep(STOP_GRACE);
+                std::process::exit(128 + signal);
+            });
+        }
+    });
+    Ok(())
+}
+
+/// The signal that stopped the referee, if one did.
+pub fn stopped_by() -> Option<i32> {
+    match STOPPED_BY.load(std::sync::atomic::Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// Whether [`stop_all`] was called.
+pub fn stopping() -> bool {
+    registry().stopping
+}
+
+/// Kills and reaps every child of this process that is not a listed engine: the orphans adopted
+/// from engines (a grandchild that called `setsid` leaves its engine's process group, so killing the
+/// group misses it). Children are found in `/proc`; without it, nothing is done.
+pub fn reap_orphans() {
+    let me = std::process::id().to_string();
+    let orphans: Vec<i32> = {
+        let registry = registry();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        entries
+            .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|pid| !registry.groups.contains(pid))
+            .filter(|pid| parent_of(*pid).is_some_and(|parent| parent == me))
+            .collect()
+    };
+    for pid in orphans {
+        let pid = Pid::from_raw(pid);
+        let _ = kill(pid, Signal::SIGKILL);
+        let _ = waitpid(pid, None);
+    }
+}
+
+/// Reaps the orphans that have already ended, without waiting and without reading `/proc`: cheap
+/// enough for every game. An ended engine is left to its own handle.
+pub fn reap_ended_orphans() {
+    use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
+    let peek = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+    while let Ok(status) = waitid(Id::All, peek) {
+        let Some(pid) = status.pid().filter(|_| status != WaitStatus::StillAlive) else {
+            return;
+        };
+        if registry().groups.contains(&pid.as_raw()) {
+            return;
+        }
+        let _ = waitpid(pid, None);
+    }
+}
+
+/// The parent process id in `/proc/PID/stat` (the field after the state, which follows the
+/// command name in parentheses; the name itself may hold spaces and parentheses).
+fn parent_of(pid: i32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(1).map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parent_of_this_process_is_read_from_proc() {
+        let me = std::process::id() as i32;
+        let parent = nix::unistd::getppid().as_raw().to_string();
+        assert_eq!(parent_of(me), Some(parent));
+        assert_eq!(parent_of(-5), None);
+    }
+}
