@@ -60,6 +60,7 @@ fn config(concurrency: usize) -> MatchConfig {
         concurrency,
         on_fault: Default::default(),
         log_dir: None,
+        log_limit: 0,
     }
 }
 
