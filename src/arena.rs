@@ -454,8 +454,6 @@ fn play_one(
             pools.give_back(spec, engine);
         }
     }
-    // Orphans an engine left (a `setsid` helper that ended) are reaped game by game.
-    crate::process::reap_ended_orphans();
     Ok(Finished {
         index,
         engine_of_seat,
@@ -614,6 +612,9 @@ impl Table<'_> {
         let sent = Instant::now();
         let answer = self.engines[seat].request(&command, sent + waited);
         let used = sent.elapsed();
+        // Helpers an engine started and left (a `setsid` child) are adopted here: reap those
+        // that ended as the game goes, so none is left a zombie.
+        crate::process::reap_ended_orphans();
         let answer = answer.map_err(|e| (seat, fault_of(e, waited)))?;
         let text = answer.trim();
         if text.contains('\n') {

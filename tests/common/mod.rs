@@ -45,3 +45,81 @@ pub fn assert_none_left(pids: &Path) {
         assert!(!exists(pid), "process {pid} was left behind");
     }
 }
+
+/// Runs `command` to its end (killing it after `timeout`), calling `sample` with its process id
+/// every 20 ms while it runs; returns its output.
+pub fn run_sampled(
+    command: &mut std::process::Command,
+    timeout: std::time::Duration,
+    mut sample: impl FnMut(u32),
+) -> std::process::Output {
+    use std::io::Read;
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the pipes on threads, so a chatty child never blocks on them.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let err = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stderr.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        sample(child.id());
+        if start.elapsed() > timeout {
+            child.kill().unwrap();
+            panic!("{command:?} ran past {timeout:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// The peak resident memory of process `pid` so far, in KiB (0 once it is gone).
+pub fn peak_rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// The state letter of process `pid` (`Z` for a zombie), or `None` when it is gone.
+pub fn state_of(pid: &str) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 1..].trim_start().chars().next()
+}
+
+/// The process ids whose parent is `parent`, with their state letters.
+pub fn children_of(parent: u32) -> Vec<(u32, char)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+            let state = fields.next()?.chars().next()?;
+            let ppid: u32 = fields.next()?.parse().ok()?;
+            (ppid == parent).then_some((pid, state))
+        })
+        .collect()
+}

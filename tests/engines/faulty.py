@@ -15,6 +15,10 @@ def note_pid(pid):
         f.write(f"{pid}\n")
 
 note_pid(os.getpid())
+if "FAULTY_STARTS" in os.environ:
+    # When this process was forked, in clock ticks since boot (field 22 of /proc/PID/stat).
+    with open("/proc/self/stat") as stat, open(os.environ["FAULTY_STARTS"], "a") as f:
+        f.write(stat.read().rsplit(")", 1)[1].split()[19] + "\n")
 print(f"faulty.py {MODE} starting", file=sys.stderr, flush=True)
 if MODE == "crash_start":
     sys.exit(3)
@@ -51,6 +55,12 @@ for line in sys.stdin.buffer:
     answer = ask(line)
     if command == "genmove":
         genmoves += 1
+        if MODE == "setsid_helper":
+            # A helper that leaves the process group and outlives its parent: an orphan.
+            subprocess.Popen(["sh", "-c", "setsid sleep 0.05 &"]).wait()
+    if MODE == "flood_idle" and command == "play":
+        # Blank lines while not on move, then the answer: more lines than one answer may take.
+        out.write(b"\n" * 100_000)
     if command != "genmove" or genmoves != 3:
         out.write(answer)
         out.flush()
@@ -80,6 +90,17 @@ for line in sys.stdin.buffer:
         time.sleep(3600)
     elif MODE == "wrong_id":
         out.write(f"={int(ident) + 100} ".encode() + move + b"\n\n")
+    elif MODE == "flood_blank":
+        while True:
+            out.write(b"\n" * 65536)
+    elif MODE == "flood_continuation":
+        out.write(f"={ident} ".encode() + move + b"\n")
+        while True:
+            out.write(b"more\n" * 10000)
+    elif MODE == "busy":
+        # Thinks for ever without reading its input.
+        while True:
+            pass
     elif MODE == "extra_lines":
         out.write(f"={ident} ".encode() + move + b"\nan extra line\n\n")
     else:
