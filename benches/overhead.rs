@@ -69,7 +69,7 @@ fn referee_match(concurrency: usize) -> (Duration, Vec<Record>) {
     let mut records = vec![None; GAMES];
     let start = Instant::now();
     let config = config(concurrency);
-    arena::run(&config, &arena::match_schedule(&config), |finished| {
+    arena::run(&config, arena::match_schedule(&config), |finished| {
         records[finished.index] = Some(finished.record);
         Ok(true)
     })

@@ -51,7 +51,9 @@ fn bench_validate() {
         .join("\n");
     let (time, report) = best_of(RUNS, || {
         let mut report = Report::default();
-        report.check_text("bench.jsonl", &text, true);
+        let mut reader = referee::records_file::Reader::new(text.as_bytes(), true);
+        let mut duplicates = referee::records_file::Duplicates::default();
+        report.check_reader("bench.jsonl", &mut reader, &mut duplicates, 0);
         report
     });
     assert!(report.ok(), "{report}");

@@ -1,7 +1,7 @@
 //! The match loop: games between engine processes under the referee's clocks and adjudication.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -182,19 +182,15 @@ pub struct Scheduled {
 }
 
 /// The schedule of `referee match`: `games` games, engine `i` in seat `(i + game) mod seats`;
-/// with `repeat`, each seed once for every rotation of the seats.
-pub fn match_schedule(config: &MatchConfig) -> Vec<Scheduled> {
+/// with `repeat`, each seed once for every rotation of the seats. Made as it is played.
+pub fn match_schedule(config: &MatchConfig) -> impl Iterator<Item = Scheduled> + Send + use<> {
     let seats = config.engines.len().max(1);
-    (0..config.games)
-        .map(|index| Scheduled {
-            index,
-            engines: (0..seats).map(|seat| (seat + index) % seats).collect(),
-            seed: game_seed(
-                config.seed,
-                if config.repeat { index / seats } else { index },
-            ),
-        })
-        .collect()
+    let (seed, repeat) = (config.seed, config.repeat);
+    (0..config.games).map(move |index| Scheduled {
+        index,
+        engines: (0..seats).map(|seat| (seat + index) % seats).collect(),
+        seed: game_seed(seed, if repeat { index / seats } else { index }),
+    })
 }
 
 /// A finished game.
@@ -292,14 +288,16 @@ impl Pools {
     }
 }
 
-/// Plays the games of `schedule`; `on_finish` gets each game as it finishes, on the calling
-/// thread, and returns whether to go on (the games under way finish, no new one starts).
+/// Plays the games of `schedule`, taken as they are played; `on_finish` gets each game as it
+/// finishes, on the calling thread, and returns whether to go on (the games under way finish, no
+/// new one starts).
 pub fn run(
     config: &MatchConfig,
-    schedule: &[Scheduled],
+    schedule: impl Iterator<Item = Scheduled> + Send,
     mut on_finish: impl FnMut(Finished) -> std::io::Result<bool>,
 ) -> Result<(), MatchError> {
-    let Some(first) = schedule.first() else {
+    let mut schedule = schedule.peekable();
+    let Some(first) = schedule.peek() else {
         return Ok(());
     };
     let setup = Setup {
@@ -309,13 +307,7 @@ pub fn run(
     };
     let probe = Replay::new(&config.game, &setup)?;
     let seats = probe.game().seats();
-    if let Some(game) = schedule.iter().find(|g| g.engines.len() != seats) {
-        return Err(MatchError::EngineCount {
-            game: config.game.clone(),
-            seats,
-            engines: game.engines.len(),
-        });
-    }
+    let schedule = Mutex::new(schedule);
     if let Some(dir) = &config.log_dir {
         std::fs::create_dir_all(dir).map_err(|source| MatchError::Log {
             path: dir.clone(),
@@ -324,19 +316,31 @@ pub fn run(
     }
     crate::process::adopt_orphans();
     let pools = Pools(config.engines.iter().map(|_| Mutex::default()).collect());
-    let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
     let result = std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, schedule.len()) {
+        for _ in 0..config.concurrency.max(1) {
             let sender = sender.clone();
-            let (pools, next, stop) = (&pools, &next, &stop);
+            let (pools, schedule, stop) = (&pools, &schedule, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
-                    let Some(game) = schedule.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    let next = schedule
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .next();
+                    let Some(game) = next else {
                         break;
                     };
-                    if sender.send(play_one(config, pools, game)).is_err() {
+                    let outcome = if game.engines.len() == seats {
+                        play_one(config, pools, &game)
+                    } else {
+                        Err(MatchError::EngineCount {
+                            game: config.game.clone(),
+                            seats,
+                            engines: game.engines.len(),
+                        })
+                    };
+                    if sender.send(outcome).is_err() {
                         break;
                     }
                 }

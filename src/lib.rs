@@ -11,6 +11,7 @@ pub mod import;
 pub mod process;
 pub mod protocol;
 pub mod record;
+pub mod records_file;
 pub mod replay;
 pub mod results;
 pub mod session;

@@ -12,15 +12,16 @@ use cli::{
     Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs, StrategyArg,
     TournamentArgs,
 };
-use referee::arena::{EngineSpec, MatchConfig, OnFault, Scheduled};
+use referee::arena::{EngineSpec, MatchConfig, OnFault};
 use referee::bots::Strategy;
 use referee::clock::TimeControl;
 use referee::engine::EngineCommand;
 use referee::import::{self, Source};
-use referee::results::{Results, results};
+use referee::records_file::{Opened, RecordsOut};
+use referee::results::{Counter, Results};
 use referee::standings::{Standings, game_line};
 use referee::stats::{Sprt, SprtState, Tally};
-use referee::tournament::{Format, Plan, Shard, read_for_resume, schedule};
+use referee::tournament::{Format, Plan, Shard, schedule};
 
 /// Exit status when records are invalid or a transcript does not replay.
 const INVALID: u8 = 1;
@@ -134,9 +135,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seat,
             output,
         } => {
-            let records = load_records(std::slice::from_ref(&file))?;
-            let record = records
-                .get(game.wrapping_sub(1))
+            let mut found = None;
+            let mut seen = 0;
+            read_records(std::slice::from_ref(&file), |record| {
+                seen += 1;
+                if seen == game {
+                    found = Some(record);
+                }
+                Ok(())
+            })?;
+            let record = found
+                .as_ref()
                 .with_context(|| format!("{} has no game {game}", file.display()))?;
             let position =
                 referee::replay::replay_record(record, ply).map_err(anyhow::Error::msg)?;
@@ -154,7 +163,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::View { files, output } => {
-            let records = load_records(&files)?;
+            let mut records = Vec::new();
+            read_records(&files, |record| {
+                records.push(record);
+                Ok(())
+            })?;
             if records.is_empty() {
                 anyhow::bail!("no records to show");
             }
@@ -251,20 +264,17 @@ fn interrupted() -> ExitCode {
     ExitCode::from(u8::try_from(128 + signal).unwrap_or(130))
 }
 
-/// Appends `record` to `file` as one line, written whole and flushed.
-fn append(file: &mut std::fs::File, record: &referee::record::Record) -> io::Result<()> {
-    let mut line = serde_json::to_string(record).map_err(io::Error::other)?;
-    line.push('\n');
-    file.write_all(line.as_bytes())?;
-    file.flush()
-}
-
-fn open_append(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))
+/// Opens `--out` for appending: refused when it is not a records file or another run holds it;
+/// a repair (a torn last line cut) is told on stderr.
+fn open_out(
+    path: &std::path::Path,
+    each: impl FnMut(usize, &referee::record::Record) -> Result<(), String>,
+) -> anyhow::Result<(RecordsOut, Opened)> {
+    let (out, opened) = RecordsOut::open(path, each)?;
+    for note in opened.repaired.iter().chain(&opened.duplicates) {
+        eprintln!("referee: {note}");
+    }
+    Ok((out, opened))
 }
 
 /// The outcome of the arena: `Ok(true)` when a signal stopped it (the standings so far are still
@@ -296,7 +306,10 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     }
     let config = play_config(args.play, args.games)?;
     let seed = config.seed;
-    let mut out = args.out.as_deref().map(open_append).transpose()?;
+    let mut out = match args.out.as_deref() {
+        Some(path) => Some(open_out(path, |_, _| Ok(()))?.0),
+        None => None,
+    };
     kill_engines_on_interrupt()?;
     let mut standings = Standings::new(
         config
@@ -307,13 +320,13 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     );
     let total = config.games;
     let schedule = referee::arena::match_schedule(&config);
-    let outcome = referee::arena::run(&config, &schedule, |mut finished| {
+    let outcome = referee::arena::run(&config, schedule, |mut finished| {
         finished
             .record
             .tags
             .insert("match_seed".into(), seed.to_string());
         if let Some(file) = out.as_mut() {
-            append(file, &finished.record)?;
+            file.append(&finished.record)?;
         }
         standings.add(&finished);
         if !json {
@@ -392,39 +405,51 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         plan.seed,
         names.join(",")
     );
-    let done: Vec<referee::record::Record> = if args.resume {
-        read_for_resume(&args.out, &fingerprint)?
-    } else if args.out.exists() && std::fs::metadata(&args.out)?.len() > 0 {
+    if !args.resume && std::fs::metadata(&args.out).is_ok_and(|m| m.len() > 0) {
         anyhow::bail!(
             "{} already holds records: use --resume to go on, or another --out",
             args.out.display()
         );
-    } else {
-        Vec::new()
+    }
+    // The records file is the tournament's state: what it holds is counted, not played again.
+    let mut counter = Counter::default();
+    let mut played = std::collections::HashSet::new();
+    let (mut file, opened) = open_out(&args.out, |_, record| {
+        let found = record.tags.get("tournament").map_or("", String::as_str);
+        if found != fingerprint {
+            return Err(format!(
+                "a record of another tournament ({found}), not {fingerprint}"
+            ));
+        }
+        if let Some(game) = record
+            .tags
+            .get("game")
+            .and_then(|g| g.parse::<usize>().ok())
+        {
+            played.insert(game);
+        }
+        counter.add(record);
+        Ok(())
+    })?;
+    let done = opened.records;
+    let plan_of_shard = || {
+        schedule(&plan)
+            .filter(move |g| shard.is_none_or(|s| s.holds(g.index)))
+            .filter(|g| !played.contains(&(g.index + 1)))
     };
-    let played: std::collections::HashSet<usize> = done
-        .iter()
-        .filter_map(|r| r.tags.get("game")?.parse::<usize>().ok())
-        .collect();
-    let schedule: Vec<Scheduled> = schedule(&plan)
-        .into_iter()
-        .filter(|g| shard.is_none_or(|s| s.holds(g.index)))
-        .filter(|g| !played.contains(&(g.index + 1)))
-        .collect();
-    let mut records = done;
-    let total = records.len() + schedule.len();
-    let mut file = open_append(&args.out)?;
+    let total = done + plan_of_shard().count();
+    let schedule = plan_of_shard();
     kill_engines_on_interrupt()?;
-    let progress = Progress::new(total as u64, records.len() as u64);
+    let progress = Progress::new(total as u64, done as u64);
     let mut decided = None;
-    let outcome = referee::arena::run(&config, &schedule, |mut finished| {
+    let outcome = referee::arena::run(&config, schedule, |mut finished| {
         finished
             .record
             .tags
             .insert("tournament".into(), fingerprint.clone());
-        append(&mut file, &finished.record)?;
-        records.push(finished.record);
-        let results = results(&records);
+        file.append(&finished.record)?;
+        counter.add(&finished.record);
+        let results = counter.results();
         progress.advance(&results);
         if let Some(sprt) = &sprt {
             let state = sprt.state(&first_engine_tally(&results, &names[0]));
@@ -437,7 +462,7 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     });
     let stopped = arena_outcome(outcome)?;
     progress.finish();
-    let results = results(&records);
+    let results = counter.results();
     let mut stdout = io::stdout().lock();
     if json {
         let mut value = serde_json::to_value(&results)?;
@@ -533,42 +558,22 @@ impl Progress {
     }
 }
 
-/// Every record of `files` (`.jsonl`, or `.json` holding one); a torn last line of a killed run
-/// is skipped with a note.
-fn load_records(files: &[std::path::PathBuf]) -> anyhow::Result<Vec<referee::record::Record>> {
-    let mut records = Vec::new();
-    for path in files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            match serde_json::from_str::<referee::record::Record>(line) {
-                Ok(record) => records.push(record),
-                // A torn last line of a killed run is expected; anything else is not.
-                Err(e) if e.is_eof() && i + 1 == text.lines().count() => {
-                    eprintln!("{}:{}: skipped a torn last line", path.display(), i + 1);
-                }
-                Err(e) if i == 0 && path.extension().is_some_and(|e| e == "json") => {
-                    // A pretty-printed `.json` record spans many lines.
-                    let _ = e;
-                    records.push(
-                        serde_json::from_str(&text)
-                            .with_context(|| format!("{}: not a record", path.display()))?,
-                    );
-                    break;
-                }
-                Err(e) => anyhow::bail!("{}:{}: not a record: {e}", path.display(), i + 1),
-            }
-        }
-    }
-    Ok(records)
+/// Reads every record of `files`, one at a time; a torn last line or a game seen before is
+/// skipped with a note on stderr.
+fn read_records(
+    files: &[std::path::PathBuf],
+    each: impl FnMut(referee::record::Record) -> Result<(), String>,
+) -> anyhow::Result<usize> {
+    referee::records_file::read_all(files, &mut io::stderr(), each).map_err(anyhow::Error::msg)
 }
 
 fn run_stats(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<ExitCode> {
-    let records = load_records(files)?;
-    let results = results(&records);
+    let mut counter = Counter::default();
+    read_records(files, |record| {
+        counter.add(&record);
+        Ok(())
+    })?;
+    let results = counter.results();
     let mut stdout = io::stdout().lock();
     if json {
         writeln!(stdout, "{}", serde_json::to_value(&results)?)?;

@@ -9,7 +9,7 @@
 //! mean points and mean rank (winners rank 1, the others share the next rank), each with the
 //! half-width of its 95% interval, `1.96 sd / sqrt(n)`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use serde::Serialize;
@@ -95,16 +95,33 @@ fn count(tally: &mut Tally, points: f64) {
 
 /// Counts every finished record.
 pub fn results(records: &[Record]) -> Results {
-    let mut sums: BTreeMap<String, Sums> = BTreeMap::new();
-    let mut pairs: BTreeMap<(String, String), Tally> = BTreeMap::new();
-    // Two-seat games by (tournament, seed, pair): their points for the first of the pair.
-    let mut halves: BTreeMap<(String, u64, String, String), Vec<f64>> = BTreeMap::new();
-    let mut games = 0;
+    let mut counter = Counter::default();
     for record in records {
+        counter.add(record);
+    }
+    counter.results()
+}
+
+/// The counts of records added one at a time: memory grows with the engines and pairings, not the
+/// games (a game pair's first half is kept only until its second arrives).
+#[derive(Default)]
+pub struct Counter {
+    sums: BTreeMap<String, Sums>,
+    pairs: BTreeMap<(String, String), Tally>,
+    /// First halves of game pairs, by (tournament, seed, pair): their points for the first of
+    /// the pair.
+    halves: HashMap<(String, u64, String, String), f64>,
+    pentanomials: BTreeMap<(String, String), [u32; 5]>,
+    games: u32,
+}
+
+impl Counter {
+    /// Counts `record` if it is finished.
+    pub fn add(&mut self, record: &Record) {
         let Some(result) = &record.result else {
-            continue;
+            return;
         };
-        games += 1;
+        self.games += 1;
         let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
         let seats = names.len();
         let winners = &result.winners;
@@ -116,7 +133,7 @@ pub fn results(records: &[Record]) -> Results {
             }
         };
         for (seat, name) in names.iter().enumerate() {
-            let s = sums.entry((*name).to_owned()).or_default();
+            let s = self.sums.entry((*name).to_owned()).or_default();
             let points = share(seat);
             let rank = if winners.contains(&seat) {
                 1.0
@@ -135,56 +152,63 @@ pub fn results(records: &[Record]) -> Results {
         if seats == 2 {
             let (first, second) = if names[0] <= names[1] { (0, 1) } else { (1, 0) };
             let key = (names[first].to_owned(), names[second].to_owned());
-            count(pairs.entry(key.clone()).or_default(), share(first));
+            count(self.pairs.entry(key.clone()).or_default(), share(first));
             let tournament = record.tags.get("tournament").cloned().unwrap_or_default();
-            halves
-                .entry((tournament, record.seed, key.0, key.1))
-                .or_default()
-                .push(share(first));
+            let half = (tournament, record.seed, key.0, key.1);
+            match self.halves.remove(&half) {
+                Some(x) => {
+                    let slot = ((x + share(first)) * 2.0).round() as usize;
+                    let (_, _, a, b) = half;
+                    self.pentanomials.entry((a, b)).or_default()[slot.min(4)] += 1;
+                }
+                None => {
+                    self.halves.insert(half, share(first));
+                }
+            }
         }
     }
-    let mut pentanomials: BTreeMap<(String, String), [u32; 5]> = BTreeMap::new();
-    for ((_, _, a, b), points) in halves {
-        if let [x, y] = points[..] {
-            let slot = ((x + y) * 2.0).round() as usize;
-            pentanomials.entry((a, b)).or_default()[slot.min(4)] += 1;
+
+    /// The results so far.
+    pub fn results(&self) -> Results {
+        let mut engines: Vec<EngineResult> = self
+            .sums
+            .iter()
+            .map(|(name, s)| EngineResult {
+                name: name.clone(),
+                games: s.games,
+                points: s.points,
+                tally: s.tally,
+                estimate: s.tally.estimate(),
+                mean_points: mean_error(s.points, s.points_sq, s.games),
+                mean_rank: mean_error(s.rank, s.rank_sq, s.games),
+            })
+            .collect();
+        engines.sort_by(|x, y| {
+            y.mean_points
+                .0
+                .total_cmp(&x.mean_points.0)
+                .then_with(|| x.name.cmp(&y.name))
+        });
+        let pairings = self
+            .pairs
+            .iter()
+            .map(|((a, b), tally)| Pairing {
+                pentanomial: self
+                    .pentanomials
+                    .get(&(a.clone(), b.clone()))
+                    .copied()
+                    .unwrap_or_default(),
+                a: a.clone(),
+                b: b.clone(),
+                estimate: tally.estimate(),
+                tally: *tally,
+            })
+            .collect();
+        Results {
+            games: self.games,
+            engines,
+            pairings,
         }
-    }
-    let mut engines: Vec<EngineResult> = sums
-        .into_iter()
-        .map(|(name, s)| EngineResult {
-            name,
-            games: s.games,
-            points: s.points,
-            tally: s.tally,
-            estimate: s.tally.estimate(),
-            mean_points: mean_error(s.points, s.points_sq, s.games),
-            mean_rank: mean_error(s.rank, s.rank_sq, s.games),
-        })
-        .collect();
-    engines.sort_by(|x, y| {
-        y.mean_points
-            .0
-            .total_cmp(&x.mean_points.0)
-            .then_with(|| x.name.cmp(&y.name))
-    });
-    let pairings = pairs
-        .into_iter()
-        .map(|((a, b), tally)| Pairing {
-            pentanomial: pentanomials
-                .get(&(a.clone(), b.clone()))
-                .copied()
-                .unwrap_or_default(),
-            a,
-            b,
-            estimate: tally.estimate(),
-            tally,
-        })
-        .collect();
-    Results {
-        games,
-        engines,
-        pairings,
     }
 }
 

@@ -1,12 +1,7 @@
 //! Tournaments: deterministic schedules (round-robin, gauntlet), shards, and resuming from the
 //! records file, which is the tournament's only state.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom};
-use std::path::Path;
-
 use crate::arena::{Scheduled, game_seed};
-use crate::record::Record;
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,31 +62,28 @@ pub fn tables(plan: &Plan) -> Vec<Vec<usize>> {
 /// The whole schedule: round by round, table by table. Without `repeat`, a table's seats rotate
 /// from round to round; with it, each round plays every rotation on one seed. Every game's seed
 /// comes from the plan's seed and the game's group, so the schedule is the same on every machine.
-pub fn schedule(plan: &Plan) -> Vec<Scheduled> {
+/// Made as it is played: a long schedule takes no memory.
+pub fn schedule(plan: &Plan) -> impl Iterator<Item = Scheduled> + Send + use<> {
     let tables = tables(plan);
-    let mut games = Vec::new();
-    let mut group = 0;
-    for round in 0..plan.rounds {
-        for table in &tables {
-            let seed = game_seed(plan.seed, group);
-            group += 1;
-            let rotations: Vec<usize> = if plan.repeat {
-                (0..plan.seats).collect()
-            } else {
-                vec![round % plan.seats]
-            };
-            for rotation in rotations {
-                games.push(Scheduled {
-                    index: games.len(),
-                    engines: (0..plan.seats)
-                        .map(|seat| table[(seat + rotation) % plan.seats])
-                        .collect(),
-                    seed,
-                });
+    let (seats, repeat, seed) = (plan.seats, plan.repeat, plan.seed);
+    let groups_per_round = tables.len();
+    (0..plan.rounds)
+        .flat_map(move |round| (0..groups_per_round).map(move |t| (round, t)))
+        .flat_map(move |(round, t)| {
+            let rotations = if repeat { seats } else { 1 };
+            (0..rotations).map(move |r| (round, t, if repeat { r } else { round % seats }))
+        })
+        .enumerate()
+        .map(move |(index, (round, t, rotation))| {
+            let table = &tables[t];
+            Scheduled {
+                index,
+                engines: (0..seats)
+                    .map(|seat| table[(seat + rotation) % seats])
+                    .collect(),
+                seed: game_seed(seed, round * groups_per_round + t),
             }
-        }
-    }
-    games
+        })
 }
 
 /// A shard `K/N` (K from 1): the games whose index is `K - 1` modulo `N`.
@@ -124,91 +116,6 @@ impl Shard {
     pub fn holds(self, index: usize) -> bool {
         index % self.n == self.k - 1
     }
-}
-
-/// What is in a records file when a run resumes.
-#[derive(Debug, thiserror::Error)]
-pub enum ResumeError {
-    /// The file cannot be read or repaired.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// Why.
-        source: io::Error,
-    },
-    /// A whole line is not a record: not a torn write, so it is not silently dropped.
-    #[error("{path}:{line}: not a record ({reason}); fix or remove it to resume")]
-    Corrupt {
-        /// The file.
-        path: String,
-        /// The line, from 1.
-        line: usize,
-        /// Why.
-        reason: String,
-    },
-    /// A record of another tournament.
-    #[error("{path}:{line}: a record of another tournament ({found}), not {expected}")]
-    Foreign {
-        /// The file.
-        path: String,
-        /// The line, from 1.
-        line: usize,
-        /// Its fingerprint.
-        found: String,
-        /// This tournament's.
-        expected: String,
-    },
-}
-
-/// Reads the records of `path` for a resumed run: a torn last line (a write cut short by a kill)
-/// is cut off the file; every other line must be a record whose `tags.tournament` is
-/// `fingerprint`. A missing file is an empty one.
-pub fn read_for_resume(path: &Path, fingerprint: &str) -> Result<Vec<Record>, ResumeError> {
-    let name = path.display().to_string();
-    let io_error = |source| ResumeError::Io {
-        path: name.clone(),
-        source,
-    };
-    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io_error(e)),
-    };
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(io_error)?;
-    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if whole < bytes.len() {
-        truncate(&mut file, whole as u64).map_err(io_error)?;
-    }
-    let text = String::from_utf8_lossy(&bytes[..whole]);
-    let mut records = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record: Record = serde_json::from_str(line).map_err(|e| ResumeError::Corrupt {
-            path: name.clone(),
-            line: i + 1,
-            reason: e.to_string(),
-        })?;
-        let found = record.tags.get("tournament").cloned().unwrap_or_default();
-        if found != fingerprint {
-            return Err(ResumeError::Foreign {
-                path: name.clone(),
-                line: i + 1,
-                found,
-                expected: fingerprint.to_owned(),
-            });
-        }
-        records.push(record);
-    }
-    Ok(records)
-}
-
-fn truncate(file: &mut File, length: u64) -> io::Result<()> {
-    file.set_len(length)?;
-    file.seek(SeekFrom::End(0)).map(|_| ())
 }
 
 #[cfg(test)]
@@ -249,9 +156,9 @@ mod tests {
     #[test]
     fn schedules_are_complete_and_deterministic() {
         let p = plan(Format::RoundRobin, 3, 2, 2, true);
-        let games = schedule(&p);
+        let games: Vec<_> = schedule(&p).collect();
         assert_eq!(games.len(), 3 * 2 * 2);
-        assert_eq!(games, schedule(&p));
+        assert_eq!(games, schedule(&p).collect::<Vec<_>>());
         // Repeat: each seed twice, seats swapped.
         assert_eq!(games[0].seed, games[1].seed);
         assert_eq!(games[0].engines, [0, 1]);
@@ -268,7 +175,7 @@ mod tests {
         let seeds: std::collections::HashSet<u64> = games.iter().map(|g| g.seed).collect();
         assert_eq!(seeds.len(), 6);
         // Without repeat the seats alternate from round to round.
-        let plain = schedule(&plan(Format::Gauntlet, 3, 2, 2, false));
+        let plain: Vec<_> = schedule(&plan(Format::Gauntlet, 3, 2, 2, false)).collect();
         assert_eq!(
             plain.iter().map(|g| g.engines.clone()).collect::<Vec<_>>(),
             [[0, 1], [0, 2], [1, 0], [2, 0]]
@@ -277,7 +184,7 @@ mod tests {
 
     #[test]
     fn shards_are_disjoint_and_cover_everything() {
-        let games = schedule(&plan(Format::RoundRobin, 4, 2, 3, true));
+        let games: Vec<_> = schedule(&plan(Format::RoundRobin, 4, 2, 3, true)).collect();
         let shards: Vec<Shard> = (1..=5).map(|k| Shard { k, n: 5 }).collect();
         for game in &games {
             assert_eq!(shards.iter().filter(|s| s.holds(game.index)).count(), 1);

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
 use crate::games::AnyGame;
 use crate::record::{End, FORMAT, GameResult, Record, VERSION};
+use crate::records_file::{Duplicates, EntryError, Reader};
 use crate::replay::result_of;
 
 /// What kind of mistake a problem is.
@@ -35,6 +36,8 @@ pub enum ProblemKind {
     End,
     /// The stored result differs from the replayed one.
     Result,
+    /// The same game (same run, same game number) is in the input twice.
+    Duplicate,
 }
 
 /// One thing wrong with a record, and where.
@@ -109,6 +112,9 @@ pub struct Report {
     pub plies: usize,
     /// Every problem, in file order.
     pub problems: Vec<Problem>,
+    /// The files read, in order.
+    #[serde(skip)]
+    files: Vec<String>,
 }
 
 impl Report {
@@ -135,63 +141,58 @@ impl Report {
         self.add(file, 0, problem);
     }
 
-    /// Checks every record in `text`, from `file`: one per line when `lines` (`.jsonl`), else a
-    /// sequence of JSON values (`.json`: usually one record, pretty-printed or not).
-    pub fn check_text(&mut self, file: &str, text: &str, lines: bool) {
-        if lines {
-            for (index, line) in text.lines().enumerate() {
-                if !line.trim().is_empty() {
-                    self.take(file, index + 1, serde_json::from_str(line));
-                }
-            }
-            return;
-        }
-        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Record>();
-        let mut start = 0;
+    /// Checks every record `reader` gives, from `file` (number `index` of the input, for the
+    /// duplicates' places), one at a time.
+    pub fn check_reader<R: std::io::Read>(
+        &mut self,
+        file: &str,
+        reader: &mut Reader<R>,
+        duplicates: &mut Duplicates,
+        index: usize,
+    ) {
         loop {
-            let value_start = start + (text[start..].len() - text[start..].trim_start().len());
-            let line = 1 + text[..value_start].matches('\n').count();
-            let Some(parsed) = stream.next() else { break };
-            // After an error the stream cannot find the next value's start.
-            let failed = parsed.is_err();
-            self.take(file, line, parsed);
-            if failed {
-                break;
+            let (line, entry) = match reader.next_entry() {
+                Ok(Some(next)) => next,
+                Ok(None) => return,
+                Err(e) => return self.unreadable(file, &e),
+            };
+            self.records += 1;
+            let checked = match entry {
+                Ok(record) => match duplicates.first_seen(&record, index, line) {
+                    Some((first_file, first_line)) => Err(RecordProblem::new(
+                        ProblemKind::Duplicate,
+                        format!(
+                            "game {} again: the same game is at {}:{first_line}",
+                            record.tags.get("game").map_or("?", String::as_str),
+                            self.files.get(first_file).map_or(file, String::as_str)
+                        ),
+                    )),
+                    None => check_record(&record),
+                },
+                Err(EntryError::Json(e)) => Err(malformed(&e)),
+                Err(e) => Err(RecordProblem::new(ProblemKind::Malformed, e.to_string())),
+            };
+            match checked {
+                Ok(plies) => {
+                    self.valid += 1;
+                    self.plies += plies;
+                }
+                Err(problem) => self.add(file, line, problem),
             }
-            start = stream.byte_offset();
-        }
-    }
-
-    fn take(&mut self, file: &str, line: usize, parsed: Result<Record, serde_json::Error>) {
-        self.records += 1;
-        let checked = parsed
-            .map_err(|e| malformed(&e))
-            .and_then(|record| check_record(&record));
-        match checked {
-            Ok(plies) => {
-                self.valid += 1;
-                self.plies += plies;
-            }
-            Err(problem) => self.add(file, line, problem),
         }
     }
 }
+
 /// Validates every file (`.jsonl` line by line, anything else as JSON values; `-` is standard
-/// input, read as `.jsonl`).
+/// input, read as `.jsonl`), one record at a time.
 pub fn validate_files(paths: &[std::path::PathBuf]) -> Report {
     let mut report = Report::default();
-    for path in paths {
+    let mut duplicates = Duplicates::default();
+    for (index, path) in paths.iter().enumerate() {
         let name = path.display().to_string();
-        let text = if name == "-" {
-            std::io::read_to_string(std::io::stdin())
-        } else {
-            std::fs::read_to_string(path)
-        };
-        match text {
-            Ok(text) => {
-                let lines = name == "-" || path.extension().is_some_and(|e| e == "jsonl");
-                report.check_text(&name, &text, lines);
-            }
+        report.files.push(name.clone());
+        match Reader::open(path) {
+            Ok(mut reader) => report.check_reader(&name, &mut reader, &mut duplicates, index),
             Err(e) => report.unreadable(&name, &e),
         }
     }

@@ -1,0 +1,448 @@
+//! Records files: read one record at a time in memory bounded by the largest record, each with
+//! its line; a torn last line told apart from a bad one; the same game found twice; and an output
+//! file opened for appending only when it holds records, locked against a second run.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::hash::{BuildHasher, Hash};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::record::Record;
+
+/// The longest record line read; a longer line is reported, not held in memory.
+pub const MAX_RECORD_BYTES: usize = 64 << 20;
+
+/// Why one entry of a records file is not a record.
+#[derive(Debug, thiserror::Error)]
+pub enum EntryError {
+    /// Not JSON, or JSON that is not a record.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// A line longer than [`MAX_RECORD_BYTES`].
+    #[error("a line longer than {MAX_RECORD_BYTES} bytes")]
+    TooLong,
+    /// The file's last line, cut short with no newline: a write stopped by a kill.
+    #[error("a torn last line (cut short while it was written): {0}")]
+    Torn(serde_json::Error),
+}
+
+/// One entry of a records file: the line it starts on (from 1) and the record, or why not.
+pub type Entry = (usize, Result<Record, EntryError>);
+
+/// Reads the records of one file: `.jsonl` line by line, anything else as a sequence of JSON
+/// values (a pretty-printed `.json` record, say).
+pub struct Reader<R> {
+    input: BufReader<R>,
+    lines: bool,
+    line: usize,
+    done: bool,
+}
+
+impl Reader<File> {
+    /// Opens `path`: `.jsonl` line by line, anything else as JSON values; `-` is standard input,
+    /// read as `.jsonl`.
+    pub fn open(path: &Path) -> io::Result<Reader<Box<dyn Read>>> {
+        if path.as_os_str() == "-" {
+            return Ok(Reader::new(Box::new(io::stdin()) as Box<dyn Read>, true));
+        }
+        let lines = path.extension().is_some_and(|e| e == "jsonl");
+        Ok(Reader::new(
+            Box::new(File::open(path)?) as Box<dyn Read>,
+            lines,
+        ))
+    }
+}
+
+impl<R: Read> Reader<R> {
+    /// Reads `input`, one record per line when `lines`.
+    pub fn new(input: R, lines: bool) -> Reader<R> {
+        Reader {
+            input: BufReader::with_capacity(1 << 16, input),
+            lines,
+            line: 0,
+            done: false,
+        }
+    }
+
+    /// The next line, without its newline, into `buffer` (cleared first); `Ok(None)` at the end,
+    /// `Ok(Some(false))` for a line with no newline (the last), `Err(TooLong)` past the bound
+    /// (the rest of the line is skipped).
+    fn read_line(&mut self, buffer: &mut Vec<u8>) -> io::Result<Option<Result<bool, EntryError>>> {
+        buffer.clear();
+        let mut too_long = false;
+        loop {
+            let chunk = self.input.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok(if too_long {
+                    Some(Err(EntryError::TooLong))
+                } else if buffer.is_empty() {
+                    None
+                } else {
+                    Some(Ok(false))
+                });
+            }
+            let (part, newline) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(end) => (&chunk[..end], true),
+                None => (chunk, false),
+            };
+            if !too_long && buffer.len() + part.len() <= MAX_RECORD_BYTES {
+                buffer.extend_from_slice(part);
+            } else {
+                too_long = true;
+                buffer.clear();
+            }
+            let used = part.len() + usize::from(newline);
+            self.input.consume(used);
+            if newline {
+                return Ok(Some(if too_long {
+                    Err(EntryError::TooLong)
+                } else {
+                    Ok(true)
+                }));
+            }
+        }
+    }
+
+    /// Skips white space, counting lines; `false` at the end of the input.
+    fn skip_space(&mut self) -> io::Result<bool> {
+        loop {
+            let chunk = self.input.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok(false);
+            }
+            let space = chunk.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            self.line += chunk[..space].iter().filter(|&&b| b == b'\n').count();
+            let rest = space < chunk.len();
+            self.input.consume(space);
+            if rest {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// The next entry; `Err` when the input cannot be read.
+    pub fn next_entry(&mut self) -> io::Result<Option<Entry>> {
+        if self.done {
+            return Ok(None);
+        }
+        if self.lines {
+            let mut buffer = Vec::new();
+            loop {
+                let Some(read) = self.read_line(&mut buffer)? else {
+                    return Ok(None);
+                };
+                self.line += 1;
+                let line = self.line;
+                let whole = match read {
+                    Ok(whole) => whole,
+                    Err(e) => return Ok(Some((line, Err(e)))),
+                };
+                if buffer.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                let parsed = serde_json::from_slice::<Record>(&buffer);
+                return Ok(Some((
+                    line,
+                    match parsed {
+                        Err(e) if !whole && e.is_eof() => Err(EntryError::Torn(e)),
+                        other => other.map_err(EntryError::from),
+                    },
+                )));
+            }
+        }
+        if !self.skip_space()? {
+            return Ok(None);
+        }
+        let line = self.line + 1;
+        let mut counted = LineCounter {
+            inner: &mut self.input,
+            newlines: 0,
+        };
+        let mut deserializer = serde_json::Deserializer::from_reader(&mut counted);
+        let parsed = Record::deserialize(&mut deserializer);
+        self.line += counted.newlines;
+        if parsed.is_err() {
+            // After a syntax error the next value's start cannot be found.
+            self.done = true;
+        }
+        Ok(Some((line, parsed.map_err(EntryError::from))))
+    }
+}
+
+/// Counts the newlines read through it.
+struct LineCounter<'a, R> {
+    inner: &'a mut R,
+    newlines: usize,
+}
+
+impl<R: Read> Read for LineCounter<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.newlines += buf[..n].iter().filter(|&&b| b == b'\n').count();
+        Ok(n)
+    }
+}
+
+/// Finds the same game twice: records of one run with the same game number. The key is the
+/// game, variant, seed, seat names and the tags `tournament`, `match_seed` and `game`; records
+/// without a `game` tag (imports, hand-made) are never duplicates. Each key is kept as a 64-bit
+/// hash with where it was first seen.
+#[derive(Default)]
+pub struct Duplicates {
+    seen: HashMap<u64, (usize, usize)>,
+    hasher: std::hash::RandomState,
+}
+
+impl Duplicates {
+    /// Notes `record`, found in file number `file` at `line`; returns where it was seen first if
+    /// it was.
+    pub fn first_seen(
+        &mut self,
+        record: &Record,
+        file: usize,
+        line: usize,
+    ) -> Option<(usize, usize)> {
+        let number = record.tags.get("game")?;
+        let mut hasher = self.hasher.build_hasher();
+        (
+            &record.game,
+            &record.variant,
+            record.seed,
+            record.seats.iter().map(|s| &s.name).collect::<Vec<_>>(),
+            record.tags.get("tournament"),
+            record.tags.get("match_seed"),
+            number,
+        )
+            .hash(&mut hasher);
+        let key = std::hash::Hasher::finish(&hasher);
+        match self.seen.get(&key) {
+            Some(&first) => Some(first),
+            None => {
+                self.seen.insert(key, (file, line));
+                None
+            }
+        }
+    }
+}
+
+/// Reads every record of `paths` in order, skipping a torn last line and games seen before (each
+/// noted on `notes`); a line that is not a record is an error naming the file and line.
+pub fn read_all(
+    paths: &[PathBuf],
+    notes: &mut dyn Write,
+    mut each: impl FnMut(Record) -> Result<(), String>,
+) -> Result<usize, String> {
+    let mut duplicates = Duplicates::default();
+    let mut count = 0;
+    for (index, path) in paths.iter().enumerate() {
+        let name = path.display();
+        let mut reader = Reader::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        while let Some((line, entry)) = reader
+            .next_entry()
+            .map_err(|e| format!("cannot read {name}: {e}"))?
+        {
+            match entry {
+                Ok(record) => {
+                    if let Some((file, first)) = duplicates.first_seen(&record, index, line) {
+                        let _ = writeln!(
+                            notes,
+                            "{name}:{line}: skipped game {} seen before at {}:{first}",
+                            record.tags.get("game").map_or("?", String::as_str),
+                            paths[file].display()
+                        );
+                        continue;
+                    }
+                    count += 1;
+                    each(record).map_err(|e| format!("{name}:{line}: {e}"))?;
+                }
+                Err(EntryError::Torn(_)) => {
+                    let _ = writeln!(notes, "{name}:{line}: skipped a torn last line");
+                }
+                Err(e) => return Err(format!("{name}:{line}: not a record: {e}")),
+            }
+        }
+    }
+    Ok(count)
+}
+
+/// Why a records file cannot be opened for appending.
+#[derive(Debug, thiserror::Error)]
+pub enum OutError {
+    /// It cannot be opened, read or written.
+    #[error("cannot use {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// Another run holds its lock.
+    #[error(
+        "{path} is being written by another run (it is locked); wait for it, or use another file"
+    )]
+    Locked {
+        /// The file.
+        path: PathBuf,
+    },
+    /// It holds something other than records; it was left untouched.
+    #[error("{path}:{line}: not a record ({reason}); not a records file, so it was left untouched")]
+    NotRecords {
+        /// The file.
+        path: PathBuf,
+        /// The first line that is not a record.
+        line: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A record the caller refused (of another tournament, say); the file was left untouched.
+    #[error("{path}:{line}: {reason}")]
+    Refused {
+        /// The file.
+        path: PathBuf,
+        /// The record's line.
+        line: usize,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A records file open for appending, locked for as long as it is open.
+pub struct RecordsOut {
+    file: File,
+}
+
+/// What [`RecordsOut::open`] found in the file.
+#[derive(Debug, Default)]
+pub struct Opened {
+    /// The records it holds, in order, duplicates left out.
+    pub records: usize,
+    /// Games found twice (their later copies are not passed on).
+    pub duplicates: Vec<String>,
+    /// What was repaired: a torn last line cut, or a missing last newline added.
+    pub repaired: Option<String>,
+}
+
+impl RecordsOut {
+    /// Opens `path` (created if missing) for appending, after taking an exclusive lock and
+    /// checking that every line is a record: each is given to `each` with its line, except games
+    /// already seen, which are listed in [`Opened::duplicates`]. Nothing is changed unless the
+    /// whole file reads as records; then a torn last line (a write stopped by a kill) is cut and a
+    /// last line missing only its newline gets one.
+    pub fn open(
+        path: &Path,
+        mut each: impl FnMut(usize, &Record) -> Result<(), String>,
+    ) -> Result<(RecordsOut, Opened), OutError> {
+        let io_error = |source| OutError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(io_error)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(OutError::Locked {
+                    path: path.to_owned(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_error(e)),
+        }
+        let mut opened = Opened::default();
+        let mut duplicates = Duplicates::default();
+        let mut reader = Reader::new(&file, true);
+        let mut torn = None;
+        while let Some((line, entry)) = reader.next_entry().map_err(io_error)? {
+            let not_records = |reason: String| OutError::NotRecords {
+                path: path.to_owned(),
+                line,
+                reason,
+            };
+            match entry {
+                Ok(record) => {
+                    if let Some((_, first)) = duplicates.first_seen(&record, 0, line) {
+                        opened.duplicates.push(format!(
+                            "{}:{line}: game {} again (first at line {first}): counted once",
+                            path.display(),
+                            record.tags.get("game").map_or("?", String::as_str)
+                        ));
+                        continue;
+                    }
+                    each(line, &record).map_err(|reason| OutError::Refused {
+                        path: path.to_owned(),
+                        line,
+                        reason,
+                    })?;
+                    opened.records += 1;
+                }
+                // A torn record starts like one; anything else is not a records file.
+                Err(EntryError::Torn(e)) => torn = Some((line, e)),
+                Err(e) => return Err(not_records(e.to_string())),
+            }
+        }
+        drop(reader);
+        let length = file.seek(SeekFrom::End(0)).map_err(io_error)?;
+        let whole = whole_length(&mut file, length).map_err(io_error)?;
+        if let Some((line, error)) = torn {
+            if !starts_a_record(&mut file, whole).map_err(io_error)? {
+                return Err(OutError::NotRecords {
+                    path: path.to_owned(),
+                    line,
+                    reason: error.to_string(),
+                });
+            }
+            file.set_len(whole).map_err(io_error)?;
+            opened.repaired = Some(format!(
+                "{}:{line}: cut a torn last line ({} bytes; a run stopped while writing it)",
+                path.display(),
+                length - whole
+            ));
+        } else if whole < length {
+            file.write_all(b"\n").map_err(io_error)?;
+            opened.repaired = Some(format!(
+                "{}: added the newline missing after its last record",
+                path.display()
+            ));
+        }
+        Ok((RecordsOut { file }, opened))
+    }
+
+    /// Appends `record` as one line, written whole and flushed.
+    pub fn append(&mut self, record: &Record) -> io::Result<()> {
+        let mut line = serde_json::to_string(record).map_err(io::Error::other)?;
+        line.push('\n');
+        self.file.write_all(line.as_bytes())?;
+        self.file.flush()
+    }
+}
+
+/// The length of `file` up to and including its last newline.
+fn whole_length(file: &mut File, length: u64) -> io::Result<u64> {
+    let mut end = length;
+    let mut block = [0u8; 4096];
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let part = &mut block[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(part)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// Whether the text at `offset` begins like a record line (`{"`).
+fn starts_a_record(file: &mut File, offset: u64) -> io::Result<bool> {
+    let mut head = [0u8; 2];
+    file.seek(SeekFrom::Start(offset))?;
+    let n = file.read(&mut head)?;
+    Ok(head[..n] == *b"{\"" || head[..n] == *b"{")
+}
