@@ -1,0 +1,264 @@
+//! Records files under hostile conditions: `--out` never damages a file that is not a records
+//! file, never glues a record to a partial line, refuses a second run; the same game twice is
+//! counted once; `validate` streams a large file in bounded memory and goes on past a bad line.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use common::{peak_rss_kib, run_sampled, temp_dir};
+use serde_json::Value;
+
+fn bot(name: &str, seed: u32) -> String {
+    format!(
+        "name={name} cmd='{} bot --game pegs --seed {seed}'",
+        cargo_bin!("referee").display()
+    )
+}
+
+/// A quick match of `games` Pegs games appending to `out`.
+fn quick_match(out: &Path, games: u32) -> assert_cmd::assert::Assert {
+    cargo_bin_cmd!("referee")
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--seed",
+            "4",
+            "--movetime",
+            "100",
+        ])
+        .args(["--games", &games.to_string()])
+        .args(["--engine", &bot("a", 1), "--engine", &bot("b", 2), "--out"])
+        .arg(out)
+        .timeout(Duration::from_secs(120))
+        .assert()
+}
+
+fn tournament(out: &Path) -> Command {
+    let mut command = Command::new(cargo_bin!("referee"));
+    command
+        .args([
+            "tournament",
+            "--game",
+            "pegs",
+            "--seed",
+            "4",
+            "--movetime",
+            "100",
+        ])
+        .args(["--engine", &bot("a", 1), "--engine", &bot("b", 2)])
+        .args(["--engine", &bot("c", 3), "--out"])
+        .arg(out);
+    command
+}
+
+/// Games counted by `referee stats --json` over `files`.
+fn games_counted(files: &[&Path]) -> u64 {
+    let output = cargo_bin_cmd!("referee")
+        .arg("stats")
+        .args(files)
+        .arg("--json")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let value: Value = serde_json::from_slice(&output).unwrap();
+    value["games"].as_u64().unwrap()
+}
+
+fn files_that_are_not_records(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut binary: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
+    binary.extend(b"\n{\"format\":");
+    // A records file compressed with gzip: binary, with no newline at its end.
+    let records = dir.join("plain.jsonl");
+    quick_match(&records, 2).success();
+    let gzipped = Command::new("gzip")
+        .arg("-c")
+        .arg(&records)
+        .output()
+        .unwrap()
+        .stdout;
+    vec![
+        (dir.join("binary.jsonl"), binary),
+        (dir.join("shard.jsonl.gz"), gzipped),
+        (
+            dir.join("notes.txt"),
+            b"first line\nsecond line\nlast line".to_vec(),
+        ),
+        (dir.join("one-line.txt"), b"just a line".to_vec()),
+    ]
+}
+
+#[test]
+fn out_refuses_a_file_that_is_not_records_and_leaves_it_byte_identical() {
+    let dir = temp_dir("not-records");
+    for (path, bytes) in files_that_are_not_records(&dir) {
+        std::fs::write(&path, &bytes).unwrap();
+        let refused = tournament(&path).arg("--resume").output().unwrap();
+        assert_eq!(refused.status.code(), Some(2), "{}", path.display());
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.contains("not a records file"), "{stderr}");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{}", path.display());
+        quick_match(&path, 1)
+            .code(2)
+            .stderr(predicates::str::contains("left untouched"));
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{}", path.display());
+    }
+}
+
+#[test]
+fn a_last_record_without_its_newline_is_repaired_not_glued_to() {
+    let dir = temp_dir("no-newline");
+    let out = dir.join("games.jsonl");
+    quick_match(&out, 2).success();
+    let mut bytes = std::fs::read(&out).unwrap();
+    assert_eq!(bytes.pop(), Some(b'\n'));
+    std::fs::write(&out, &bytes).unwrap();
+    quick_match(&out, 2)
+        .success()
+        .stderr(predicates::str::contains("added the newline"));
+    // Both runs had match seed 4: the second run's games are the first run's again.
+    assert_eq!(games_counted(&[&out]), 2);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count(), 4);
+    assert!(
+        text.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok())
+    );
+}
+
+#[test]
+fn a_torn_last_line_is_cut_with_a_note_before_appending() {
+    let dir = temp_dir("torn");
+    let out = dir.join("games.jsonl");
+    quick_match(&out, 1).success();
+    let whole = std::fs::read(&out).unwrap();
+    let mut torn = whole.clone();
+    torn.extend(&whole[..whole.len() / 2]);
+    std::fs::write(&out, &torn).unwrap();
+    cargo_bin_cmd!("referee")
+        .args(["stats"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(":2: skipped a torn last line"));
+    quick_match(&out, 1)
+        .success()
+        .stderr(predicates::str::contains(":2: cut a torn last line"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    assert!(
+        text.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok())
+    );
+}
+
+#[test]
+fn a_second_run_on_the_same_out_file_is_refused_while_the_first_runs() {
+    let dir = temp_dir("locked");
+    let out = dir.join("t.jsonl");
+    let mut first = tournament(&out)
+        .args(["--rounds", "1000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the first run has the file.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first run wrote nothing"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = tournament(&out)
+        .args(["--rounds", "1000", "--resume"])
+        .output()
+        .unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(stderr.contains("being written by another run"), "{stderr}");
+}
+
+#[test]
+fn the_same_games_twice_are_counted_once_and_reported() {
+    let dir = temp_dir("duplicates");
+    let out = dir.join("t.jsonl");
+    assert!(tournament(&out).output().unwrap().status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    let games = text.lines().count() as u64;
+    assert_eq!(games, 3);
+    // A requeued job that started over on the same file: every game twice.
+    let doubled = dir.join("doubled.jsonl");
+    std::fs::write(&doubled, text.repeat(2)).unwrap();
+    assert_eq!(games_counted(&[&doubled]), games);
+    assert_eq!(games_counted(&[&out, &out]), games);
+    cargo_bin_cmd!("referee")
+        .arg("validate")
+        .arg(&doubled)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("doubled.jsonl:4: game 1 again"));
+    // Resuming counts each game once and plays nothing more.
+    let resumed = tournament(&doubled)
+        .args(["--resume", "--json"])
+        .output()
+        .unwrap();
+    assert!(resumed.status.success());
+    let summary: Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    assert_eq!(summary["games"].as_u64(), Some(games));
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(stderr.contains("counted once"), "{stderr}");
+}
+
+#[test]
+fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines() {
+    let dir = temp_dir("big");
+    let one = dir.join("one.jsonl");
+    quick_match(&one, 1).success();
+    let mut record: Value =
+        serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap();
+    let big = dir.join("big.jsonl");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&big).unwrap());
+    let (mut written, mut count) = (0, 0);
+    while written < 200 << 20 {
+        count += 1;
+        record["tags"]["game"] = Value::from(count.to_string());
+        let mut line = serde_json::to_vec(&record).unwrap();
+        line.push(b'\n');
+        if count == 3 {
+            // A line with invalid UTF-8 inside a string.
+            line = b"{\"format\":\"referee-record\xff\"}\n".to_vec();
+        }
+        std::io::Write::write_all(&mut file, &line).unwrap();
+        written += line.len();
+    }
+    drop(file);
+    let mut peak = 0;
+    let output = run_sampled(
+        Command::new(cargo_bin!("referee"))
+            .arg("validate")
+            .arg(&big),
+        Duration::from_secs(300),
+        |pid| peak = peak.max(peak_rss_kib(pid)),
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("big.jsonl:3: "), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{} of {count} records valid", count - 1)),
+        "{stdout}"
+    );
+    assert!(
+        peak < 50 * 1024,
+        "validate reached {peak} KiB on a 200 MB file"
+    );
+}
