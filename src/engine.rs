@@ -690,11 +690,7 @@ impl Drop for Engine {
     }
 }
 
-/// At most 200 characters of `text`, for messages quoting what an engine or a file said.
-pub fn shorten(text: &str) -> String {
-    const MAX: usize = 200;
-    match text.char_indices().nth(MAX) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_owned(),
-    }
+/// At most 200 characters of `text`, for messages quoting what an engine said.
+fn shorten(text: &str) -> String {
+    crate::protocol::shorten(text, 200)
 }

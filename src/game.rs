@@ -320,22 +320,30 @@ pub trait Game: Clone + fmt::Debug {
 /// A forced `PASS` is one ply; a finished game has no sequences; at a chance node every possible
 /// outcome counts as one ply.
 pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => game.count_legal() as u64,
-        _ => {
-            let mut moves = Vec::new();
-            game.legal_moves(&mut moves);
-            moves
-                .iter()
-                .map(|mv| {
-                    let mut next = game.clone();
-                    next.play_unchecked(mv);
-                    perft(&next, depth - 1)
-                })
-                .sum()
-        }
+    let mut endless = u64::MAX;
+    perft_within(game, depth, &mut endless).expect("an endless budget does not run out")
+}
+
+/// [`perft`] that expands at most `budget` positions (each position whose moves are listed counts
+/// one), taking what it uses from `budget`; `None` when the budget ran out first. The budget
+/// counts work, not time, so the same count stops at the same place on every machine.
+pub fn perft_within<G: Game>(game: &G, depth: u32, budget: &mut u64) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
     }
+    *budget = budget.checked_sub(1)?;
+    if depth == 1 {
+        return Some(game.count_legal() as u64);
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let mut total = 0;
+    for mv in &moves {
+        let mut next = game.clone();
+        next.play_unchecked(mv);
+        total += perft_within(&next, depth - 1, budget)?;
+    }
+    Some(total)
 }
 
 #[cfg(test)]

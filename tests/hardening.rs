@@ -273,3 +273,121 @@ fn orphans_that_left_the_process_group_are_reaped_game_by_game() {
     // Each game's helpers end within 50 ms and are reaped when the game ends: a few at most.
     assert!(most <= 8, "{most} zombies waited to be reaped at once");
 }
+
+/// Runs `referee ARGS` with `input` on stdin; returns its output and peak memory in KiB.
+fn run_with_input(args: &[&str], input: Vec<u8>) -> (std::process::Output, u64) {
+    use std::io::Read;
+    let mut child = referee()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        // The referee may stop reading: a broken pipe is fine.
+        let _ = std::io::Write::write_all(&mut stdin, &input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let (start, mut peak) = (Instant::now(), 0);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        peak = peak.max(peak_rss_kib(child.id()));
+        assert!(start.elapsed() < Duration::from_secs(60), "ran past 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = std::process::Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: Vec::new(),
+    };
+    (output, peak)
+}
+
+#[test]
+fn a_session_line_of_200_mb_is_refused_in_bounded_memory_and_the_session_goes_on() {
+    let mut input = b"newgame dvonn\nplay ".to_vec();
+    input.extend(std::iter::repeat_n(b'D', 200 << 20));
+    input.extend(b"\nplay D2\n");
+    input.extend(std::iter::repeat_n(b'x', 10_000));
+    input.extend(b"\nto_move\n");
+    let (output, peak) = run_with_input(&["session"], input);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let answers: Vec<&str> = stdout.split("\n\n").collect();
+    assert_eq!(answers[0], "=");
+    assert_eq!(answers[1], "? a command line is at most 65536 bytes");
+    assert_eq!(answers[2], "=");
+    // The unknown command is quoted, but only its first few hundred characters.
+    assert!(
+        answers[3].starts_with("? unknown command `xxx"),
+        "{}",
+        answers[3]
+    );
+    assert!(answers[3].len() < 500, "{}", answers[3].len());
+    assert_eq!(answers[4], "= 1");
+    assert!(peak < 32 * 1024, "the session reached {peak} KiB");
+}
+
+#[test]
+fn perft_stops_at_its_budget_with_a_clear_error() {
+    // The CodeCup game's placements and its first moves: a mid-game position where perft 6
+    // expands hundreds of millions of positions (83 s before the budget existed).
+    let script = std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.gtp").unwrap();
+    let mut input: Vec<u8> = script
+        .lines()
+        .take(56)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into();
+    input.extend(b"\nperft 6\nperft 2\n");
+    let start = Instant::now();
+    let (output, _) = run_with_input(&["session"], input);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("? perft 6 stopped after expanding 30000000 positions"),
+        "{stdout}"
+    );
+    assert!(stdout.trim_end().ends_with(|c: char| c.is_ascii_digit()));
+    // Near the end of the game perft 6 finishes.
+    let mut late: Vec<u8> = script
+        .lines()
+        .filter(|l| l.starts_with("play") || l.starts_with("newgame"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into();
+    late.extend(b"\nundo\nundo\nundo\nundo\nundo\nundo\nperft 6\n");
+    let (output, _) = run_with_input(&["session"], late);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let last = stdout.trim_end().rsplit("\n\n").next().unwrap();
+    assert!(last.starts_with("= "), "{last}");
+}
+
+#[test]
+fn a_double_bot_refuses_seats_that_do_not_exist_without_crashing() {
+    let input = b"1 newgame double seats=2 seat=0 seed=5\n2 event deal 9\n3 event deal 3\n\
+        4 event deal 255\n5 event deal -1\n6 newgame double seats=2 seat=7\n7 name\n"
+        .to_vec();
+    let (output, _) = run_with_input(&["bot", "--game", "double"], input);
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let answers: Vec<&str> = stdout.split("\n\n").collect();
+    assert_eq!(answers[0], "=1");
+    for answer in &answers[1..5] {
+        assert!(answer.contains("not a seat of this game"), "{answer}");
+    }
+    assert!(
+        answers[5].contains("seat=7 is not a seat of a 2-seat game"),
+        "{}",
+        answers[5]
+    );
+    assert!(answers[6].starts_with("=7 referee-"), "{}", answers[6]);
+}

@@ -185,6 +185,11 @@ macro_rules! games {
         pub fn perft(game: &AnyGame, depth: u32) -> u64 {
             dispatch!(game, g => crate::game::perft(g, depth))
         }
+
+        /// Runs `perft_within` on the concrete game inside.
+        pub fn perft_within(game: &AnyGame, depth: u32, budget: &mut u64) -> Option<u64> {
+            dispatch!(game, g => crate::game::perft_within(g, depth, budget))
+        }
     };
 }
 

@@ -18,27 +18,35 @@ pub fn serve(
 ) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        let Some(whole) = read_bounded_line(&mut input, &mut line)? else {
             return Ok(());
-        }
-        // Invalid UTF-8 becomes replacement characters, so it is answered like any bad command.
-        let Some(text) = clean_line(&String::from_utf8_lossy(&line)) else {
-            continue;
         };
-        let (response, quit) = match text.parse::<Request>() {
-            Ok(request) => {
-                let quit = request.command == Command::Quit;
-                let body = answer(request.command);
-                (
-                    Response {
-                        id: request.id,
-                        body,
-                    },
-                    quit,
-                )
+        let (response, quit) = if !whole {
+            let message = format!("a command line is at most {MAX_LINE} bytes");
+            (Response::error(None, message), false)
+        } else {
+            // Invalid UTF-8 becomes replacement characters, so it is answered like any bad command.
+            let Some(text) = clean_line(&String::from_utf8_lossy(&line)) else {
+                continue;
+            };
+            match text.parse::<Request>() {
+                Ok(request) => {
+                    let quit = request.command == Command::Quit;
+                    // Errors quote what they were given: a short prefix of it is enough.
+                    let body = answer(request.command).map_err(|e| shorten(&e, 400));
+                    (
+                        Response {
+                            id: request.id,
+                            body,
+                        },
+                        quit,
+                    )
+                }
+                Err(error) => (
+                    Response::error(error.id, shorten(&error.message, 400)),
+                    false,
+                ),
             }
-            Err(error) => (Response::error(error.id, error.message), false),
         };
         match write!(output, "{response}").and_then(|()| output.flush()) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
@@ -47,6 +55,52 @@ pub fn serve(
         if quit {
             return Ok(());
         }
+    }
+}
+
+/// The longest command line read; the rest of a longer one is skipped and the line answered
+/// with an error.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Reads one line into `line` (cleared first), keeping at most [`MAX_LINE`] bytes: `Some(true)`
+/// for a line kept whole, `Some(false)` for a longer one (the rest read and dropped), `None` at
+/// the end of the input.
+fn read_bounded_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    line.clear();
+    let mut whole = true;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((!line.is_empty() || !whole).then_some(whole));
+        }
+        let (part, newline) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(end) => (&chunk[..end], true),
+            None => (chunk, false),
+        };
+        if whole && line.len() + part.len() <= MAX_LINE {
+            line.extend_from_slice(part);
+        } else {
+            whole = false;
+            line.clear();
+        }
+        let used = part.len() + usize::from(newline);
+        input.consume(used);
+        if newline {
+            return Ok(Some(whole));
+        }
+    }
+}
+
+/// At most `max` characters of `text`, marked `...` where cut: errors quote what they were given,
+/// and a short prefix says enough.
+pub fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_owned(),
     }
 }
 
