@@ -5,14 +5,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use crate::clock::{Clock, TimeControl};
 use crate::engine::{Engine, EngineCommand, EngineError, Transcript};
 use crate::game::{Actor, Game, MoveError, Setup, SetupError, Viewer};
 use crate::record::{End, Record, Verdict};
 use crate::replay::Replay;
+use crate::seeded::Stream;
+
+/// The stream of a game's generator from which the referee picks moves for a substituted seat.
+const SUBSTITUTE_STREAM: u64 = 1 << 63;
+
+/// How many moves a list holds, as a bound for `Stream::below`: a game never offers 2^32 moves.
+fn count<T>(moves: &[T]) -> u32 {
+    u32::try_from(moves.len()).expect("fewer than 2^32 legal moves")
+}
 
 /// One engine of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,17 +213,13 @@ pub struct Finished {
 /// The seed of game `index`: one stream per game of a generator seeded with the match seed, so any
 /// game can be replayed alone.
 pub fn game_seed(match_seed: u64, index: usize) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(match_seed);
-    rng.set_stream(index as u64);
-    rng.next_u64()
+    Stream::new(match_seed, index as u64).next_u64()
 }
 
 /// The seed engine `seat` gets for its own random choices in a game with seed `seed`: a separate
 /// generator stream, so it tells nothing about the game's own chance events.
 pub fn engine_seed(seed: u64, seat: usize) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(1 + seat as u64);
-    rng.next_u64()
+    Stream::new(seed, 1 + seat as u64).next_u64()
 }
 
 /// Idle engine processes, one pool per engine spec, reused from game to game.
@@ -428,7 +430,7 @@ fn play_one(
             engines: &mut engines,
             clocks,
             healthy: &mut healthy,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: Stream::new(seed, SUBSTITUTE_STREAM),
         };
         end = table.play().err();
     }
@@ -472,7 +474,7 @@ struct Table<'a> {
     engines: &'a mut [Engine],
     clocks: Vec<Clock>,
     healthy: &'a mut [bool],
-    rng: ChaCha8Rng,
+    rng: Stream,
 }
 
 impl Table<'_> {
@@ -511,7 +513,7 @@ impl Table<'_> {
                         None => {
                             let mut moves = Vec::new();
                             game.legal_moves(&mut moves);
-                            moves[self.rng.random_range(0..moves.len())]
+                            moves[self.rng.below(count(&moves)) as usize]
                         }
                     };
                     let views: Vec<String> = (0..seats)
@@ -534,7 +536,7 @@ impl Table<'_> {
                 Some(Actor::Seat(seat)) => {
                     let mut moves = Vec::new();
                     self.replay.game().legal_moves(&mut moves);
-                    let pick = moves[self.rng.random_range(0..moves.len())].to_string();
+                    let pick = moves[self.rng.below(count(&moves)) as usize].to_string();
                     self.replay.play(&pick).expect("a listed move is legal");
                     if let Err((at_fault, f)) = self.tell(seat, &pick) {
                         self.fault(at_fault, f)?;

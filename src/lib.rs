@@ -14,6 +14,7 @@ pub mod record;
 pub mod records_file;
 pub mod replay;
 pub mod results;
+pub mod seeded;
 pub mod session;
 pub mod standings;
 pub mod stats;

@@ -5,10 +5,6 @@
 
 use std::fmt::{self, Write as _};
 
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
-use rand_chacha::ChaCha8Rng;
-
 use crate::game::{
     Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
     check_setup,
@@ -234,14 +230,15 @@ impl Wyx {
         }
     }
 
-    /// The rack a seed draws: each colour's 16 dominoes shuffled by a ChaCha8 generator seeded with
-    /// `seed` (colours in order, one generator), the first 8 in the colour's first column, foot first.
+    /// The rack a seed draws: each colour's 16 dominoes shuffled by stream 0 of the generator keyed
+    /// by `seed` (colours in order, one stream; see `seeded`), the first 8 in the colour's first
+    /// column, foot first.
     pub fn rack_from_seed(seed: u64) -> Rack {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut stream = crate::seeded::Stream::new(seed, 0);
         let mut rack = [[Domino { right: 0, up: 0 }; PER_COLUMN]; COLUMNS];
         for colour in 0..4 {
             let mut dominoes = colour_dominoes(colour);
-            dominoes.shuffle(&mut rng);
+            stream.shuffle(&mut dominoes);
             for (i, domino) in dominoes.into_iter().enumerate() {
                 rack[2 * colour + i / PER_COLUMN][i % PER_COLUMN] = domino;
             }
