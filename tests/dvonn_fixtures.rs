@@ -131,8 +131,8 @@ fn perft_depth_4() {
     }
 }
 
+/// Seconds with the optimised test profile (`[profile.test]` in Cargo.toml).
 #[test]
-#[ignore = "depth 5 takes seconds in release and minutes in debug; run with --ignored --release"]
 fn perft_depth_5() {
     for (root, prefix, counts) in perft_rows() {
         let game = play_all(&prefix);

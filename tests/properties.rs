@@ -75,15 +75,33 @@ fn candidate_texts() -> Vec<String> {
     texts
 }
 
+/// `cases` cases, unless `PROPTEST_CASES` asks for another number (CI may raise it).
+fn config(cases: u32) -> ProptestConfig {
+    let mut config = ProptestConfig::default();
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        config.cases = cases;
+    }
+    config
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    // Each case plays one complete game of every game and variant: 300 of each by default.
+    #![proptest_config(config(300))]
 
     #[test]
-    fn random_playouts_stay_legal_and_end(
-        which in 0..GAMES.len(),
+    fn random_playouts_of_every_game_stay_legal_and_end(
         seed in any::<u64>(),
         choices in prop::collection::vec(any::<u16>(), 2000),
     ) {
+        for which in 0..GAMES.len() {
+            complete_game(which, seed, &choices)?;
+        }
+    }
+}
+
+/// Plays game `which` to its end by `choices`, checking every position's moves.
+fn complete_game(which: usize, seed: u64, choices: &[u16]) -> Result<(), TestCaseError> {
+    {
         let mut replay = new_game(which, seed);
         // A DOUBLE match runs for rounds: cycle through the choices.
         for &choice in choices.iter().cycle().take(200_000) {
@@ -102,9 +120,18 @@ proptest! {
             prop_assert!(replay.play(&mv).is_ok());
             replay.settle_chance();
         }
-        prop_assert!(replay.game().to_move().is_none(), "{} did not end", GAMES[which].0);
+        prop_assert!(
+            replay.game().to_move().is_none(),
+            "{} did not end",
+            GAMES[which].0
+        );
         prop_assert_ne!(replay.game().outcome(), Outcome::Ongoing);
     }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(200))]
 
     #[test]
     fn undo_restores_the_exact_state(
@@ -179,6 +206,47 @@ proptest! {
             "{:?}", problem
         );
     }
+
+    /// A seat's move replaced by a move of the same game that is legal elsewhere in it but not
+    /// here: well-formed, so the problem is an illegal move, never a parse error.
+    #[test]
+    fn a_well_formed_move_from_elsewhere_is_illegal_not_unparseable(
+        which in 0..GAMES.len(),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 1..300),
+        at in any::<prop::sample::Index>(),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        let replay = playout(which, seed, &choices);
+        let mut record = replay.record(&[], None);
+        let seat_plies: Vec<usize> = (0..record.moves.len())
+            .filter(|&p| record.moves[p].seat.is_some())
+            .collect();
+        prop_assume!(!seat_plies.is_empty());
+        let ply = seat_plies[at.index(seat_plies.len())];
+        // Every move legal at some position of this game.
+        let mut elsewhere = Vec::new();
+        let mut walk = replay.clone();
+        loop {
+            elsewhere.extend(legal_texts(&walk));
+            if !walk.undo() {
+                break;
+            }
+        }
+        let mut before = replay.clone();
+        while before.game().ply() > ply {
+            before.undo();
+        }
+        let legal = legal_texts(&before);
+        elsewhere.retain(|text| !legal.iter().any(|l| l.eq_ignore_ascii_case(text)));
+        elsewhere.sort();
+        elsewhere.dedup();
+        prop_assume!(!elsewhere.is_empty());
+        record.moves[ply].mv = elsewhere[pick.index(elsewhere.len())].clone();
+        let problem = check_record(&record).unwrap_err();
+        prop_assert_eq!(problem.ply, Some(ply));
+        prop_assert_eq!(problem.kind, ProblemKind::IllegalMove, "{:?}", problem);
+    }
 }
 
 #[test]
@@ -248,7 +316,7 @@ fn session_line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(config(200))]
 
     #[test]
     fn any_session_input_gets_one_answer_per_command(lines in prop::collection::vec(session_line(), 0..40)) {
@@ -268,7 +336,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(config(100))]
 
     #[test]
     fn a_changed_chance_event_fails_at_its_ply(
