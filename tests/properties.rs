@@ -51,6 +51,15 @@ fn playout(which: usize, seed: u64, choices: &[u16]) -> Replay {
     replay
 }
 
+/// `replay` with plies taken back until `ply` plies remain.
+fn taken_back_to(replay: &Replay, ply: usize) -> Replay {
+    let mut before = replay.clone();
+    while before.game().ply() > ply {
+        before.undo();
+    }
+    before
+}
+
 fn legal_texts(replay: &Replay) -> Vec<String> {
     let mut moves: Vec<AnyMove> = Vec::new();
     replay.game().legal_moves(&mut moves);
@@ -184,11 +193,7 @@ proptest! {
         let mut record = replay.record(&[], None);
         prop_assume!(!record.moves.is_empty());
         let ply = at.index(record.moves.len());
-        let mut before = replay.clone();
-        while before.game().ply() > ply {
-            before.undo();
-        }
-        let legal = legal_texts(&before);
+        let legal = legal_texts(&taken_back_to(&replay, ply));
         let candidates = candidate_texts();
         let start = pick.index(candidates.len());
         // Compare case-insensitively: `d2` and `D2` are the same DVONN move.
@@ -233,11 +238,7 @@ proptest! {
                 break;
             }
         }
-        let mut before = replay.clone();
-        while before.game().ply() > ply {
-            before.undo();
-        }
-        let legal = legal_texts(&before);
+        let legal = legal_texts(&taken_back_to(&replay, ply));
         elsewhere.retain(|text| !legal.iter().any(|l| l.eq_ignore_ascii_case(text)));
         elsewhere.sort();
         elsewhere.dedup();

@@ -71,6 +71,15 @@ fn games_counted(files: &[&Path]) -> u64 {
     value["games"].as_u64().unwrap()
 }
 
+/// `path` holds `lines` lines, each a whole JSON object.
+fn assert_lines_are_records(path: &Path, lines: usize) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert_eq!(text.lines().count(), lines);
+    for line in text.lines() {
+        assert!(serde_json::from_str::<Value>(line).is_ok(), "{line}");
+    }
+}
+
 fn files_that_are_not_records(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut binary: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
     binary.extend(b"\n{\"format\":");
@@ -124,12 +133,7 @@ fn a_last_record_without_its_newline_is_repaired_not_glued_to() {
         .stderr(predicates::str::contains("added the newline"));
     // Both runs had match seed 4: the second run's games are the first run's again.
     assert_eq!(games_counted(&[&out]), 2);
-    let text = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(text.lines().count(), 4);
-    assert!(
-        text.lines()
-            .all(|l| serde_json::from_str::<Value>(l).is_ok())
-    );
+    assert_lines_are_records(&out, 4);
 }
 
 #[test]
@@ -150,12 +154,7 @@ fn a_torn_last_line_is_cut_with_a_note_before_appending() {
     quick_match(&out, 1)
         .success()
         .stderr(predicates::str::contains(":2: cut a torn last line"));
-    let text = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(text.lines().count(), 2);
-    assert!(
-        text.lines()
-            .all(|l| serde_json::from_str::<Value>(l).is_ok())
-    );
+    assert_lines_are_records(&out, 2);
 }
 
 #[test]
