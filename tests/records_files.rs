@@ -261,3 +261,74 @@ fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines()
         "validate reached {peak} KiB on a 200 MB file"
     );
 }
+
+/// Numbers from a record are checked before they index anything: seats, plies, winners and
+/// faults out of range give problems or errors, never a panic (exit status 101).
+#[test]
+fn records_with_numbers_out_of_range_never_crash_a_reader() {
+    let dir = temp_dir("hostile");
+    let one = dir.join("one.jsonl");
+    quick_match(&one, 1).success();
+    let record: Value =
+        serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap();
+    let huge = u64::MAX;
+    let mutations: Vec<(&str, Value)> = vec![
+        (
+            "end",
+            serde_json::json!({"reason": "verdict", "seat": 99, "verdict": "crash", "detail": ""}),
+        ),
+        (
+            "end",
+            serde_json::json!({"reason": "resignation", "seat": huge}),
+        ),
+        (
+            "result",
+            serde_json::json!({"winners": [99], "scores": [1, 2]}),
+        ),
+        ("result", serde_json::json!({"winners": [0], "scores": []})),
+        (
+            "faults",
+            serde_json::json!([{"seat": 7, "ply": 3, "verdict": "crash", "detail": ""}]),
+        ),
+        (
+            "faults",
+            serde_json::json!([{"seat": 0, "ply": huge, "verdict": "crash", "detail": ""}]),
+        ),
+        ("seats", serde_json::json!([])),
+        (
+            "seats",
+            Value::Array(vec![serde_json::json!({"name": "x"}); 1000]),
+        ),
+        ("setup", Value::from("R2D3/".repeat(100))),
+        (
+            "moves",
+            serde_json::json!([{"ply": huge, "seat": 99, "move": "D2"}]),
+        ),
+    ];
+    let hostile = dir.join("hostile.jsonl");
+    let lines: Vec<String> = mutations
+        .into_iter()
+        .map(|(field, value)| {
+            let mut bad = record.clone();
+            bad[field] = value;
+            bad["tags"] = serde_json::json!({});
+            bad.to_string()
+        })
+        .collect();
+    std::fs::write(&hostile, lines.join("\n") + "\n").unwrap();
+    let run = |args: &[&str]| {
+        let output = Command::new(cargo_bin!("referee"))
+            .args(args)
+            .arg(&hostile)
+            .output()
+            .unwrap();
+        let code = output.status.code();
+        assert!(matches!(code, Some(0..=2)), "{args:?}: {output:?}");
+    };
+    run(&["validate"]);
+    run(&["stats"]);
+    run(&["view", "-o", dir.join("page.html").to_str().unwrap()]);
+    for game in 1..=lines.len() {
+        run(&["render", "--game", &game.to_string(), "--ply", "3"]);
+    }
+}
