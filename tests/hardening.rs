@@ -391,3 +391,49 @@ fn a_double_bot_refuses_seats_that_do_not_exist_without_crashing() {
     );
     assert!(answers[6].starts_with("=7 referee-"), "{}", answers[6]);
 }
+
+#[test]
+fn transcripts_are_capped_private_and_say_what_they_dropped() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("log-limit");
+    let logs = dir.join("logs");
+    let output = referee()
+        .args([
+            "match",
+            "--game",
+            "dvonn",
+            "--games",
+            "1",
+            "--movetime",
+            "50",
+        ])
+        .args([
+            "--engine",
+            &bot(),
+            "--engine",
+            &bot(),
+            "--log-limit",
+            "2000",
+        ])
+        .arg("--log-dir")
+        .arg(&logs)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let path = logs.join("game-00001.log");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "only its owner may read a transcript");
+    assert!(
+        text.contains("lines dropped past the transcript's limit of 2000 bytes"),
+        "{text}"
+    );
+    // The engines' lines stop at the limit; the referee's notes (the result) are always kept.
+    let engine_bytes: usize = text
+        .lines()
+        .filter(|l| !l.contains(" referee # "))
+        .map(|l| l.len() + 1)
+        .sum();
+    assert!(engine_bytes <= 2000, "{engine_bytes} bytes of engine lines");
+    assert!(text.contains("referee # end"), "{text}");
+}
