@@ -432,13 +432,18 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         Ok(())
     })?;
     let done = opened.records;
-    let plan_of_shard = || {
-        schedule(&plan)
-            .filter(move |g| shard.is_none_or(|s| s.holds(g.index)))
-            .filter(|g| !played.contains(&(g.index + 1)))
-    };
-    let total = done + plan_of_shard().count();
-    let schedule = plan_of_shard();
+    // Counted without making the schedule, which may be long.
+    let in_shard = |index: usize| shard.is_none_or(|s| s.holds(index));
+    let games = plan.games();
+    let to_play = (0..games).filter(|&i| in_shard(i)).count()
+        - played
+            .iter()
+            .filter(|&&g| g >= 1 && g <= games && in_shard(g - 1))
+            .count();
+    let total = done + to_play;
+    let schedule = schedule(&plan)
+        .filter(move |g| in_shard(g.index))
+        .filter(|g| !played.contains(&(g.index + 1)));
     kill_engines_on_interrupt()?;
     let progress = Progress::new(total as u64, done as u64);
     let mut decided = None;

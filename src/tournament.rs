@@ -59,6 +59,16 @@ pub fn tables(plan: &Plan) -> Vec<Vec<usize>> {
     }
 }
 
+impl Plan {
+    /// How many games the whole schedule holds.
+    pub fn games(&self) -> usize {
+        let rotations = if self.repeat { self.seats } else { 1 };
+        self.rounds
+            .saturating_mul(tables(self).len())
+            .saturating_mul(rotations)
+    }
+}
+
 /// The whole schedule: round by round, table by table. Without `repeat`, a table's seats rotate
 /// from round to round; with it, each round plays every rotation on one seed. Every game's seed
 /// comes from the plan's seed and the game's group, so the schedule is the same on every machine.
@@ -158,6 +168,7 @@ mod tests {
         let p = plan(Format::RoundRobin, 3, 2, 2, true);
         let games: Vec<_> = schedule(&p).collect();
         assert_eq!(games.len(), 3 * 2 * 2);
+        assert_eq!(p.games(), games.len());
         assert_eq!(games, schedule(&p).collect::<Vec<_>>());
         // Repeat: each seed twice, seats swapped.
         assert_eq!(games[0].seed, games[1].seed);

@@ -437,3 +437,50 @@ fn transcripts_are_capped_private_and_say_what_they_dropped() {
     assert!(engine_bytes <= 2000, "{engine_bytes} bytes of engine lines");
     assert!(text.contains("referee # end"), "{text}");
 }
+
+#[test]
+fn a_schedule_of_ten_million_rounds_takes_no_memory_up_front() {
+    let dir = temp_dir("long-schedule");
+    let out = dir.join("t.jsonl");
+    let engine = |name: &str| {
+        format!(
+            "name={name} cmd='{} bot --game pegs'",
+            cargo_bin!("referee").display()
+        )
+    };
+    let mut child = referee()
+        .args([
+            "tournament",
+            "--game",
+            "pegs",
+            "--rounds",
+            "10000000",
+            "--movetime",
+            "50",
+        ])
+        .args([
+            "--engine",
+            &engine("a"),
+            "--engine",
+            &engine("b"),
+            "--engine",
+            &engine("c"),
+        ])
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut peak = 0;
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(Instant::now() < deadline, "no game finished in 30 s");
+        peak = peak.max(peak_rss_kib(child.id()));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    peak = peak.max(peak_rss_kib(child.id()));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(peak < 32 * 1024, "{peak} KiB for a long schedule");
+}
