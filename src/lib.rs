@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod bots;
+pub mod bounded;
 pub mod clock;
 pub mod engine;
 pub mod game;

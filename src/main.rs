@@ -435,7 +435,7 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     // Counted without making the schedule, which may be long.
     let in_shard = |index: usize| shard.is_none_or(|s| s.holds(index));
     let games = plan.games();
-    let to_play = (0..games).filter(|&i| in_shard(i)).count()
+    let to_play = shard.map_or(games, |s| s.count_of(games))
         - played
             .iter()
             .filter(|&&g| g >= 1 && g <= games && in_shard(g - 1))

@@ -5,6 +5,7 @@
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
@@ -13,16 +14,16 @@ use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
-/// The running engines' process groups, and whether the referee is stopping.
+/// The running engines' process groups.
 struct Registry {
     groups: Vec<i32>,
-    stopping: bool,
 }
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    groups: Vec::new(),
-    stopping: false,
-});
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry { groups: Vec::new() });
+
+/// Whether the referee is stopping. Set with the registry locked, so a start either sees it or
+/// is killed by the stop; read without the lock, since every wait on an engine reads it.
+static STOPPING: AtomicBool = AtomicBool::new(false);
 
 fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
@@ -52,7 +53,7 @@ fn spawner() -> &'static Sender<Request> {
 /// comes first and nothing starts, or comes after and kills what started.
 fn start_now(command: &mut Command) -> io::Result<Child> {
     let mut registry = registry();
-    if registry.stopping {
+    if STOPPING.load(Ordering::SeqCst) {
         return Err(io::Error::new(
             io::ErrorKind::Interrupted,
             "the referee is stopping",
@@ -106,15 +107,15 @@ pub fn adopt_orphans() {
 /// Stops for good: no engine starts after this, and every engine's process group is killed. Their
 /// handles still reap them; a referee that exits right after needs nothing more.
 pub fn stop_all() {
-    let mut registry = registry();
-    registry.stopping = true;
+    let registry = registry();
+    STOPPING.store(true, Ordering::SeqCst);
     for &group in &registry.groups {
         let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
     }
 }
 
 /// The signal that stopped the referee, if one did.
-static STOPPED_BY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 
 /// How long the referee may take, after a stop signal, to finish writing and exit by itself
 /// before the listener exits for it.
@@ -133,7 +134,7 @@ pub fn stop_on_signals() -> io::Result<()> {
                 std::process::exit(128 + signal);
             }
             first = false;
-            STOPPED_BY.store(signal, std::sync::atomic::Ordering::SeqCst);
+            STOPPED_BY.store(signal, Ordering::SeqCst);
             stop_all();
             std::thread::spawn(move || {
                 std::thread::sleep(STOP_GRACE);
@@ -146,7 +147,7 @@ pub fn stop_on_signals() -> io::Result<()> {
 
 /// The signal that stopped the referee, if one did.
 pub fn stopped_by() -> Option<i32> {
-    match STOPPED_BY.load(std::sync::atomic::Ordering::SeqCst) {
+    match STOPPED_BY.load(Ordering::SeqCst) {
         0 => None,
         signal => Some(signal),
     }
@@ -154,7 +155,7 @@ pub fn stopped_by() -> Option<i32> {
 
 /// Whether [`stop_all`] was called.
 pub fn stopping() -> bool {
-    registry().stopping
+    STOPPING.load(Ordering::SeqCst)
 }
 
 /// Kills and reaps every child of this process that is not a listed engine: the orphans adopted

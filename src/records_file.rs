@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::bounded::{self, Line};
 use crate::record::Record;
 
 /// The longest record line read; a longer line is reported, not held in memory.
@@ -36,6 +37,8 @@ pub type Entry = (usize, Result<Record, EntryError>);
 /// values (a pretty-printed `.json` record, say).
 pub struct Reader<R> {
     input: BufReader<R>,
+    /// The current line, reused from line to line.
+    buffer: Vec<u8>,
     lines: bool,
     line: usize,
     done: bool,
@@ -61,48 +64,10 @@ impl<R: Read> Reader<R> {
     pub fn new(input: R, lines: bool) -> Reader<R> {
         Reader {
             input: BufReader::with_capacity(1 << 16, input),
+            buffer: Vec::new(),
             lines,
             line: 0,
             done: false,
-        }
-    }
-
-    /// The next line, without its newline, into `buffer` (cleared first); `Ok(None)` at the end,
-    /// `Ok(Some(false))` for a line with no newline (the last), `Err(TooLong)` past the bound
-    /// (the rest of the line is skipped).
-    fn read_line(&mut self, buffer: &mut Vec<u8>) -> io::Result<Option<Result<bool, EntryError>>> {
-        buffer.clear();
-        let mut too_long = false;
-        loop {
-            let chunk = self.input.fill_buf()?;
-            if chunk.is_empty() {
-                return Ok(if too_long {
-                    Some(Err(EntryError::TooLong))
-                } else if buffer.is_empty() {
-                    None
-                } else {
-                    Some(Ok(false))
-                });
-            }
-            let (part, newline) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(end) => (&chunk[..end], true),
-                None => (chunk, false),
-            };
-            if !too_long && buffer.len() + part.len() <= MAX_RECORD_BYTES {
-                buffer.extend_from_slice(part);
-            } else {
-                too_long = true;
-                buffer.clear();
-            }
-            let used = part.len() + usize::from(newline);
-            self.input.consume(used);
-            if newline {
-                return Ok(Some(if too_long {
-                    Err(EntryError::TooLong)
-                } else {
-                    Ok(true)
-                }));
-            }
         }
     }
 
@@ -129,21 +94,22 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         if self.lines {
-            let mut buffer = Vec::new();
             loop {
-                let Some(read) = self.read_line(&mut buffer)? else {
+                let buffer = &mut self.buffer;
+                let Some(end) = bounded::read_line(&mut self.input, buffer, MAX_RECORD_BYTES)?
+                else {
                     return Ok(None);
                 };
                 self.line += 1;
                 let line = self.line;
-                let whole = match read {
-                    Ok(whole) => whole,
-                    Err(e) => return Ok(Some((line, Err(e)))),
+                let whole = match end {
+                    Line::Whole { newline } => newline,
+                    Line::TooLong => return Ok(Some((line, Err(EntryError::TooLong)))),
                 };
                 if buffer.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                let parsed = serde_json::from_slice::<Record>(&buffer);
+                let parsed = serde_json::from_slice::<Record>(buffer);
                 return Ok(Some((
                     line,
                     match parsed {

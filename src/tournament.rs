@@ -122,6 +122,11 @@ impl std::str::FromStr for Shard {
 }
 
 impl Shard {
+    /// How many of the games `0..games` are in this shard.
+    pub fn count_of(self, games: usize) -> usize {
+        games / self.n + usize::from(games % self.n >= self.k)
+    }
+
     /// Whether game `index` is in this shard.
     pub fn holds(self, index: usize) -> bool {
         index % self.n == self.k - 1
@@ -199,6 +204,12 @@ mod tests {
         let shards: Vec<Shard> = (1..=5).map(|k| Shard { k, n: 5 }).collect();
         for game in &games {
             assert_eq!(shards.iter().filter(|s| s.holds(game.index)).count(), 1);
+        }
+        for shard in &shards {
+            for n in 0..30 {
+                let held = (0..n).filter(|&i| shard.holds(i)).count();
+                assert_eq!(shard.count_of(n), held, "{shard:?} of {n}");
+            }
         }
         assert_eq!("2/8".parse::<Shard>(), Ok(Shard { k: 2, n: 8 }));
         for bad in ["0/3", "4/3", "x", "1/0", "1-2"] {

@@ -8,6 +8,8 @@ pub use response::{Response, ResponseError};
 
 use std::io::{self, BufRead, Write};
 
+use crate::bounded::Line;
+
 /// Answers commands read from `input` on `output` until `quit` (answered first) or the end of
 /// input; a closed output ends it cleanly too. Bad lines are answered `?` without reaching
 /// `answer`. Both the session and the built-in engines serve this way.
@@ -18,10 +20,10 @@ pub fn serve(
 ) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
-        let Some(whole) = read_bounded_line(&mut input, &mut line)? else {
+        let Some(end) = crate::bounded::read_line(&mut input, &mut line, MAX_LINE)? else {
             return Ok(());
         };
-        let (response, quit) = if !whole {
+        let (response, quit) = if end == Line::TooLong {
             let message = format!("a command line is at most {MAX_LINE} bytes");
             (Response::error(None, message), false)
         } else {
@@ -61,39 +63,6 @@ pub fn serve(
 /// The longest command line read; the rest of a longer one is skipped and the line answered
 /// with an error.
 pub const MAX_LINE: usize = 64 * 1024;
-
-/// Reads one line into `line` (cleared first), keeping at most [`MAX_LINE`] bytes: `Some(true)`
-/// for a line kept whole, `Some(false)` for a longer one (the rest read and dropped), `None` at
-/// the end of the input.
-fn read_bounded_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
-    line.clear();
-    let mut whole = true;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok((!line.is_empty() || !whole).then_some(whole));
-        }
-        let (part, newline) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(end) => (&chunk[..end], true),
-            None => (chunk, false),
-        };
-        if whole && line.len() + part.len() <= MAX_LINE {
-            line.extend_from_slice(part);
-        } else {
-            whole = false;
-            line.clear();
-        }
-        let used = part.len() + usize::from(newline);
-        input.consume(used);
-        if newline {
-            return Ok(Some(whole));
-        }
-    }
-}
 
 /// At most `max` characters of `text`, marked `...` where cut: errors quote what they were given,
 /// and a short prefix says enough.
