@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
-use common::{children_of, peak_rss_kib, run_sampled, state_of, temp_dir, valid_records};
+use common::{assert_stops_by, children_of, peak_rss_kib, run_sampled, temp_dir, valid_records};
 use serde_json::Value;
 
 /// The most resident memory a flooded referee may reach, in KiB.
@@ -38,6 +38,7 @@ fn flood_match(name: &str, engine: &str) -> (Vec<Value>, String, u64) {
             .args(["--movetime", "300", "--margin", "1000", "--startup", "1000"])
             .args(["--engine", engine, "--engine", &bot(), "--out"])
             .arg(&out),
+        None,
         Duration::from_secs(30),
         |pid| peak = peak.max(peak_rss_kib(pid)),
     );
@@ -157,13 +158,7 @@ fn interrupted_match(dir: &std::path::Path, signal: &str, delay: Duration) -> Ve
     // Every engine (and the bot each runs) is gone, or a zombie left to init.
     for pid in std::fs::read_to_string(&pids).unwrap_or_default().lines() {
         let deadline = Instant::now() + Duration::from_secs(2);
-        while state_of(pid).is_some_and(|s| s != 'Z') && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert!(
-            state_of(pid).is_none_or(|s| s == 'Z'),
-            "{signal}: engine process {pid} is still running"
-        );
+        assert_stops_by(pid, deadline, &format!("{signal}: an engine"));
     }
     let records = if out.exists() {
         valid_records(&out)
@@ -227,13 +222,7 @@ fn engines_do_not_outlive_a_referee_killed_outright() {
     let listed = std::fs::read_to_string(&pids).unwrap();
     assert!(listed.lines().count() >= 2, "the engine started: {listed}");
     for pid in listed.lines() {
-        while state_of(pid).is_some_and(|s| s != 'Z') && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert!(
-            state_of(pid).is_none_or(|s| s == 'Z'),
-            "engine process {pid} outlived the referee"
-        );
+        assert_stops_by(pid, deadline, "an engine outlived the referee");
     }
 }
 
@@ -262,6 +251,7 @@ fn orphans_that_left_the_process_group_are_reaped_game_by_game() {
             ))
             .arg("--out")
             .arg(&out),
+        None,
         Duration::from_secs(120),
         |pid| {
             let zombies = children_of(pid).iter().filter(|(_, s)| *s == 'Z').count();
@@ -276,39 +266,13 @@ fn orphans_that_left_the_process_group_are_reaped_game_by_game() {
 
 /// Runs `referee ARGS` with `input` on stdin; returns its output and peak memory in KiB.
 fn run_with_input(args: &[&str], input: Vec<u8>) -> (std::process::Output, u64) {
-    use std::io::Read;
-    let mut child = referee()
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    std::thread::spawn(move || {
-        // The referee may stop reading: a broken pipe is fine.
-        let _ = std::io::Write::write_all(&mut stdin, &input);
-    });
-    let mut stdout = child.stdout.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        stdout.read_to_end(&mut bytes).unwrap();
-        bytes
-    });
-    let (start, mut peak) = (Instant::now(), 0);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        peak = peak.max(peak_rss_kib(child.id()));
-        assert!(start.elapsed() < Duration::from_secs(60), "ran past 60 s");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let output = std::process::Output {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: Vec::new(),
-    };
+    let mut peak = 0;
+    let output = run_sampled(
+        referee().args(args),
+        Some(input),
+        Duration::from_secs(60),
+        |pid| peak = peak.max(peak_rss_kib(pid)),
+    );
     (output, peak)
 }
 

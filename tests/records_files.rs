@@ -246,6 +246,7 @@ fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines()
         Command::new(cargo_bin!("referee"))
             .arg("validate")
             .arg(&big),
+        None,
         Duration::from_secs(300),
         |pid| peak = peak.max(peak_rss_kib(pid)),
     );

@@ -46,19 +46,29 @@ pub fn assert_none_left(pids: &Path) {
     }
 }
 
-/// Runs `command` to its end (killing it after `timeout`), calling `sample` with its process id
-/// every 20 ms while it runs; returns its output.
+/// Runs `command` to its end (killing it after `timeout`), with `input` on its stdin if given,
+/// calling `sample` with its process id every 20 ms while it runs; returns its output.
 pub fn run_sampled(
     command: &mut std::process::Command,
+    input: Option<Vec<u8>>,
     timeout: std::time::Duration,
     mut sample: impl FnMut(u32),
 ) -> std::process::Output {
     use std::io::Read;
+    if input.is_some() {
+        command.stdin(std::process::Stdio::piped());
+    }
     let mut child = command
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            // The child may stop reading: a broken pipe is fine.
+            let _ = std::io::Write::write_all(&mut stdin, &input);
+        });
+    }
     // Read the pipes on threads, so a chatty child never blocks on them.
     let mut stdout = child.stdout.take().unwrap();
     let mut stderr = child.stderr.take().unwrap();
@@ -89,6 +99,16 @@ pub fn run_sampled(
         stdout: out.join().unwrap(),
         stderr: err.join().unwrap(),
     }
+}
+
+/// Waits until process `pid` is gone or a zombie (a zombie no longer runs; reaping it is its
+/// parent's business), and fails with `what` if it still runs at `deadline`.
+pub fn assert_stops_by(pid: &str, deadline: std::time::Instant, what: &str) {
+    let running = || state_of(pid).is_some_and(|s| s != 'Z');
+    while running() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(!running(), "{what}: process {pid} is still running");
 }
 
 /// The peak resident memory of process `pid` so far, in KiB (0 once it is gone).
