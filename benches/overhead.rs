@@ -25,7 +25,9 @@ fn cpu_time() -> Duration {
     time(usage.user_time()) + time(usage.system_time())
 }
 const SEED: u64 = 1;
-const RUNS: usize = 5;
+/// Runs of each, interleaved (referee, driver, referee, driver ...): figures are their median and
+/// range, not the best run.
+const RUNS: usize = 10;
 
 fn bot_command() -> String {
     format!(
@@ -114,9 +116,10 @@ impl Bare {
         }
     }
 
+    /// Writes the command in one `write`, as the referee does.
     fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{} {command}", self.next_id).expect("write");
-        self.stdin.flush().expect("flush");
+        let line = format!("{} {command}\n", self.next_id);
+        self.stdin.write_all(line.as_bytes()).expect("write");
         self.next_id += 1;
         self.pending += 1;
     }
@@ -187,53 +190,61 @@ fn bare_match(records: &[Record]) -> Duration {
     start.elapsed()
 }
 
+/// Median, lowest and highest of `values`.
+fn spread(mut values: Vec<f64>) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    let median = if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    };
+    (median, values[0], values[n - 1])
+}
+
+fn show(what: &str, values: Vec<f64>, unit: &str) {
+    let (median, low, high) = spread(values);
+    println!("  {what}: {median:.1} {unit} [{low:.1} .. {high:.1}]");
+}
+
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let mut best_referee = Duration::MAX;
-    let mut best_bare = Duration::MAX;
-    let mut cpu_referee = Duration::MAX;
-    let mut cpu_bare = Duration::MAX;
+    let (mut referee, mut bare, mut own) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut cpu_referee, mut cpu_bare, mut cpu_own) = (Vec::new(), Vec::new(), Vec::new());
+    let mut one_game = Vec::new();
     let mut plies = 0;
     for _ in 0..RUNS {
         let before = cpu_time();
         let (time, records) = referee_match(1);
         let between = cpu_time();
+        let bare_time = bare_match(&records);
+        let after = cpu_time();
         plies = records.iter().map(|r| r.moves.len()).sum::<usize>();
-        best_referee = best_referee.min(time);
-        best_bare = best_bare.min(bare_match(&records));
-        cpu_referee = cpu_referee.min(between - before);
-        cpu_bare = cpu_bare.min(cpu_time() - between);
+        let per_ply = |d: Duration| d.as_secs_f64() * 1e6 / plies as f64;
+        referee.push(per_ply(time));
+        bare.push(per_ply(bare_time));
+        own.push(per_ply(time) - per_ply(bare_time));
+        cpu_referee.push(per_ply(between - before));
+        cpu_bare.push(per_ply(after - between));
+        cpu_own.push(per_ply(between - before) - per_ply(after - between));
+        one_game.push(time.as_secs_f64());
     }
-    let per_ply = |d: Duration| d.as_secs_f64() * 1e6 / plies as f64;
-    println!("{GAMES} games, {plies} plies, best of {RUNS}:");
-    println!(
-        "  referee match: {:.3} s, {:.1} us/ply",
-        best_referee.as_secs_f64(),
-        per_ply(best_referee)
-    );
-    println!(
-        "  bare driver:   {:.3} s, {:.1} us/ply",
-        best_bare.as_secs_f64(),
-        per_ply(best_bare)
-    );
-    println!(
-        "  referee's own cost: {:.1} us/ply of wall time",
-        per_ply(best_referee) - per_ply(best_bare)
-    );
-    println!(
-        "  CPU time of the controller: referee {:.1} us/ply, bare driver {:.1} us/ply",
-        per_ply(cpu_referee),
-        per_ply(cpu_bare)
-    );
-    let best_two = (0..RUNS)
-        .map(|_| referee_match(2).0)
-        .min()
-        .expect("runs > 0");
-    println!(
-        "  two games at once: {:.3} s, {:.2} x the throughput of one",
-        best_two.as_secs_f64(),
-        best_referee.as_secs_f64() / best_two.as_secs_f64()
+    println!("{GAMES} games, {plies} plies, {RUNS} interleaved runs, median [lowest .. highest]:");
+    show("referee match, wall", referee, "us/ply");
+    show("bare driver, wall", bare, "us/ply");
+    show("referee's own cost, wall (run by run)", own, "us/ply");
+    show("referee, CPU of the controller", cpu_referee, "us/ply");
+    show("bare driver, CPU of the controller", cpu_bare, "us/ply");
+    show("referee's own cost, CPU (run by run)", cpu_own, "us/ply");
+    let (one, _, _) = spread(one_game);
+    let speedups: Vec<f64> = (0..RUNS)
+        .map(|_| one / referee_match(2).0.as_secs_f64())
+        .collect();
+    show(
+        "two games at once, throughput over the median single game",
+        speedups,
+        "x",
     );
 }

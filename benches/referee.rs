@@ -1,7 +1,8 @@
 //! Benchmarks: `validate` throughput in plies per second, and `perft` from the reference positions.
 //!
-//! Run with `cargo bench`. Each figure is the best of several runs on one thread; each run checks
-//! its answer, so a broken build cannot report a fast wrong number.
+//! Run with `cargo bench`. Each figure is the median of several runs on one thread, with the
+//! range in brackets; each run checks its answer, so a broken build cannot report a fast wrong
+//! number.
 
 use std::time::{Duration, Instant};
 
@@ -10,19 +11,44 @@ use referee::games::{AnyGame, perft};
 use referee::replay::Replay;
 use referee::validate::Report;
 
-const RUNS: usize = 5;
+const RUNS: usize = 10;
 
-fn best_of<T>(runs: usize, mut work: impl FnMut() -> T) -> (Duration, T) {
-    let mut best = None;
+/// The times of `runs` runs of `work` (median, fastest, slowest) and the last run's answer.
+fn timed<T>(runs: usize, mut work: impl FnMut() -> T) -> (Times, T) {
+    let mut times = Vec::new();
     let mut last = None;
     for _ in 0..runs {
         let start = Instant::now();
-        let value = work();
-        let elapsed = start.elapsed();
-        best = Some(best.map_or(elapsed, |b: Duration| b.min(elapsed)));
-        last = Some(value);
+        last = Some(work());
+        times.push(start.elapsed());
     }
-    (best.expect("runs > 0"), last.expect("runs > 0"))
+    times.sort();
+    let median = times[times.len() / 2];
+    let times = Times {
+        median,
+        fastest: times[0],
+        slowest: times[times.len() - 1],
+    };
+    (times, last.expect("runs > 0"))
+}
+
+struct Times {
+    median: Duration,
+    fastest: Duration,
+    slowest: Duration,
+}
+
+impl Times {
+    /// `amount` per second at the median run, with the range: `12.3 [11.0 .. 13.1]`.
+    fn rate(&self, amount: f64, scale: f64) -> String {
+        let per_second = |d: Duration| amount / d.as_secs_f64() / scale;
+        format!(
+            "{:.2} [{:.2} .. {:.2}]",
+            per_second(self.median),
+            per_second(self.slowest),
+            per_second(self.fastest)
+        )
+    }
 }
 
 /// The 100 random fixture games as finished records, one JSON line each.
@@ -49,7 +75,7 @@ fn bench_validate() {
         .flat_map(|_| records.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join("\n");
-    let (time, report) = best_of(RUNS, || {
+    let (times, report) = timed(RUNS, || {
         let mut report = Report::default();
         let mut reader = referee::records_file::Reader::new(text.as_bytes(), true);
         let mut duplicates = referee::records_file::Duplicates::default();
@@ -59,29 +85,29 @@ fn bench_validate() {
     assert!(report.ok(), "{report}");
     let plies = report.plies as f64;
     println!(
-        "validate: {} records, {} plies, {:.1} MB in {:.3} s: {:.2} M plies/s, {:.0} MB/s",
+        "validate: {} records, {} plies, {:.1} MB in {:.3} s (median of {RUNS}): {} M plies/s, {} MB/s",
         report.records,
         report.plies,
         text.len() as f64 / 1e6,
-        time.as_secs_f64(),
-        plies / time.as_secs_f64() / 1e6,
-        text.len() as f64 / time.as_secs_f64() / 1e6,
+        times.median.as_secs_f64(),
+        times.rate(plies, 1e6),
+        times.rate(text.len() as f64, 1e6),
     );
     // The same plies without JSON: the rules' share of the cost.
     let parsed: Vec<referee::record::Record> = records
         .iter()
         .map(|r| serde_json::from_str(r).expect("record"))
         .collect();
-    let (time, plies) = best_of(RUNS, || {
+    let (times, plies) = timed(RUNS, || {
         (0..copies)
             .flat_map(|_| &parsed)
             .map(|r| referee::validate::check_record(r).expect("valid"))
             .sum::<usize>()
     });
     println!(
-        "replay without JSON: {plies} plies in {:.3} s: {:.2} M plies/s",
-        time.as_secs_f64(),
-        plies as f64 / time.as_secs_f64() / 1e6
+        "replay without JSON: {plies} plies in {:.3} s: {} M plies/s",
+        times.median.as_secs_f64(),
+        times.rate(plies as f64, 1e6)
     );
 }
 
@@ -96,13 +122,15 @@ fn bench_perft() {
             let mv = game.parse_move(text).expect("prefix parses");
             game.try_play(&mv).expect("prefix is legal");
         }
-        let (time, nodes) = best_of(3, || perft(&game, 5));
+        let (times, nodes) = timed(5, || perft(&game, 5));
         assert_eq!(nodes, expected, "{}", cols[0]);
         println!(
-            "perft 5 {:<36} {nodes:>11} in {:.3} s: {:.0} M leaves/s",
+            "perft 5 {:<36} {nodes:>11} in {:.3} s [{:.3} .. {:.3}]: {} M leaves/s",
             cols[0],
-            time.as_secs_f64(),
-            nodes as f64 / time.as_secs_f64() / 1e6
+            times.median.as_secs_f64(),
+            times.fastest.as_secs_f64(),
+            times.slowest.as_secs_f64(),
+            times.rate(nodes as f64, 1e6)
         );
     }
 }
