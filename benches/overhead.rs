@@ -8,10 +8,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use referee::arena::{self, EngineSpec, MatchConfig, engine_seed, game_seed};
-use referee::clock::TimeControl;
-use referee::engine::EngineCommand;
-use referee::record::Record;
+use referee::play::arena::{self, EngineSpec, MatchConfig, engine_seed, game_seed};
+use referee::play::clock::TimeControl;
+use referee::play::engine::EngineCommand;
+use referee::records::Record;
 
 const GAMES: usize = 300;
 

@@ -6,10 +6,10 @@
 
 use std::time::{Duration, Instant};
 
-use referee::game::{Game, Setup};
-use referee::games::{AnyGame, perft};
-use referee::replay::Replay;
-use referee::validate::Report;
+use referee::records::replay::Replay;
+use referee::records::validate::Report;
+use referee::rules::game::{Game, Setup};
+use referee::rules::{AnyGame, perft};
 
 const RUNS: usize = 10;
 
@@ -77,8 +77,8 @@ fn bench_validate() {
         .join("\n");
     let (times, report) = timed(RUNS, || {
         let mut report = Report::default();
-        let mut reader = referee::records_file::Reader::new(text.as_bytes(), true);
-        let mut duplicates = referee::records_file::Duplicates::default();
+        let mut reader = referee::records::file::Reader::new(text.as_bytes(), true);
+        let mut duplicates = referee::records::file::Duplicates::default();
         report.check_reader("bench.jsonl", &mut reader, &mut duplicates, 0);
         report
     });
@@ -94,14 +94,14 @@ fn bench_validate() {
         times.rate(text.len() as f64, 1e6),
     );
     // The same plies without JSON: the rules' share of the cost.
-    let parsed: Vec<referee::record::Record> = records
+    let parsed: Vec<referee::records::Record> = records
         .iter()
         .map(|r| serde_json::from_str(r).expect("record"))
         .collect();
     let (times, plies) = timed(RUNS, || {
         (0..copies)
             .flat_map(|_| &parsed)
-            .map(|r| referee::validate::check_record(r).expect("valid"))
+            .map(|r| referee::records::validate::check_record(r).expect("valid"))
             .sum::<usize>()
     });
     println!(

@@ -1,25 +1,13 @@
-//! `referee`: rules, protocol, session and records of a scriptable referee for tabletop games.
+//! `referee`: rules, records, engine play, statistics, pictures, the protocol, the session and the
+//! built-in bots of a scriptable referee for tabletop games.
 #![deny(missing_docs)]
 
-pub mod arena;
 pub mod bots;
 pub mod bounded;
-pub mod clock;
-pub mod engine;
-pub mod game;
-pub mod games;
-pub mod import;
-pub mod process;
+pub mod play;
 pub mod protocol;
-pub mod record;
-pub mod records_file;
-pub mod replay;
-pub mod results;
-pub mod seeded;
+pub mod records;
+pub mod render;
+pub mod rules;
 pub mod session;
-pub mod standings;
 pub mod stats;
-pub mod svg;
-pub mod tournament;
-pub mod validate;
-pub mod viewer;

@@ -12,16 +12,16 @@ use cli::{
     Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs, StrategyArg,
     TournamentArgs,
 };
-use referee::arena::{EngineSpec, MatchConfig, OnFault};
 use referee::bots::Strategy;
-use referee::clock::TimeControl;
-use referee::engine::EngineCommand;
-use referee::import::{self, Source};
-use referee::records_file::{Opened, RecordsOut};
-use referee::results::{Counter, Results};
-use referee::standings::{Standings, game_line};
-use referee::stats::{Sprt, SprtState, Tally};
-use referee::tournament::{Format, Plan, Shard, schedule};
+use referee::play::arena::{EngineSpec, MatchConfig, OnFault};
+use referee::play::clock::TimeControl;
+use referee::play::engine::EngineCommand;
+use referee::play::schedule::{Format, Plan, Shard, schedule};
+use referee::records::file::{Opened, RecordsOut};
+use referee::records::import::{self, Source};
+use referee::stats::elo::{Sprt, SprtState, Tally};
+use referee::stats::results::{Counter, Results};
+use referee::stats::standings::{Standings, game_line};
 
 /// Exit status when records are invalid or a transcript does not replay.
 const INVALID: u8 = 1;
@@ -53,7 +53,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Validate { files, json } => {
-            let report = referee::validate::validate_files(&files);
+            let report = referee::records::validate::validate_files(&files);
             let mut out = io::stdout().lock();
             if json {
                 serde_json::to_writer(&mut out, &report)?;
@@ -64,7 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let unreadable = report
                 .problems
                 .iter()
-                .any(|p| p.kind == referee::validate::ProblemKind::Unreadable);
+                .any(|p| p.kind == referee::records::validate::ProblemKind::Unreadable);
             Ok(match (report.ok(), unreadable) {
                 (true, _) => ExitCode::SUCCESS,
                 (false, true) => ExitCode::from(FAILURE),
@@ -148,13 +148,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .with_context(|| format!("{} has no game {game}", file.display()))?;
             let position =
-                referee::replay::replay_record(record, ply).map_err(anyhow::Error::msg)?;
+                referee::records::replay::replay_record(record, ply).map_err(anyhow::Error::msg)?;
             let viewer = match seat {
-                Some(seat) if seat < record.seats.len() => referee::game::Viewer::Seat(seat),
+                Some(seat) if seat < record.seats.len() => referee::rules::game::Viewer::Seat(seat),
                 Some(seat) => anyhow::bail!("no seat {seat} in a game of {}", record.seats.len()),
-                None => referee::game::Viewer::Everyone,
+                None => referee::rules::game::Viewer::Everyone,
             };
-            let svg = referee::game::Game::render_svg(&position, viewer);
+            let svg = referee::rules::game::Game::render_svg(&position, viewer);
             match output {
                 Some(path) => std::fs::write(&path, svg + "\n")
                     .with_context(|| format!("cannot write {}", path.display()))?,
@@ -171,13 +171,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if records.is_empty() {
                 anyhow::bail!("no records to show");
             }
-            let page = referee::viewer::page(&records).map_err(anyhow::Error::msg)?;
+            let page = referee::render::viewer::page(&records).map_err(anyhow::Error::msg)?;
             std::fs::write(&output, page)
                 .with_context(|| format!("cannot write {}", output.display()))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Schema => {
-            writeln!(io::stdout().lock(), "{}", referee::record::schema())?;
+            writeln!(io::stdout().lock(), "{}", referee::records::schema())?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -255,12 +255,12 @@ fn play_config(play: PlayArgs, games: usize) -> anyhow::Result<MatchConfig> {
 /// Stops the run on INT, TERM, HUP or QUIT: engines killed, no new one started, the games under
 /// way not recorded.
 fn kill_engines_on_interrupt() -> anyhow::Result<()> {
-    referee::process::stop_on_signals().context("cannot install the signal handlers")
+    referee::play::process::stop_on_signals().context("cannot install the signal handlers")
 }
 
 /// The exit status of a run a signal stopped: 128 + the signal, as a shell reports it.
 fn interrupted() -> ExitCode {
-    let signal = referee::process::stopped_by().unwrap_or(2);
+    let signal = referee::play::process::stopped_by().unwrap_or(2);
     ExitCode::from(u8::try_from(128 + signal).unwrap_or(130))
 }
 
@@ -268,7 +268,7 @@ fn interrupted() -> ExitCode {
 /// a repair (a torn last line cut) is told on stderr.
 fn open_out(
     path: &std::path::Path,
-    each: impl FnMut(usize, &referee::record::Record) -> Result<(), String>,
+    each: impl FnMut(usize, &referee::records::Record) -> Result<(), String>,
 ) -> anyhow::Result<(RecordsOut, Opened)> {
     let (out, opened) = RecordsOut::open(path, each)?;
     for note in opened.repaired.iter().chain(&opened.duplicates) {
@@ -279,11 +279,11 @@ fn open_out(
 
 /// The outcome of the arena: `Ok(true)` when a signal stopped it (the standings so far are still
 /// printed), with a closed output kept as an I/O error (a reader that went away).
-fn arena_outcome(outcome: Result<(), referee::arena::MatchError>) -> anyhow::Result<bool> {
+fn arena_outcome(outcome: Result<(), referee::play::arena::MatchError>) -> anyhow::Result<bool> {
     match outcome {
         Ok(()) => Ok(false),
-        Err(referee::arena::MatchError::Interrupted) => Ok(true),
-        Err(referee::arena::MatchError::Output(io)) => Err(anyhow::Error::from(io)),
+        Err(referee::play::arena::MatchError::Interrupted) => Ok(true),
+        Err(referee::play::arena::MatchError::Output(io)) => Err(anyhow::Error::from(io)),
         Err(other) => Err(other.into()),
     }
 }
@@ -319,8 +319,8 @@ fn run_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
             .collect(),
     );
     let total = config.games;
-    let schedule = referee::arena::match_schedule(&config);
-    let outcome = referee::arena::run(&config, schedule, |mut finished| {
+    let schedule = referee::play::arena::match_schedule(&config);
+    let outcome = referee::play::arena::run(&config, schedule, |mut finished| {
         finished
             .record
             .tags
@@ -361,12 +361,13 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     if config.engines.len() < 3 {
         anyhow::bail!("a tournament needs three engines or more (use `match` for two)");
     }
-    let setup = referee::game::Setup {
+    let setup = referee::rules::game::Setup {
         variant: config.variant.clone(),
         seats: seats_asked,
         ..Default::default()
     };
-    let seats = referee::game::Game::seats(&referee::games::AnyGame::create(&config.game, &setup)?);
+    let seats =
+        referee::rules::game::Game::seats(&referee::rules::AnyGame::create(&config.game, &setup)?);
     if seats > config.engines.len() {
         anyhow::bail!(
             "{} seats need as many engines, not {}",
@@ -447,7 +448,7 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     kill_engines_on_interrupt()?;
     let progress = Progress::new(total as u64, done as u64);
     let mut decided = None;
-    let outcome = referee::arena::run(&config, schedule, |mut finished| {
+    let outcome = referee::play::arena::run(&config, schedule, |mut finished| {
         finished
             .record
             .tags
@@ -567,9 +568,9 @@ impl Progress {
 /// skipped with a note on stderr.
 fn read_records(
     files: &[std::path::PathBuf],
-    each: impl FnMut(referee::record::Record) -> Result<(), String>,
+    each: impl FnMut(referee::records::Record) -> Result<(), String>,
 ) -> anyhow::Result<usize> {
-    referee::records_file::read_all(files, &mut io::stderr(), each).map_err(anyhow::Error::msg)
+    referee::records::file::read_all(files, &mut io::stderr(), each).map_err(anyhow::Error::msg)
 }
 
 fn run_stats(files: &[std::path::PathBuf], json: bool) -> anyhow::Result<ExitCode> {

@@ -2,10 +2,10 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::game::{Actor, Game, Seat, Setup, Viewer};
-use crate::games::perft_within;
 use crate::protocol::{COMMANDS, Command, NewGame};
-use crate::replay::Replay;
+use crate::records::replay::Replay;
+use crate::rules::game::{Actor, Game, Seat, Setup, Viewer};
+use crate::rules::perft_within;
 
 /// The deepest `perft` the session runs: deeper counts take minutes to hours.
 pub const MAX_PERFT_DEPTH: u32 = 6;

@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 use referee::bots::montecarlo::monte_carlo;
 use referee::bots::search::{Budget, search};
 use referee::bots::{Strategy, choose};
-use referee::game::{Actor, Game, Outcome, Setup};
-use referee::games::AnyGame;
+use referee::rules::AnyGame;
+use referee::rules::game::{Actor, Game, Outcome, Setup};
 
 /// How a side chooses in these games: a random move, or a search of fixed depth (no clock, so the
 /// games are the same on every machine).

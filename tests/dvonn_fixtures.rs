@@ -1,7 +1,7 @@
 //! DVONN rules checked against reference data: 100 random games, perft counts, a real CodeCup game.
 
-use referee::game::{Game, Outcome, perft};
-use referee::games::dvonn::{Dvonn, Move};
+use referee::rules::dvonn::{Dvonn, Move};
+use referee::rules::game::{Game, Outcome, perft};
 use serde_json::Value;
 
 fn play_all(moves: &str) -> Dvonn {

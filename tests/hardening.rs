@@ -260,8 +260,10 @@ fn orphans_that_left_the_process_group_are_reaped_game_by_game() {
     );
     assert!(output.status.success(), "{output:?}");
     assert_eq!(valid_records(&out).len(), 30);
-    // Each game's helpers end within 50 ms and are reaped when the game ends: a few at most.
-    assert!(most <= 8, "{most} zombies waited to be reaped at once");
+    // Each helper ends within 50 ms and is reaped at the next ply: a few at once on an idle
+    // machine, up to 13 seen under the test suite's own load. Never reaped, they would number
+    // in the hundreds (one per genmove of the faulty seat, about 20 a game, 30 games).
+    assert!(most <= 25, "{most} zombies waited to be reaped at once");
 }
 
 /// Runs `referee ARGS` with `input` on stdin; returns its output and peak memory in KiB.

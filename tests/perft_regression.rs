@@ -1,7 +1,7 @@
 //! Perft counts of `fixtures/perft.tsv`: each game's move generation, frozen as a regression guard.
 
-use referee::game::{Game, Setup};
-use referee::games::{AnyGame, perft};
+use referee::rules::game::{Game, Setup};
+use referee::rules::{AnyGame, perft};
 
 #[test]
 fn perft_counts_match_the_fixture() {

@@ -1,8 +1,8 @@
 //! SVG pictures: well formed, and showing what the position holds.
 
-use referee::game::{Game, Setup, Viewer};
-use referee::games::AnyGame;
-use referee::replay::Replay;
+use referee::records::replay::Replay;
+use referee::rules::AnyGame;
+use referee::rules::game::{Game, Setup, Viewer};
 
 /// A game of `id` played some plies in, the chance plies drawn from the seed.
 fn position(id: &str, variant: Option<&str>, seats: usize, plies: usize) -> AnyGame {

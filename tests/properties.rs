@@ -1,11 +1,11 @@
 //! Property tests over random playouts of every game: legality, undo, records, validation.
 
 use proptest::prelude::*;
-use referee::game::{Game, Outcome, Setup};
-use referee::games::AnyMove;
-use referee::record::Record;
-use referee::replay::Replay;
-use referee::validate::{ProblemKind, check_record};
+use referee::records::Record;
+use referee::records::replay::Replay;
+use referee::records::validate::{ProblemKind, check_record};
+use referee::rules::AnyMove;
+use referee::rules::game::{Game, Outcome, Setup};
 
 /// Every game and variant: (id, variant, seats).
 const GAMES: [(&str, Option<&str>, usize); 10] = [

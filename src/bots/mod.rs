@@ -9,14 +9,14 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{Actor, Game, Seat, Setup};
-use crate::games::double::{self, Double};
-use crate::games::double_dutch::DoubleDutch;
-use crate::games::dvonn::Dvonn;
-use crate::games::pegs::Pegs;
-use crate::games::wyx::Wyx;
-use crate::games::{AnyGame, AnyMove};
 use crate::protocol::Command;
+use crate::rules::double::{self, Double};
+use crate::rules::double_dutch::DoubleDutch;
+use crate::rules::dvonn::Dvonn;
+use crate::rules::game::{Actor, Game, Seat, Setup};
+use crate::rules::pegs::Pegs;
+use crate::rules::wyx::Wyx;
+use crate::rules::{AnyGame, AnyMove};
 use search::{Budget, Evaluate, search};
 
 /// How a built-in bot chooses.

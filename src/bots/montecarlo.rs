@@ -6,7 +6,7 @@ use std::time::Instant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{Actor, Game};
+use crate::rules::game::{Actor, Game};
 
 /// Plies after which a playout is cut short and scored as a loss: a guard, far past any real game.
 const PLAYOUT_LIMIT: usize = 10_000;

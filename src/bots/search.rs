@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{Actor, Game, Outcome, Seat};
+use crate::rules::game::{Actor, Game, Outcome, Seat};
 
 /// A game the search can judge.
 pub trait Evaluate: Game {

@@ -10,7 +10,7 @@ use nom::multi::many0;
 use nom::sequence::{separated_pair, terminated};
 use nom::{IResult, Parser};
 
-use crate::game::Seat;
+use crate::rules::game::Seat;
 
 /// Every command: its name, its arguments, and what it does.
 pub const COMMANDS: [(&str, &str, &str); 16] = [

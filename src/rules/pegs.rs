@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{
+use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
     check_setup,
 };
@@ -99,7 +99,7 @@ impl fmt::Display for Cell {
 }
 
 fn cells(set: u64) -> impl Iterator<Item = Cell> {
-    super::bits(set).map(Cell)
+    super::game::bits(set).map(Cell)
 }
 
 fn parse_cell(text: &str) -> Option<Cell> {
@@ -314,7 +314,7 @@ const CORNER_SPACES: [&str; 4] = ["c3", "e3", "c5", "e5"];
 impl Pegs {
     /// The picture: the cross of holes, corner spaces in yellow, South red and North black.
     fn svg(&self) -> String {
-        let mut svg = crate::svg::Svg::new(7.0 * 44.0 + 60.0, 7.0 * 44.0 + 100.0);
+        let mut svg = crate::render::svg::Svg::new(7.0 * 44.0 + 60.0, 7.0 * 44.0 + 100.0);
         for r in 0..SIZE {
             for c in 0..SIZE {
                 let Some(cell) = Cell::at(c, r) else { continue };
@@ -346,7 +346,7 @@ impl Game for Pegs {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
-        crate::game::refuse_layout("pegs", setup)?;
+        crate::rules::game::refuse_layout("pegs", setup)?;
         let allowed = Allowed {
             game: "pegs",
             variants: &["standard", "turbo"],

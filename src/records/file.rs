@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::bounded::{self, Line};
-use crate::record::Record;
+use crate::records::Record;
 
 /// The longest record line read; a longer line is reported, not held in memory.
 pub const MAX_RECORD_BYTES: usize = 64 << 20;

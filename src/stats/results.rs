@@ -14,8 +14,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::record::Record;
-use crate::stats::{Estimate, Tally};
+use crate::records::Record;
+use crate::stats::elo::{Estimate, Tally};
 
 /// One engine's line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -305,12 +305,12 @@ impl fmt::Display for Results {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{End, GameResult, SeatInfo};
+    use crate::records::{End, GameResult, SeatInfo};
 
     fn record(names: &[&str], winners: &[usize], seed: u64) -> Record {
         Record {
-            format: crate::record::FORMAT.into(),
-            version: crate::record::VERSION,
+            format: crate::records::FORMAT.into(),
+            version: crate::records::VERSION,
             game: "dvonn".into(),
             variant: None,
             seats: names

@@ -5,9 +5,9 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::arena::Finished;
-use crate::record::End;
-use crate::stats::{Estimate, Tally};
+use crate::play::arena::Finished;
+use crate::records::End;
+use crate::stats::elo::{Estimate, Tally};
 
 /// Everything counted so far.
 #[derive(Clone, Debug, Serialize)]

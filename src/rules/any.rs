@@ -1,26 +1,9 @@
-//! The games, and `AnyGame`: one enum that dispatches over them.
+//! `AnyGame`: the list of games, written once, and one enum that dispatches over them.
 
-pub mod double;
-pub mod double_dutch;
-pub mod dvonn;
-pub mod pegs;
-pub mod wyx;
-
+use super::{double, double_dutch, dvonn, pegs, wyx};
 use std::fmt;
 
-/// The indices of the set bits of a bitboard, lowest first: the cells of a set, for the games
-/// that keep their boards in a `u64`.
-pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let index = set.trailing_zeros() as u8;
-            set &= set - 1;
-            index
-        })
-    })
-}
-
-use crate::game::{
+use crate::rules::game::{
     Actor, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
 };
 
@@ -183,12 +166,12 @@ macro_rules! games {
 
         /// Runs `perft` on the concrete game inside, so the hot loop is not dispatched per node.
         pub fn perft(game: &AnyGame, depth: u32) -> u64 {
-            dispatch!(game, g => crate::game::perft(g, depth))
+            dispatch!(game, g => crate::rules::game::perft(g, depth))
         }
 
         /// Runs `perft_within` on the concrete game inside.
         pub fn perft_within(game: &AnyGame, depth: u32, budget: &mut u64) -> Option<u64> {
-            dispatch!(game, g => crate::game::perft_within(g, depth, budget))
+            dispatch!(game, g => crate::rules::game::perft_within(g, depth, budget))
         }
     };
 }

@@ -1,8 +1,8 @@
 //! A game being played or replayed: its state, its plies, undo, and the record it makes.
 
-use crate::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
-use crate::games::{AnyGame, AnyMove};
-use crate::record::{End, FORMAT, GameResult, Ply, Record, SeatFault, SeatInfo, VERSION};
+use crate::records::{End, FORMAT, GameResult, Ply, Record, SeatFault, SeatInfo, VERSION};
+use crate::rules::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
+use crate::rules::{AnyGame, AnyMove};
 
 /// A game with its history, so plies can be taken back and the game written as a record.
 #[derive(Clone, Debug)]
@@ -65,7 +65,7 @@ impl Replay {
     }
 
     /// Notes that the referee plays for `seat` from now on.
-    pub fn substitute(&mut self, seat: Seat, verdict: crate::record::Verdict, detail: String) {
+    pub fn substitute(&mut self, seat: Seat, verdict: crate::records::Verdict, detail: String) {
         self.faults.push(SeatFault {
             seat,
             ply: self.game.ply(),

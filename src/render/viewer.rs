@@ -14,9 +14,9 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde::Serialize;
 
-use crate::game::{Game, Viewer};
-use crate::record::{End, Record};
-use crate::replay::replay_record;
+use crate::records::replay::replay_record;
+use crate::records::{End, Record};
+use crate::rules::game::{Game, Viewer};
 
 /// One game as the page shows it.
 #[derive(Serialize)]

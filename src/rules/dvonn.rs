@@ -7,7 +7,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{
+use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
     check_setup,
 };
@@ -129,7 +129,7 @@ impl fmt::Display for Cell {
 
 /// The cells of a bitboard, lowest bit first.
 fn cells(set: u64) -> impl Iterator<Item = Cell> {
-    super::bits(set).map(Cell)
+    super::game::bits(set).map(Cell)
 }
 
 /// One DVONN ply.
@@ -414,7 +414,7 @@ impl Dvonn {
     fn svg(&self) -> String {
         const STEP: f64 = 48.0;
         const ROW: f64 = 42.0;
-        let mut svg = crate::svg::Svg::new(10.0 * STEP + 80.0, 4.0 * ROW + 120.0);
+        let mut svg = crate::render::svg::Svg::new(10.0 * STEP + 80.0, 4.0 * ROW + 120.0);
         for cell in Cell::all() {
             let x = 40.0 + (f64::from(cell.x()) - f64::from(cell.y()) / 2.0 + 1.0) * STEP;
             let y = 40.0 + f64::from(4 - cell.y()) * ROW;
@@ -446,7 +446,7 @@ impl Game for Dvonn {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
-        crate::game::refuse_layout("dvonn", setup)?;
+        crate::rules::game::refuse_layout("dvonn", setup)?;
         let allowed = Allowed {
             game: "dvonn",
             variants: &[],

@@ -1,8 +1,8 @@
 //! `import`: real DVONN transcripts (CodeCup and Little Golem styles) turned into records.
 
-use crate::game::{Actor, Game, Setup};
-use crate::record::{End, Record};
-use crate::replay::Replay;
+use crate::records::replay::Replay;
+use crate::records::{End, Record};
+use crate::rules::game::{Actor, Game, Setup};
 
 /// Where a transcript comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

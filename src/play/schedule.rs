@@ -1,7 +1,7 @@
 //! Tournaments: deterministic schedules (round-robin, gauntlet), shards, and resuming from the
 //! records file, which is the tournament's only state.
 
-use crate::arena::{Scheduled, game_seed};
+use crate::play::arena::{Scheduled, game_seed};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{
+use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
     check_setup,
 };
@@ -75,7 +75,7 @@ impl fmt::Display for Cell {
 }
 
 fn cells(set: u64) -> impl Iterator<Item = Cell> {
-    super::bits(set).map(Cell)
+    super::game::bits(set).map(Cell)
 }
 
 /// One Double Dutch ply.
@@ -295,13 +295,18 @@ impl DoubleDutch {
     /// The picture: hexes in offset rows; flat pieces as discs, flipped ones as diamonds.
     fn svg(&self) -> String {
         // Wide enough for the supply line under the board.
-        let mut svg = crate::svg::Svg::new(7.0 * 44.0 + 260.0, 7.0 * 38.0 + 110.0);
+        let mut svg = crate::render::svg::Svg::new(7.0 * 44.0 + 260.0, 7.0 * 38.0 + 110.0);
         for cell in 0..49u8 {
             let (c, r) = (cell % SIZE, cell / SIZE);
             let shift = if r % 2 == 1 { 22.0 } else { 0.0 };
             let x = 45.0 + f64::from(c) * 44.0 + shift;
             let y = 40.0 + f64::from(6 - r) * 38.0;
-            svg.polygon(&crate::svg::hexagon(x, y, 25.0), "#f8f8f0", "#bbb", "cell");
+            svg.polygon(
+                &crate::render::svg::hexagon(x, y, 25.0),
+                "#f8f8f0",
+                "#bbb",
+                "cell",
+            );
             let mask = 1u64 << cell;
             match (0..3).find(|&s| self.pieces[s] & mask != 0) {
                 None => svg.text(x, y, 9.0, "#bbb", &Cell(cell).to_string()),
@@ -325,7 +330,7 @@ impl Game for DoubleDutch {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
-        crate::game::refuse_layout("double-dutch", setup)?;
+        crate::rules::game::refuse_layout("double-dutch", setup)?;
         let allowed = Allowed {
             game: "double-dutch",
             variants: &[],

@@ -11,7 +11,7 @@ use std::fmt::{self, Write as _};
 
 use rand::seq::SliceRandom;
 
-use crate::game::{
+use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
     check_setup,
 };
@@ -834,7 +834,7 @@ fn sector_fill(sector: u8) -> &'static str {
 
 impl Double {
     /// Draws a card as three sectors at (`x`, `y`), with its number above.
-    fn svg_card(svg: &mut crate::svg::Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
+    fn svg_card(svg: &mut crate::render::svg::Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
         svg.rect(x - 2.0, y - 2.0, 94.0, 34.0, "#fff", "#333", "card");
         for (i, &s) in sectors.iter().enumerate() {
             let sx = x + i as f64 * 30.0;
@@ -855,7 +855,7 @@ impl Double {
             .unwrap_or(0)
             .max(6);
         let width = 120.0 + widest as f64 * 100.0;
-        let mut svg = crate::svg::Svg::new(width.max(520.0), 170.0 + seats as f64 * 60.0);
+        let mut svg = crate::render::svg::Svg::new(width.max(520.0), 170.0 + seats as f64 * 60.0);
         let status = self.render(viewer);
         svg.label(15.0, 18.0, 14.0, status.lines().next().unwrap_or_default());
         match self.ends {
@@ -916,7 +916,7 @@ impl Game for Double {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
-        crate::game::refuse_layout("double", setup)?;
+        crate::rules::game::refuse_layout("double", setup)?;
         let allowed = Allowed {
             game: "double",
             variants: &[],
@@ -1227,7 +1227,7 @@ impl Game for Double {
         let pending = *self.pending.front()?;
         let card = if usize::from(self.from_top) < DECK {
             let mut order: Vec<u8> = (0..DECK as u8).collect();
-            crate::seeded::Stream::new(seed, u64::from(self.round)).shuffle(&mut order);
+            crate::rules::seeded::Stream::new(seed, u64::from(self.round)).shuffle(&mut order);
             Card(order[usize::from(self.from_top)])
         } else {
             *self.under.front()?

@@ -34,6 +34,18 @@
 
 use std::fmt;
 
+/// The indices of the set bits of a bitboard, lowest first: the cells of a set, for the games
+/// that keep their boards in a `u64`.
+pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let index = set.trailing_zeros() as u8;
+            set &= set - 1;
+            index
+        })
+    })
+}
+
 /// A seat at the table, numbered from 0 in the rulebook's order.
 pub type Seat = usize;
 

@@ -17,7 +17,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
-use crate::process;
+use crate::play::process;
 use crate::protocol::Response;
 
 /// The longest line read from an engine; a longer one is a protocol error, not a memory hazard.

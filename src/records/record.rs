@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::game::Seat;
+use crate::rules::game::Seat;
 
 /// The value of [`Record::format`].
 pub const FORMAT: &str = "referee-record";

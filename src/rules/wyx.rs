@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{
+use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
     check_setup,
 };
@@ -234,7 +234,7 @@ impl Wyx {
     /// by `seed` (colours in order, one stream; see `seeded`), the first 8 in the colour's first
     /// column, foot first.
     pub fn rack_from_seed(seed: u64) -> Rack {
-        let mut stream = crate::seeded::Stream::new(seed, 0);
+        let mut stream = crate::rules::seeded::Stream::new(seed, 0);
         let mut rack = [[Domino { right: 0, up: 0 }; PER_COLUMN]; COLUMNS];
         for colour in 0..4 {
             let mut dominoes = colour_dominoes(colour);
@@ -377,7 +377,7 @@ impl Wyx {
     /// The picture: the board with strong squares, pawns and knights, and the rack beside it.
     fn svg(&self) -> String {
         const SQUARE: f64 = 44.0;
-        let mut svg = crate::svg::Svg::new(8.0 * SQUARE + 470.0, 8.0 * SQUARE + 100.0);
+        let mut svg = crate::render::svg::Svg::new(8.0 * SQUARE + 470.0, 8.0 * SQUARE + 100.0);
         for index in 0..64u8 {
             let square = Square(index);
             let x = 30.0 + f64::from(square.file()) * SQUARE;

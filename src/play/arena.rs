@@ -5,12 +5,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use crate::clock::{Clock, TimeControl};
-use crate::engine::{Engine, EngineCommand, EngineError, Transcript};
-use crate::game::{Actor, Game, MoveError, Setup, SetupError, Viewer};
-use crate::record::{End, Record, Verdict};
-use crate::replay::Replay;
-use crate::seeded::Stream;
+use crate::play::clock::{Clock, TimeControl};
+use crate::play::engine::{Engine, EngineCommand, EngineError, Transcript};
+use crate::records::replay::Replay;
+use crate::records::{End, Record, Verdict};
+use crate::rules::game::{Actor, Game, MoveError, Setup, SetupError, Viewer};
+use crate::rules::seeded::Stream;
 
 /// The stream of a game's generator from which the referee picks moves for a substituted seat.
 const SUBSTITUTE_STREAM: u64 = 1 << 63;
@@ -66,10 +66,9 @@ impl EngineSpec {
                     "name" => spec.command.name = value.to_owned(),
                     "dir" => spec.command.dir = Some(PathBuf::from(value)),
                     "tc" => {
-                        spec.tc =
-                            Some(value.parse().map_err(|e: crate::clock::TimeControlError| {
-                                error(&e.to_string())
-                            })?)
+                        spec.tc = Some(value.parse().map_err(
+                            |e: crate::play::clock::TimeControlError| error(&e.to_string()),
+                        )?)
                     }
                     "movetime" => {
                         let ms: u64 = value
@@ -316,7 +315,7 @@ pub fn run(
             source,
         })?;
     }
-    crate::process::adopt_orphans();
+    crate::play::process::adopt_orphans();
     let pools = Pools(config.engines.iter().map(|_| Mutex::default()).collect());
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
@@ -440,7 +439,7 @@ fn play_one(
         *ok = *ok && engine.settle(deadline).is_ok();
     }
     // Engines killed by a stop end the game with faults that are nobody's: it has no result.
-    if crate::process::stopping() {
+    if crate::play::process::stopping() {
         return Err(MatchError::Interrupted);
     }
     // What the engines wrote to stderr up to now belongs to this game's transcript.
@@ -620,7 +619,7 @@ impl Table<'_> {
         let used = sent.elapsed();
         // Helpers an engine started and left (a `setsid` child) are adopted here: reap those
         // that ended as the game goes, so none is left a zombie.
-        crate::process::reap_ended_orphans();
+        crate::play::process::reap_ended_orphans();
         let answer = answer.map_err(|e| (seat, fault_of(e, waited)))?;
         let text = answer.trim();
         if text.contains('\n') {

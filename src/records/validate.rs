@@ -4,11 +4,11 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
-use crate::games::AnyGame;
-use crate::record::{End, FORMAT, GameResult, Record, VERSION};
-use crate::records_file::{Duplicates, EntryError, Reader};
-use crate::replay::result_of;
+use crate::records::file::{Duplicates, EntryError, Reader};
+use crate::records::replay::result_of;
+use crate::records::{End, FORMAT, GameResult, Record, VERSION};
+use crate::rules::AnyGame;
+use crate::rules::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
 
 /// What kind of mistake a problem is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

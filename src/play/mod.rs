@@ -1,0 +1,8 @@
+//! Playing engines: their processes and pipes, clocks, the match loop, and the schedules of
+//! matches and tournaments.
+
+pub mod arena;
+pub mod clock;
+pub mod engine;
+pub mod process;
+pub mod schedule;

@@ -1,0 +1,4 @@
+//! Pictures: SVG helpers the games draw with, and the self-contained HTML viewer.
+
+pub mod svg;
+pub mod viewer;

@@ -1,0 +1,14 @@
+//! The rules: the `Game` trait, one file per game (pure state machines with their data tables at
+//! the top, no I/O, clock or threads), `AnyGame` over them, and the seeded random draws.
+
+mod any;
+pub mod double;
+pub mod double_dutch;
+pub mod dvonn;
+pub mod game;
+pub mod pegs;
+pub mod seeded;
+pub mod wyx;
+
+pub use any::{AnyGame, AnyMove, GAMES, perft, perft_within};
+pub use game::Game;
