@@ -8,9 +8,11 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use referee::play::arena::{self, EngineSpec, MatchConfig, engine_seed, game_seed};
+use referee::play::arena::{self, MatchConfig};
 use referee::play::clock::TimeControl;
 use referee::play::engine::EngineCommand;
+use referee::play::schedule::{engine_seed, game_seed, match_schedule};
+use referee::play::spec::EngineSpec;
 use referee::records::Record;
 
 const GAMES: usize = 300;
@@ -71,10 +73,19 @@ fn referee_match(concurrency: usize) -> (Duration, Vec<Record>) {
     let mut records = vec![None; GAMES];
     let start = Instant::now();
     let config = config(concurrency);
-    arena::run(&config, arena::match_schedule(&config), |finished| {
-        records[finished.index] = Some(finished.record);
-        Ok(true)
-    })
+    arena::run(
+        &config,
+        match_schedule(
+            config.engines.len(),
+            config.games,
+            config.repeat,
+            config.seed,
+        ),
+        |finished| {
+            records[finished.index] = Some(finished.record);
+            Ok(true)
+        },
+    )
     .expect("the match runs");
     let time = start.elapsed();
     (

@@ -4,6 +4,7 @@
 
 pub mod bots;
 pub mod bounded;
+pub mod error;
 pub mod play;
 pub mod protocol;
 pub mod records;

@@ -219,3 +219,54 @@ fn the_sprt_stops_the_run_when_it_decides() {
     let played = valid_records(&out).len();
     assert!(played < 40, "stopped early: {played} of 40 games");
 }
+
+/// Runs `referee ARGS --json` and reads its summary.
+fn json_of(args: &[String]) -> Value {
+    let output = cargo_bin_cmd!("referee")
+        .args(args)
+        .arg("--json")
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn match_tournament_and_stats_print_the_same_standings_for_the_same_records() {
+    let dir = temp_dir("one-tally");
+    let referee = cargo_bin!("referee").display().to_string();
+    let bot = |name: &str, seed: u32| {
+        format!("name={name} cmd='{referee} bot --game double-dutch --seed {seed}'")
+    };
+    // Three-seat Double Dutch: games whose win may be shared, and no two-seat pairings.
+    let mut args: Vec<String> = ["--game", "double-dutch", "--seats", "3", "--seed", "4"]
+        .map(String::from)
+        .to_vec();
+    args.extend(["--movetime", "1000"].map(String::from));
+    for (name, seed) in [("a", 1), ("b", 2), ("c", 3)] {
+        args.extend(["--engine".to_owned(), bot(name, seed)]);
+    }
+    let match_out = dir.join("match.jsonl");
+    let mut match_args = vec!["match".to_owned(), "--games".into(), "6".into()];
+    match_args.extend(args.iter().cloned());
+    match_args.extend(["--out".to_owned(), match_out.display().to_string()]);
+    let from_match = json_of(&match_args);
+    let tournament_out = dir.join("tournament.jsonl");
+    let mut tournament_args = vec!["tournament".to_owned(), "--rounds".into(), "2".into()];
+    tournament_args.extend(args);
+    tournament_args.extend(["--out".to_owned(), tournament_out.display().to_string()]);
+    let from_tournament = json_of(&tournament_args);
+    assert_eq!(from_match["games"], 6);
+    assert_eq!(from_match, stats(&[match_out]));
+    assert_eq!(from_tournament, stats(&[tournament_out]));
+    // Every game's point is shared out in full, shared wins included.
+    let points: f64 = from_match["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["points"].as_f64().unwrap())
+        .sum();
+    assert!((points - 6.0).abs() < 1e-9, "{points} points for 6 games");
+}

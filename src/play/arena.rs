@@ -6,7 +6,9 @@ use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::play::clock::{Clock, TimeControl};
-use crate::play::engine::{Engine, EngineCommand, EngineError, Transcript};
+use crate::play::engine::{Engine, EngineError, Transcript};
+use crate::play::schedule::{Scheduled, engine_seed};
+use crate::play::spec::EngineSpec;
 use crate::records::replay::Replay;
 use crate::records::{End, Record, Verdict};
 use crate::rules::game::{Actor, Game, MoveError, Setup, SetupError, Viewer};
@@ -18,86 +20,6 @@ const SUBSTITUTE_STREAM: u64 = 1 << 63;
 /// How many moves a list holds, as a bound for `Stream::below`: a game never offers 2^32 moves.
 fn count<T>(moves: &[T]) -> u32 {
     u32::try_from(moves.len()).expect("fewer than 2^32 legal moves")
-}
-
-/// One engine of a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// How to start it.
-    pub command: EngineCommand,
-    /// Its own time control, if not the match's.
-    pub tc: Option<TimeControl>,
-}
-
-/// An `--engine` value that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad engine `{text}`: {reason}")]
-pub struct EngineSpecError {
-    text: String,
-    reason: String,
-}
-
-impl EngineSpec {
-    /// Reads `CMD`, or `key=value` words with shell quoting: `name=alpha cmd='./bot -x' dir=bots
-    /// tc=10+0.1 movetime=500`. Without a name, the file name of the command's first word that looks
-    /// like a path (`python3 bots/alpha.py` is `alpha.py`), else of its first word.
-    pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
-        let error = |reason: &str| EngineSpecError {
-            text: text.to_owned(),
-            reason: reason.to_owned(),
-        };
-        let words = shlex::split(text).ok_or_else(|| error("unbalanced quotes"))?;
-        let pairs: Option<Vec<(&str, &str)>> = words.iter().map(|w| w.split_once('=')).collect();
-        let is_keyed = pairs
-            .as_ref()
-            .is_some_and(|p| p.iter().any(|(k, _)| *k == "cmd"));
-        let mut spec = EngineSpec {
-            command: EngineCommand {
-                name: String::new(),
-                command: text.trim().to_owned(),
-                dir: None,
-            },
-            tc: None,
-        };
-        if is_keyed {
-            for (key, value) in pairs.unwrap_or_default() {
-                match key {
-                    "cmd" => spec.command.command = value.to_owned(),
-                    "name" => spec.command.name = value.to_owned(),
-                    "dir" => spec.command.dir = Some(PathBuf::from(value)),
-                    "tc" => {
-                        spec.tc = Some(value.parse().map_err(
-                            |e: crate::play::clock::TimeControlError| error(&e.to_string()),
-                        )?)
-                    }
-                    "movetime" => {
-                        let ms: u64 = value
-                            .parse()
-                            .map_err(|_| error("movetime is whole milliseconds"))?;
-                        spec.tc = Some(TimeControl::MoveTime(Duration::from_millis(ms)));
-                    }
-                    _ => {
-                        return Err(error(&format!(
-                            "unknown key `{key}` (known: name, cmd, dir, tc, movetime)"
-                        )));
-                    }
-                }
-            }
-        }
-        if spec.command.command.is_empty() {
-            return Err(error("no command"));
-        }
-        if spec.command.name.is_empty() {
-            let words = shlex::split(&spec.command.command).unwrap_or_default();
-            let word = words
-                .iter()
-                .find(|w| w.contains(['/', '.']))
-                .or(words.first())
-                .map_or("", String::as_str);
-            spec.command.name = word.rsplit('/').next().unwrap_or(word).to_owned();
-        }
-        Ok(spec)
-    }
 }
 
 /// What happens to a game of three or more seats when one seat's engine is at fault.
@@ -175,29 +97,6 @@ pub enum MatchError {
     Interrupted,
 }
 
-/// One game of a schedule: which engine sits in each seat, and the game's seed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Scheduled {
-    /// The game's number in the schedule, from 0; records store it (plus one) as `tags.game`.
-    pub index: usize,
-    /// The engine (index into `MatchConfig::engines`) in each seat.
-    pub engines: Vec<usize>,
-    /// The game's seed.
-    pub seed: u64,
-}
-
-/// The schedule of `referee match`: `games` games, engine `i` in seat `(i + game) mod seats`;
-/// with `repeat`, each seed once for every rotation of the seats. Made as it is played.
-pub fn match_schedule(config: &MatchConfig) -> impl Iterator<Item = Scheduled> + Send + use<> {
-    let seats = config.engines.len().max(1);
-    let (seed, repeat) = (config.seed, config.repeat);
-    (0..config.games).map(move |index| Scheduled {
-        index,
-        engines: (0..seats).map(|seat| (seat + index) % seats).collect(),
-        seed: game_seed(seed, if repeat { index / seats } else { index }),
-    })
-}
-
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct Finished {
@@ -207,18 +106,6 @@ pub struct Finished {
     pub engine_of_seat: Vec<usize>,
     /// Its record.
     pub record: Record,
-}
-
-/// The seed of game `index`: one stream per game of a generator seeded with the match seed, so any
-/// game can be replayed alone.
-pub fn game_seed(match_seed: u64, index: usize) -> u64 {
-    Stream::new(match_seed, index as u64).next_u64()
-}
-
-/// The seed engine `seat` gets for its own random choices in a game with seed `seed`: a separate
-/// generator stream, so it tells nothing about the game's own chance events.
-pub fn engine_seed(seed: u64, seat: usize) -> u64 {
-    Stream::new(seed, 1 + seat as u64).next_u64()
 }
 
 /// Idle engine processes, one pool per engine spec, reused from game to game.
@@ -647,50 +534,5 @@ impl Table<'_> {
         // next command each gets, so a slow acknowledgement costs no round trip here.
         self.tell(seat, &mv.to_string())?;
         Ok(None)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn engine_specs_parse() {
-        let plain = EngineSpec::parse("./bots/alpha --depth 3").unwrap();
-        assert_eq!(plain.command.command, "./bots/alpha --depth 3");
-        assert_eq!(plain.command.name, "alpha");
-        let keyed = EngineSpec::parse("name=x cmd='python3 bot.py -v' dir=/tmp tc=5+0.1").unwrap();
-        assert_eq!(keyed.command.command, "python3 bot.py -v");
-        assert_eq!(keyed.command.name, "x");
-        assert_eq!(keyed.command.dir, Some(PathBuf::from("/tmp")));
-        assert_eq!(keyed.tc, Some("5+0.1".parse().unwrap()));
-        let script = EngineSpec::parse("python3 -u examples/random_bot.py").unwrap();
-        assert_eq!(script.command.name, "random_bot.py");
-        let timed = EngineSpec::parse("cmd=bot movetime=250").unwrap();
-        assert_eq!(
-            timed.tc,
-            Some(TimeControl::MoveTime(Duration::from_millis(250)))
-        );
-        assert_eq!(timed.command.name, "bot");
-        for bad in [
-            "",
-            "cmd='x",
-            "cmd=x colour=red",
-            "cmd=x tc=fast",
-            "cmd=x movetime=1.5",
-        ] {
-            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn game_seeds_are_distinct_and_reproducible() {
-        let seeds: Vec<u64> = (0..100).map(|i| game_seed(42, i)).collect();
-        let mut unique = seeds.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), 100);
-        assert_eq!(seeds[7], game_seed(42, 7));
-        assert_ne!(game_seed(42, 0), game_seed(43, 0));
     }
 }

@@ -5,4 +5,7 @@ pub mod arena;
 pub mod clock;
 pub mod engine;
 pub mod process;
+pub mod progress;
+pub mod run;
 pub mod schedule;
+pub mod spec;

@@ -1,7 +1,46 @@
-//! Tournaments: deterministic schedules (round-robin, gauntlet), shards, and resuming from the
-//! records file, which is the tournament's only state.
+//! Schedules: which engines play each game of a match or tournament (round-robin, gauntlet), on
+//! which seed, and shards of them; made as they are played.
 
-use crate::play::arena::{Scheduled, game_seed};
+use crate::rules::seeded::Stream;
+
+/// One game of a schedule: which engine sits in each seat, and the game's seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// The game's number in the schedule, from 0; records store it (plus one) as `tags.game`.
+    pub index: usize,
+    /// The engine (index into `MatchConfig::engines`) in each seat.
+    pub engines: Vec<usize>,
+    /// The game's seed.
+    pub seed: u64,
+}
+
+/// The schedule of `referee match`: `games` games of `engines` engines, engine `i` in seat
+/// `(i + game) mod seats`; with `repeat`, each seed once for every rotation of the seats.
+pub fn match_schedule(
+    engines: usize,
+    games: usize,
+    repeat: bool,
+    seed: u64,
+) -> impl Iterator<Item = Scheduled> + Send + use<> {
+    let seats = engines.max(1);
+    (0..games).map(move |index| Scheduled {
+        index,
+        engines: (0..seats).map(|seat| (seat + index) % seats).collect(),
+        seed: game_seed(seed, if repeat { index / seats } else { index }),
+    })
+}
+
+/// The seed of game `index`: one stream per game of a generator seeded with the match seed, so any
+/// game can be replayed alone.
+pub fn game_seed(match_seed: u64, index: usize) -> u64 {
+    Stream::new(match_seed, index as u64).next_u64()
+}
+
+/// The seed engine `seat` gets for its own random choices in a game with seed `seed`: a separate
+/// generator stream, so it tells nothing about the game's own chance events.
+pub fn engine_seed(seed: u64, seat: usize) -> u64 {
+    Stream::new(seed, 1 + seat as u64).next_u64()
+}
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,18 +144,21 @@ pub struct Shard {
     pub n: usize,
 }
 
-impl std::str::FromStr for Shard {
-    type Err = String;
+/// A `--shard` value that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad shard `{0}`: expected K/N with 1 <= K <= N, e.g. 2/8")]
+pub struct ShardError(String);
 
-    fn from_str(text: &str) -> Result<Shard, String> {
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
         let parsed = text
             .split_once('/')
             .and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
         match parsed {
             Some((k, n)) if 1 <= k && k <= n => Ok(Shard { k, n }),
-            _ => Err(format!(
-                "bad shard `{text}`: expected K/N with 1 <= K <= N, e.g. 2/8"
-            )),
+            _ => Err(ShardError(text.to_owned())),
         }
     }
 }
@@ -215,5 +257,16 @@ mod tests {
         for bad in ["0/3", "4/3", "x", "1/0", "1-2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn game_seeds_are_distinct_and_reproducible() {
+        let seeds: Vec<u64> = (0..100).map(|i| game_seed(42, i)).collect();
+        let mut unique = seeds.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), 100);
+        assert_eq!(seeds[7], game_seed(42, 7));
+        assert_ne!(game_seed(42, 0), game_seed(43, 0));
     }
 }

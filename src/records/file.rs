@@ -194,40 +194,71 @@ impl Duplicates {
     }
 }
 
+/// Why records files cannot be read through.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// A file cannot be opened or read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A line that is not a record (and not a torn last line).
+    #[error("{path}:{line}: not a record: {reason}")]
+    NotRecord {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// Why.
+        reason: EntryError,
+    },
+}
+
 /// Reads every record of `paths` in order, skipping a torn last line and games seen before (each
-/// noted on `notes`); a line that is not a record is an error naming the file and line.
+/// noted on `notes`); a line that is not a record is an error naming the file and line. Returns
+/// how many records were passed to `each`.
 pub fn read_all(
     paths: &[PathBuf],
     notes: &mut dyn Write,
-    mut each: impl FnMut(Record) -> Result<(), String>,
-) -> Result<usize, String> {
+    mut each: impl FnMut(Record),
+) -> Result<usize, ReadError> {
     let mut duplicates = Duplicates::default();
     let mut count = 0;
     for (index, path) in paths.iter().enumerate() {
-        let name = path.display();
-        let mut reader = Reader::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-        while let Some((line, entry)) = reader
-            .next_entry()
-            .map_err(|e| format!("cannot read {name}: {e}"))?
-        {
+        let io_error = |source| ReadError::Io {
+            path: path.clone(),
+            source,
+        };
+        let mut reader = Reader::open(path).map_err(io_error)?;
+        while let Some((line, entry)) = reader.next_entry().map_err(io_error)? {
             match entry {
                 Ok(record) => {
                     if let Some((file, first)) = duplicates.first_seen(&record, index, line) {
                         let _ = writeln!(
                             notes,
-                            "{name}:{line}: skipped game {} seen before at {}:{first}",
+                            "{}:{line}: skipped game {} seen before at {}:{first}",
+                            path.display(),
                             record.tags.get("game").map_or("?", String::as_str),
                             paths[file].display()
                         );
                         continue;
                     }
                     count += 1;
-                    each(record).map_err(|e| format!("{name}:{line}: {e}"))?;
+                    each(record);
                 }
                 Err(EntryError::Torn(_)) => {
-                    let _ = writeln!(notes, "{name}:{line}: skipped a torn last line");
+                    let _ = writeln!(notes, "{}:{line}: skipped a torn last line", path.display());
                 }
-                Err(e) => return Err(format!("{name}:{line}: not a record: {e}")),
+                Err(reason) => {
+                    return Err(ReadError::NotRecord {
+                        path: path.clone(),
+                        line,
+                        reason,
+                    });
+                }
             }
         }
     }

@@ -148,8 +148,55 @@ pub enum Verdict {
     FailedToStart,
 }
 
+impl Verdict {
+    /// Its name in records: `unparseable_move`, `time_loss`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::UnparseableMove => "unparseable_move",
+            Verdict::IllegalMove => "illegal_move",
+            Verdict::TimeLoss => "time_loss",
+            Verdict::Stall => "stall",
+            Verdict::Crash => "crash",
+            Verdict::ProtocolError => "protocol_error",
+            Verdict::FailedToStart => "failed_to_start",
+        }
+    }
+}
+
+impl End {
+    /// `normal`, `resignation`, or the verdict's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            End::Normal => "normal",
+            End::Resignation { .. } => "resignation",
+            End::Verdict { verdict, .. } => verdict.name(),
+        }
+    }
+}
+
 /// The JSON Schema of a record, pretty-printed.
 pub fn schema() -> String {
     let schema = schemars::schema_for!(Record);
     serde_json::to_string_pretty(&schema).expect("a schema is plain JSON")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_names_are_their_names_in_records() {
+        use Verdict::*;
+        for verdict in [
+            UnparseableMove,
+            IllegalMove,
+            TimeLoss,
+            Stall,
+            Crash,
+            ProtocolError,
+            FailedToStart,
+        ] {
+            assert_eq!(serde_json::to_value(verdict).unwrap(), verdict.name());
+        }
+    }
 }

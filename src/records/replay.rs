@@ -152,28 +152,68 @@ impl Replay {
     }
 }
 
+/// Why a record does not replay.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// Its game cannot be set up.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// Fewer plies than asked for.
+    #[error("the game has {moves} plies, not {asked}")]
+    Plies {
+        /// The plies it has.
+        moves: usize,
+        /// The plies asked for.
+        asked: usize,
+    },
+    /// A ply that does not parse or is illegal.
+    #[error("ply {ply}: {error}")]
+    Move {
+        /// The ply's number.
+        ply: usize,
+        /// Why.
+        error: MoveError,
+    },
+}
+
 /// Replays `record` up to `plies` plies (all of them when `None`); the moves must be legal.
-pub fn replay_record(record: &Record, plies: Option<usize>) -> Result<AnyGame, String> {
+pub fn replay_record(record: &Record, plies: Option<usize>) -> Result<AnyGame, ReplayError> {
+    let upto = plies.unwrap_or(record.moves.len());
+    if upto > record.moves.len() {
+        return Err(ReplayError::Plies {
+            moves: record.moves.len(),
+            asked: upto,
+        });
+    }
+    replay_steps(&record.moves[..upto], record, |_, _| ())
+}
+
+/// Replays `plies` of `record`, showing `each` the position before the first ply and after each
+/// ply with that ply.
+pub fn replay_steps(
+    plies: &[Ply],
+    record: &Record,
+    mut each: impl FnMut(&AnyGame, Option<&Ply>),
+) -> Result<AnyGame, ReplayError> {
     let setup = Setup {
         variant: record.variant.clone(),
         seats: Some(record.seats.len()),
         seed: record.seed,
         layout: record.setup.clone(),
     };
-    let mut game = AnyGame::create(&record.game, &setup).map_err(|e| e.to_string())?;
-    let upto = plies.unwrap_or(record.moves.len());
-    if upto > record.moves.len() {
-        return Err(format!(
-            "the game has {} plies, not {upto}",
-            record.moves.len()
-        ));
-    }
-    for ply in &record.moves[..upto] {
+    let mut game = AnyGame::create(&record.game, &setup)?;
+    each(&game, None);
+    for ply in plies {
+        let error = |error: MoveError| ReplayError::Move {
+            ply: ply.ply,
+            error,
+        };
         let mv = game
             .parse_move(&ply.mv)
-            .map_err(|e| format!("ply {}: {e}", ply.ply))?;
+            .map_err(|e| error(MoveError::Parse(e)))?;
         game.try_play(&mv)
-            .map_err(|e| format!("ply {}: {e}", ply.ply))?;
+            .map_err(|e| error(MoveError::Illegal(e)))?;
+        each(&game, Some(ply));
     }
     Ok(game)
 }

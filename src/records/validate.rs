@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::error::{CommandResult, Ended, Error};
+
 use serde::Serialize;
 
 use crate::records::file::{Duplicates, EntryError, Reader};
@@ -197,6 +199,34 @@ pub fn validate_files(paths: &[std::path::PathBuf]) -> Report {
         }
     }
     report
+}
+
+/// `referee validate`: the report on `stdout`, as text or JSON; ends [`Ended::Invalid`] when a
+/// record is invalid, and fails when a file cannot be read.
+pub fn run(
+    paths: &[std::path::PathBuf],
+    json: bool,
+    stdout: &mut dyn std::io::Write,
+) -> CommandResult {
+    let report = validate_files(paths);
+    if json {
+        serde_json::to_writer(&mut *stdout, &report).map_err(std::io::Error::from)?;
+        writeln!(stdout)?;
+    } else {
+        writeln!(stdout, "{report}")?;
+    }
+    if let Some(unreadable) = report
+        .problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::Unreadable)
+    {
+        return Err(Error::Usage(unreadable.to_string()));
+    }
+    Ok(if report.ok() {
+        Ended::Done
+    } else {
+        Ended::Invalid
+    })
 }
 
 impl fmt::Display for Report {

@@ -7,6 +7,7 @@
 //! right arrow key N times once loaded, so a headless browser can step through a game.
 
 use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -14,7 +15,9 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde::Serialize;
 
-use crate::records::replay::replay_record;
+use crate::error::{CommandResult, Ended, Error};
+use crate::records::file::read_all;
+use crate::records::replay::{ReplayError, replay_steps};
 use crate::records::{End, Record};
 use crate::rules::game::{Game, Viewer};
 
@@ -59,28 +62,24 @@ fn end_text(record: &Record) -> String {
     format!("won by {}; {how}", winners.unwrap_or_default())
 }
 
-fn page_game(index: usize, record: &Record) -> Result<PageGame, String> {
-    let mut game = replay_record(record, Some(0))?;
-    let mut frames = vec![game.render_svg(Viewer::Everyone)];
-    let mut scores = vec![game.scores()];
+fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
+    let mut frames = Vec::new();
+    let mut scores = Vec::new();
     let mut moves = Vec::new();
-    for ply in &record.moves {
-        let mv = game
-            .parse_move(&ply.mv)
-            .map_err(|e| format!("ply {}: {e}", ply.ply))?;
-        game.try_play(&mv)
-            .map_err(|e| format!("ply {}: {e}", ply.ply))?;
+    replay_steps(&record.moves, record, |game, ply| {
         frames.push(game.render_svg(Viewer::Everyone));
         scores.push(game.scores());
-        moves.push(PageMove {
-            text: ply.mv.clone(),
-            seat: ply.seat.map_or("chance".to_owned(), |s| s.to_string()),
-            clock: match (ply.time_ms, ply.clock_ms) {
-                (Some(used), Some(left)) => format!("{used} ms, {left} ms left"),
-                _ => String::new(),
-            },
-        });
-    }
+        if let Some(ply) = ply {
+            moves.push(PageMove {
+                text: ply.mv.clone(),
+                seat: ply.seat.map_or("chance".to_owned(), |s| s.to_string()),
+                clock: match (ply.time_ms, ply.clock_ms) {
+                    (Some(used), Some(left)) => format!("{used} ms, {left} ms left"),
+                    _ => String::new(),
+                },
+            });
+        }
+    })?;
     let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
     Ok(PageGame {
         title: format!("{}. {}: {}", index + 1, record.game, names.join(" vs ")),
@@ -91,20 +90,42 @@ fn page_game(index: usize, record: &Record) -> Result<PageGame, String> {
     })
 }
 
+/// A game of the records that cannot be shown: it does not replay.
+#[derive(Debug, thiserror::Error)]
+#[error("game {game}: {error}")]
+pub struct PageError {
+    /// The game's number among the records, from 1.
+    pub game: usize,
+    /// Why.
+    pub error: ReplayError,
+}
+
 /// The page for `records`.
-pub fn page(records: &[Record]) -> Result<String, String> {
+pub fn page(records: &[Record]) -> Result<String, PageError> {
     let games = records
         .iter()
         .enumerate()
-        .map(|(i, r)| page_game(i, r).map_err(|e| format!("game {}: {e}", i + 1)))
+        .map(|(i, r)| page_game(i, r).map_err(|error| PageError { game: i + 1, error }))
         .collect::<Result<Vec<_>, _>>()?;
-    let data = serde_json::to_string(&games).map_err(|e| e.to_string())?;
+    // Serialising plain strings and numbers into memory cannot fail.
+    let data = serde_json::to_string(&games).unwrap_or_default();
     // The pictures repeat from ply to ply, so gzip shrinks them about twentyfold; the browser
-    // unpacks them with its own DecompressionStream.
+    // unpacks them with its own DecompressionStream. Writing to a Vec cannot fail.
     let mut gzip = GzEncoder::new(Vec::new(), Compression::best());
-    gzip.write_all(data.as_bytes()).map_err(|e| e.to_string())?;
-    let packed = gzip.finish().map_err(|e| e.to_string())?;
+    let _ = gzip.write_all(data.as_bytes());
+    let packed = gzip.finish().unwrap_or_default();
     Ok(TEMPLATE.replace("/*DATA*/", &BASE64.encode(packed)))
+}
+
+/// `referee view`: the page for every record of `files` (each game once), written to `output`.
+pub fn run(files: &[PathBuf], output: &Path) -> CommandResult {
+    let mut records = Vec::new();
+    read_all(files, &mut std::io::stderr(), |record| records.push(record))?;
+    if records.is_empty() {
+        return Err(Error::Usage("no records to show".into()));
+    }
+    std::fs::write(output, page(&records)?).map_err(|e| Error::write(output, e))?;
+    Ok(Ended::Done)
 }
 
 const TEMPLATE: &str = r##"<!DOCTYPE html>

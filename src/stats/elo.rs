@@ -43,6 +43,15 @@ fn elo(score: f64) -> f64 {
 }
 
 impl Tally {
+    /// The same games from the opponent's side.
+    pub fn reversed(self) -> Tally {
+        Tally {
+            wins: self.losses,
+            losses: self.wins,
+            draws: self.draws,
+        }
+    }
+
     /// Games counted.
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
@@ -120,9 +129,18 @@ fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// An `--sprt` value that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SprtError(String);
+
 impl Sprt {
     /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; all four needed).
-    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+    pub fn parse(words: &[String]) -> Result<Sprt, SprtError> {
+        Sprt::parse_words(words).map_err(SprtError)
+    }
+
+    fn parse_words(words: &[String]) -> Result<Sprt, String> {
         let mut values = std::collections::HashMap::new();
         for word in words.iter().flat_map(|w| w.split_whitespace()) {
             let (key, value) = word

@@ -11,10 +11,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::io::{self, Write};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::records::Record;
+use crate::error::{CommandResult, Ended};
+use crate::records::{End, Record};
 use crate::stats::elo::{Estimate, Tally};
 
 /// One engine's line.
@@ -56,6 +59,10 @@ pub struct Pairing {
 pub struct Results {
     /// Finished games counted.
     pub games: u32,
+    /// Plies played in them.
+    pub plies: u64,
+    /// How they ended: `normal`, `resignation`, or the verdict's name, with how many ended so.
+    pub ends: BTreeMap<String, u32>,
     /// Engines, best first (most points per game, then name).
     pub engines: Vec<EngineResult>,
     /// Pairings of two-seat games, in name order.
@@ -113,6 +120,8 @@ pub struct Counter {
     halves: HashMap<(String, u64, String, String), f64>,
     pentanomials: BTreeMap<(String, String), [u32; 5]>,
     games: u32,
+    plies: u64,
+    ends: BTreeMap<String, u32>,
 }
 
 impl Counter {
@@ -122,6 +131,9 @@ impl Counter {
             return;
         };
         self.games += 1;
+        self.plies += record.moves.len() as u64;
+        let end = record.end.as_ref().map_or("unfinished", End::name);
+        *self.ends.entry(end.to_owned()).or_default() += 1;
         let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
         let seats = names.len();
         let winners = &result.winners;
@@ -206,6 +218,8 @@ impl Counter {
             .collect();
         Results {
             games: self.games,
+            plies: self.plies,
+            ends: self.ends.clone(),
             engines,
             pairings,
         }
@@ -213,6 +227,46 @@ impl Counter {
 }
 
 impl Results {
+    /// As one JSON object.
+    pub fn to_json(&self) -> serde_json::Value {
+        // Plain numbers, strings and maps always serialise.
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    /// `10 games, 797 plies; ends: normal 9, stall 1`.
+    pub fn summary_line(&self) -> String {
+        let ends: Vec<String> = self.ends.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        format!(
+            "{} games, {} plies; ends: {}",
+            self.games,
+            self.plies,
+            ends.join(", ")
+        )
+    }
+
+    /// `a`'s wins, losses and draws against `b` in their two-seat games.
+    pub fn tally_of(&self, a: &str, b: &str) -> Option<Tally> {
+        self.pairings.iter().find_map(|p| {
+            if p.a == a && p.b == b {
+                Some(p.tally)
+            } else if p.a == b && p.b == a {
+                Some(p.tally.reversed())
+            } else {
+                None
+            }
+        })
+    }
+
+    /// An engine's two-seat results against everyone (the SPRT's input); none when it played
+    /// no such game.
+    pub fn tally_against_field(&self, name: &str) -> Tally {
+        self.engines
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.tally)
+            .unwrap_or_default()
+    }
+
     /// Points `a` won against `b` in their two-seat games, and how many they played.
     fn against(&self, a: &str, b: &str) -> Option<(f64, u32)> {
         self.pairings.iter().find_map(|p| {
@@ -236,8 +290,10 @@ fn elo_text(e: Option<Estimate>) -> String {
 }
 
 impl fmt::Display for Results {
+    /// The games, plies and ends, a table of the engines, and for two-seat games a crosstable
+    /// and a line per pairing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} games", self.games)?;
+        writeln!(f, "{}", self.summary_line())?;
         let width = self
             .engines
             .iter()
@@ -300,6 +356,20 @@ impl fmt::Display for Results {
         }
         Ok(())
     }
+}
+
+/// `referee stats`: the standings of every record of `files` (each game once), on `stdout` as
+/// text or JSON.
+pub fn run(files: &[PathBuf], json: bool, stdout: &mut dyn Write) -> CommandResult {
+    let mut counter = Counter::default();
+    crate::records::file::read_all(files, &mut io::stderr(), |record| counter.add(&record))?;
+    let results = counter.results();
+    if json {
+        writeln!(stdout, "{}", results.to_json())?;
+    } else {
+        writeln!(stdout, "{results}")?;
+    }
+    Ok(Ended::Done)
 }
 
 #[cfg(test)]
