@@ -1,5 +1,6 @@
 //! Built-in engines: strategies that choose moves, and the engine side of the protocol for them.
 
+pub mod double_view;
 pub mod montecarlo;
 pub mod search;
 
@@ -173,7 +174,7 @@ fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<double::
         deadline,
         u64::MAX,
         seed,
-        |v, rng| v.redeal_hidden(me, rng),
+        |v, rng| double_view::redeal_hidden(v, me, rng),
         score,
     )
 }
@@ -254,6 +255,13 @@ impl BotState {
                         game.seats()
                     ));
                 }
+                // DOUBLE's hands are hidden: the bot keeps the table as its seat sees it.
+                let game = match game {
+                    AnyGame::Double(_) => {
+                        AnyGame::Double(Double::seen_by(game.seats() as u8, self.seat as u8))
+                    }
+                    other => other,
+                };
                 self.game = Some(game);
                 self.history.clear();
                 Ok(String::new())
@@ -281,7 +289,7 @@ impl BotState {
         let game = self.game.as_mut().ok_or("no game")?;
         // DOUBLE's hands are hidden: the bot keeps its own view, filling in unseen cards.
         if let AnyGame::Double(view) = game {
-            view.apply_view(self.seat, actor, &mv)?;
+            double_view::follow(view, actor, &mv)?;
             self.history.push(mv);
             return Ok(String::new());
         }

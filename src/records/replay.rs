@@ -39,8 +39,10 @@ impl Replay {
     /// Parses `text` and plays it for the actor to move; on error nothing changes.
     pub fn play(&mut self, text: &str) -> Result<AnyMove, MoveError> {
         let mv = self.game.parse_move(text)?;
+        self.game.check(&mv)?;
+        let mv = self.game.resolve(&mv);
         let before = self.game.clone();
-        self.game.try_play(&mv)?;
+        self.game.play_unchecked(&mv);
         let seat = match before.to_move() {
             Some(Actor::Seat(seat)) => Some(seat),
             _ => None,

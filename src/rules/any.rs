@@ -149,6 +149,14 @@ macro_rules! games {
                 dispatch!(self, g => g.forfeit_winners(loser))
             }
 
+            fn resolve(&self, mv: &AnyMove) -> AnyMove {
+                match (self, mv) {
+                    $((AnyGame::$variant(g), AnyMove::$variant(m)) => AnyMove::$variant(g.resolve(m)),)+
+                    #[allow(unreachable_patterns)]
+                    _ => *mv,
+                }
+            }
+
             fn seeded_chance(&self, seed: u64) -> Option<AnyMove> {
                 match self {
                     $(AnyGame::$variant(g) => g.seeded_chance(seed).map(AnyMove::$variant),)+

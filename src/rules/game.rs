@@ -310,6 +310,13 @@ pub trait Game: Clone + fmt::Debug {
         None
     }
 
+    /// The move `mv` stands for here, in full: a move given in short (a DOUBLE card named by its
+    /// number alone, without the way round it is laid) becomes the one legal move it names, so
+    /// records and engines are told the full text. By default the move itself.
+    fn resolve(&self, mv: &Self::Move) -> Self::Move {
+        mv.clone()
+    }
+
     /// At a chance node, the outcome the game's `seed` dictates (the next card of the shuffled
     /// deck); `None` elsewhere, or for games without chance.
     fn seeded_chance(&self, _seed: u64) -> Option<Self::Move> {

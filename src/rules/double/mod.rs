@@ -6,176 +6,24 @@
 //! ChaCha8 generator seeded with the game's seed on stream `round`. The state itself knows only
 //! which cards are in the stock, so a record replays from its chance plies alone.
 
-use std::collections::VecDeque;
-use std::fmt::{self, Write as _};
+mod cards;
+mod picture;
 
-use rand::seq::SliceRandom;
+use std::collections::VecDeque;
+use std::fmt;
+
+pub use cards::{Card, Side};
+use cards::{DECK, Kind, Laid, matches, parse_card, sectors};
 
 use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
     check_setup,
 };
 
-/// Normal three-colour faces, three adjacent copies each: c01..c36.
-const NORMAL_THREE: [&str; 12] = [
-    "BYG", "YBG", "YGB", "BRG", "RBG", "RGB", "YRG", "RYG", "RGY", "YRB", "RYB", "RBY",
-];
-/// Normal two-colour faces, one copy each: c37..c48; then the extra copies c49..c52.
-const NORMAL_TWO: [&str; 12] = [
-    "RYR", "RBR", "RGR", "YRY", "YBY", "YGY", "BRB", "BYB", "BGB", "GRG", "GYG", "GBG",
-];
-const NORMAL_EXTRA: [&str; 4] = ["RYR", "YBY", "BGB", "GRG"];
-/// WILD cards c53..c56 (value 7), +1 cards c57..c60 (value 6).
-const WILD: [&str; 4] = ["JRY", "JYB", "JBG", "JGR"];
-const PLUS_ONE: [&str; 4] = ["RYB", "YBG", "BGR", "GRY"];
-/// Hatched-middle faces, two adjacent copies each: c61..c72, values 1 1 2 2 ... 6 6.
-const HATCHED: [&str; 6] = ["RHY", "RHB", "RHG", "YHB", "YHG", "BHG"];
-/// Value of each WILD and +1 card.
-const WILD_VALUE: u8 = 7;
-const PLUS_ONE_VALUE: u8 = 6;
-/// Cards in the deck, dealt to each seat, and the total that ends the match.
-const DECK: usize = 72;
+/// Cards dealt to each seat, the total that ends the match, and the most seats.
 const HAND: usize = 6;
 const MATCH_POINTS: u32 = 50;
 const MAX_SEATS: usize = 6;
-
-/// What a card does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Normal,
-    Wild,
-    PlusOne,
-    Hatched,
-}
-
-/// One card of the table: its printed sectors, kind and penalty value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct CardInfo {
-    face: [u8; 3],
-    kind: Kind,
-    value: u8,
-}
-
-const fn face(text: &str) -> [u8; 3] {
-    let b = text.as_bytes();
-    [b[0], b[1], b[2]]
-}
-
-const fn card_table() -> [CardInfo; DECK] {
-    let mut table = [CardInfo {
-        face: [0; 3],
-        kind: Kind::Normal,
-        value: 0,
-    }; DECK];
-    let mut i = 0;
-    while i < 52 {
-        let face = if i < 36 {
-            face(NORMAL_THREE[i / 3])
-        } else if i < 48 {
-            face(NORMAL_TWO[i - 36])
-        } else {
-            face(NORMAL_EXTRA[i - 48])
-        };
-        table[i] = CardInfo {
-            face,
-            kind: Kind::Normal,
-            value: (i % 7) as u8 + 1,
-        };
-        i += 1;
-    }
-    while i < 56 {
-        table[i] = CardInfo {
-            face: face(WILD[i - 52]),
-            kind: Kind::Wild,
-            value: WILD_VALUE,
-        };
-        i += 1;
-    }
-    while i < 60 {
-        table[i] = CardInfo {
-            face: face(PLUS_ONE[i - 56]),
-            kind: Kind::PlusOne,
-            value: PLUS_ONE_VALUE,
-        };
-        i += 1;
-    }
-    while i < DECK {
-        table[i] = CardInfo {
-            face: face(HATCHED[(i - 60) / 2]),
-            kind: Kind::Hatched,
-            value: ((i - 60) / 2) as u8 + 1,
-        };
-        i += 1;
-    }
-    table
-}
-
-/// The 72 cards, `c01` first.
-const CARDS: [CardInfo; DECK] = card_table();
-
-/// A card, by its index 0..72 (`c01` is 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Card(u8);
-
-impl Card {
-    fn info(self) -> CardInfo {
-        CARDS[self.0 as usize]
-    }
-
-    fn bit(self) -> u128 {
-        1 << self.0
-    }
-
-    /// Its sectors as laid: printed, or turned round.
-    fn laid(self, turned: bool) -> [u8; 3] {
-        let [a, b, c] = self.info().face;
-        if turned { [c, b, a] } else { [a, b, c] }
-    }
-}
-
-impl fmt::Display for Card {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "c{:02}", self.0 + 1)
-    }
-}
-
-fn sectors(s: [u8; 3]) -> String {
-    s.iter().map(|&b| b as char).collect()
-}
-
-/// Whether two sectors match: equal, or either is a joker or hatched.
-fn matches(a: u8, b: u8) -> bool {
-    a == b || a == b'J' || b == b'J' || a == b'H' || b == b'H'
-}
-
-/// An end of the snake.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// The left end.
-    Left,
-    /// The right end.
-    Right,
-}
-
-impl Side {
-    fn index(self) -> usize {
-        self as usize
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Side::Left => "left",
-            Side::Right => "right",
-        }
-    }
-}
-
-/// A card as it lies on an end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Laid {
-    card: Card,
-    sectors: [u8; 3],
-}
 
 /// One ply: a chance event (a card leaving the stock) or a seat's action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -217,6 +65,16 @@ pub enum Move {
         /// Whether it is turned round.
         turned: bool,
     },
+    /// A cover named by the card's number alone (`left c31`, `single left c31`): which way round
+    /// it is laid is worked out from the position, and it is legal only when exactly one way is.
+    Unsaid {
+        /// A single cover rather than a double one.
+        single: bool,
+        /// Which end.
+        side: Side,
+        /// The card.
+        card: Card,
+    },
     /// Take one card (none after a penalty) and end the turn.
     TakeCard,
     /// End the turn after at least one double cover.
@@ -236,6 +94,10 @@ impl fmt::Display for Move {
             Move::Single { side, card, turned } => {
                 write!(f, "single {} {}", side.name(), full(card, *turned))
             }
+            Move::Unsaid { single, side, card } => {
+                let single = if *single { "single " } else { "" };
+                write!(f, "{single}{} {card}", side.name())
+            }
             Move::TakeCard => f.write_str("draw"),
             Move::Stop => f.write_str("stop"),
         }
@@ -244,9 +106,12 @@ impl fmt::Display for Move {
 
 /// Why a card is queued to leave the stock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pending {
+pub(crate) enum Pending {
+    /// Dealt to a seat.
     Deal(u8),
+    /// Turned as the start of the snake.
     Start,
+    /// Drawn by a seat.
     Draw(u8),
 }
 
@@ -288,9 +153,10 @@ pub struct Double {
     quiet_turns: u8,
     ply: u32,
     over: bool,
-    /// A seat's view (see `apply_view`): other seats' hands are guesses, so their penalties and the
-    /// end of the match are unknown; the view plays on from round to round.
-    view: bool,
+    /// The seat whose view this is (see [`Double::seen_by`]), if it is one: other seats' hands
+    /// are guesses, so their hatched-end obligations and penalty draws, and the end of the match,
+    /// are not worked out but told.
+    seen_by: Option<u8>,
 }
 
 impl Double {
@@ -317,22 +183,24 @@ impl Double {
             quiet_turns: 0,
             ply: 0,
             over: false,
-            view: false,
+            seen_by: None,
         };
         game.deal_round();
         game
     }
 
-    fn stock_size(&self) -> usize {
+    pub(crate) fn stock_size(&self) -> usize {
         self.stock.count_ones() as usize
     }
 
-    /// Queues a card for `seat` to draw; a view queues nothing, and takes each card when its
-    /// event arrives (see `apply_view`).
+    /// Queues a card for `seat` to draw.
     fn queue_draw(&mut self, seat: u8) {
-        if !self.view {
-            self.pending.push_back(Pending::Draw(seat));
-        }
+        self.pending.push_back(Pending::Draw(seat));
+    }
+
+    /// Whether this is a seat's view and `seat`'s hand is hidden from it.
+    fn hides_hand_of(&self, seat: u8) -> bool {
+        self.seen_by.is_some_and(|viewer| viewer != seat)
     }
 
     /// Turns the start card: a special one goes under the stock (the next card is turned then).
@@ -358,20 +226,18 @@ impl Double {
         for hand in &mut self.hands {
             hand.clear();
         }
-        if !self.view {
-            for i in 0..HAND * usize::from(self.seats) {
-                let seat = (usize::from(self.dealer) + i) % usize::from(self.seats);
-                self.pending.push_back(Pending::Deal(seat as u8));
-            }
-            self.pending.push_back(Pending::Start);
+        for i in 0..HAND * usize::from(self.seats) {
+            let seat = (usize::from(self.dealer) + i) % usize::from(self.seats);
+            self.pending.push_back(Pending::Deal(seat as u8));
         }
+        self.pending.push_back(Pending::Start);
         self.then = Then::FirstTurn;
         self.quiet_turns = 0;
     }
 
     /// Cards that may leave the stock now: those not under it, or the first one under it when
     /// nothing else is left.
-    fn drawable(&self) -> Vec<Card> {
+    pub(crate) fn drawable(&self) -> Vec<Card> {
         let under: u128 = self.under.iter().map(|c| c.bit()).fold(0, |a, b| a | b);
         let top = self.stock & !under;
         if top != 0 {
@@ -458,6 +324,11 @@ impl Double {
         self.penalty_drawn = false;
         self.began_empty = self.stock == 0;
         self.obliged = [false; 2];
+        // A hidden hand's obligations and penalties are not known: what it does is told.
+        if self.hides_hand_of(seat) {
+            self.then = Then::Act;
+            return;
+        }
         // Both ends are tested together, before any penalty card is drawn.
         for side in [Side::Left, Side::Right] {
             if self.hatched_end(side) {
@@ -491,7 +362,7 @@ impl Double {
             self.totals[seat] += penalty;
         }
         self.pending.clear();
-        if !self.view && self.totals.iter().any(|&t| t >= MATCH_POINTS) {
+        if self.seen_by.is_none() && self.totals.iter().any(|&t| t >= MATCH_POINTS) {
             self.over = true;
             return;
         }
@@ -544,6 +415,25 @@ impl Double {
         if let Some(ends) = self.ends.as_mut() {
             ends[side.index()] = laid;
         }
+    }
+
+    fn cover(single: bool, side: Side, card: Card, turned: bool) -> Move {
+        match single {
+            true => Move::Single { side, card, turned },
+            false => Move::Cover { side, card, turned },
+        }
+    }
+
+    /// The legal actions a cover named by its card alone may be.
+    fn unsaid_candidates(&self, single: bool, side: Side, card: Card) -> Vec<Move> {
+        let ways = [
+            Self::cover(single, side, card, false),
+            Self::cover(single, side, card, true),
+        ];
+        self.actions()
+            .into_iter()
+            .filter(|m| ways.contains(m))
+            .collect()
     }
 
     fn illegal(mv: &Move, reason: impl Into<String>) -> IllegalMove {
@@ -602,13 +492,58 @@ impl Double {
 
 /// Where a card is, as far as the rules are concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Place {
+pub(crate) enum Place {
+    /// In the stock, not under it.
     Stock,
+    /// In a seat's hand.
     Hand(usize),
 }
 
+/// What a seat's view needs of the table (the view itself is the bots' business, in
+/// `bots/double_view.rs`).
 impl Double {
-    fn place_of(&self, card: Card) -> Option<Place> {
+    /// The match as `viewer` follows it: its own hand and everything public are exact, other hands
+    /// and the stock are guesses (cards the viewer cannot tell apart), so another seat's
+    /// hatched-end obligations and penalty draws are not worked out but told, and the match never
+    /// ends on the guessed totals.
+    pub(crate) fn seen_by(seats: u8, viewer: u8) -> Double {
+        let mut game = Double::start(seats);
+        game.seen_by = Some(viewer);
+        game
+    }
+
+    /// The seat whose view this is.
+    pub(crate) fn viewer(&self) -> Option<u8> {
+        self.seen_by
+    }
+
+    /// The seat to act (when no card is due).
+    pub(crate) fn seat_to_act(&self) -> u8 {
+        self.to_move
+    }
+
+    /// A seat's hand.
+    pub(crate) fn hand(&self, seat: usize) -> &[Card] {
+        &self.hands[seat]
+    }
+
+    /// The card due to leave the stock next, if one is.
+    pub(crate) fn due(&self) -> Option<Pending> {
+        self.pending.front().copied()
+    }
+
+    /// `seat`, to act, was told to draw `card` when no card was due: a penalty the view could not
+    /// foresee, since it depends on the seat's hidden hand.
+    pub(crate) fn told_penalty(&mut self, seat: u8, card: Card) {
+        self.ply += 1;
+        self.take_from_stock(card);
+        self.hands[usize::from(seat)].push(card);
+        self.penalty_drawn = true;
+        self.settle();
+    }
+
+    /// Where `card` is: in the stock (not under it), in a hand, or neither (laid, or under).
+    pub(crate) fn place_of(&self, card: Card) -> Option<Place> {
         let under = self.under.contains(&card);
         if self.stock & card.bit() != 0 && !under {
             return Some(Place::Stock);
@@ -618,31 +553,15 @@ impl Double {
             .map(Place::Hand)
     }
 
-    /// Moves `card` to `to` by swapping it with a card there that `viewer` cannot tell apart from
-    /// it (in another seat's hand or in the stock): both are unknown to the viewer, so the state
-    /// stays as consistent with what the viewer knows as it was.
-    fn relocate(&mut self, viewer: usize, card: Card, to: Place) -> Result<(), String> {
-        let from = self
-            .place_of(card)
-            .filter(|&p| p != Place::Hand(viewer))
-            .ok_or_else(|| format!("{card} cannot be where the event says"))?;
-        if from == to {
-            return Ok(());
-        }
-        let partner = match to {
-            Place::Stock => self
-                .drawable()
-                .into_iter()
-                .find(|&c| self.place_of(c) == Some(Place::Stock)),
-            Place::Hand(s) if s != viewer => self.hands[s].first().copied(),
-            Place::Hand(_) => None,
-        }
-        .ok_or_else(|| format!("no unknown card to exchange with {card}"))?;
-        self.remove(card, from);
-        self.remove(partner, to);
-        self.put(card, to);
-        self.put(partner, from);
-        Ok(())
+    /// Swaps the places of two cards that are each in the stock or a hand.
+    pub(crate) fn exchange(&mut self, a: Card, b: Card) {
+        let (Some(pa), Some(pb)) = (self.place_of(a), self.place_of(b)) else {
+            return;
+        };
+        self.remove(a, pa);
+        self.remove(b, pb);
+        self.put(a, pb);
+        self.put(b, pa);
     }
 
     fn remove(&mut self, card: Card, place: Place) {
@@ -659,94 +578,9 @@ impl Double {
         }
     }
 
-    /// Applies what `viewer` was told, to this copy of the game as the viewer keeps it: an event
-    /// (`deal 2`, `draw 0 c17:RYB`, `start c05:RYG`) or the action of seat `actor` (`left
-    /// c31:RYB`). A hidden card is filled in with any card the viewer cannot tell from it.
-    ///
-    /// Another seat's obligations, penalties and single-cover rights depend on its hidden hand, so
-    /// a view does not judge them: it follows what it is told. It queues no card of its own either:
-    /// each card that leaves the stock is taken when its event arrives, so a wrong guess about
-    /// another seat's penalty cannot hold the view in an old turn.
-    pub fn apply_view(
-        &mut self,
-        viewer: usize,
-        actor: Option<usize>,
-        text: &str,
-    ) -> Result<(), String> {
-        if !self.view {
-            // From now on nothing is queued by inference: cards arrive as events.
-            self.view = true;
-            self.pending.clear();
-            self.settle();
-        }
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let hidden = match words.as_slice() {
-            ["deal", seat] | ["draw", seat] => {
-                let seat: u8 = seat
-                    .parse()
-                    .ok()
-                    .filter(|&s| s < self.seats)
-                    .ok_or_else(|| format!("`{text}`: not a seat of this game"))?;
-                let card = *self.drawable().first().ok_or("no card in the stock")?;
-                Some(match words[0] {
-                    "deal" => Move::Deal { seat, card },
-                    _ => Move::Draw { seat, card },
-                })
-            }
-            _ => None,
-        };
-        let mv = match hidden {
-            Some(mv) => mv,
-            None => self.parse_move(text).map_err(|e| e.to_string())?,
-        };
-        self.ply += 1;
-        match mv {
-            Move::Deal { seat, card } | Move::Draw { seat, card } => {
-                if !self.drawable().contains(&card) {
-                    self.relocate(viewer, card, Place::Stock)?;
-                }
-                self.take_from_stock(card);
-                self.hands[usize::from(seat)].push(card);
-                // A draw for the seat before, told after this view began the next turn: in the
-                // game it came first, so the turn began with what the stock then held.
-                if seat != self.to_move && !self.played_this_turn && self.stock == 0 {
-                    self.began_empty = true;
-                }
-            }
-            Move::Start { card } => {
-                if !self.drawable().contains(&card) {
-                    self.relocate(viewer, card, Place::Stock)?;
-                }
-                self.turn_start_card(card);
-            }
-            Move::Cover { .. } | Move::Single { .. } | Move::TakeCard | Move::Stop => {
-                self.ply -= 1;
-                let seat = usize::from(self.to_move);
-                if actor.is_some_and(|a| a != seat) {
-                    return Err(format!(
-                        "`{text}` is seat {} acting, but this view has seat {seat} to act",
-                        actor.unwrap_or(seat)
-                    ));
-                }
-                if seat == viewer {
-                    return self.try_play(&mv).map_err(|e| e.to_string());
-                }
-                if let Move::Cover { card, .. } | Move::Single { card, .. } = mv {
-                    self.relocate(viewer, card, Place::Hand(seat))?;
-                }
-                // Another seat's obligations depend on its hidden hand: follow what it did.
-                self.obliged = [false; 2];
-                self.play_unchecked(&mv);
-                return Ok(());
-            }
-        }
-        self.settle();
-        Ok(())
-    }
-
     /// A copy in which the cards `viewer` cannot see (other hands, the stock but for the cards
-    /// under it) are dealt anew at random; what the viewer knows stays.
-    pub fn redeal_hidden(&self, viewer: usize, rng: &mut impl rand::Rng) -> Double {
+    /// under it) are dealt again in the order `shuffle` leaves them in; what the viewer knows stays.
+    pub(crate) fn redealt(&self, viewer: usize, shuffle: impl FnOnce(&mut [Card])) -> Double {
         let mut copy = self.clone();
         let under: u128 = self.under.iter().map(|c| c.bit()).fold(0, |a, b| a | b);
         let mut unknown: Vec<Card> = (0..DECK as u8)
@@ -756,11 +590,13 @@ impl Double {
         for s in (0..usize::from(self.seats)).filter(|&s| s != viewer) {
             unknown.extend(&self.hands[s]);
         }
-        unknown.shuffle(rng);
+        shuffle(&mut unknown);
         let mut next = unknown.into_iter();
         for s in (0..usize::from(self.seats)).filter(|&s| s != viewer) {
             for slot in copy.hands[s].iter_mut() {
-                *slot = next.next().expect("as many cards as slots");
+                if let Some(card) = next.next() {
+                    *slot = card;
+                }
             }
         }
         copy.stock = next.map(|c| c.bit()).fold(under, |a, b| a | b);
@@ -782,133 +618,6 @@ impl Double {
                     .sum()
             })
             .collect()
-    }
-}
-
-fn parse_card(text: &str, whole: &str) -> Result<(Card, Option<[u8; 3]>), ParseMoveError> {
-    let fail = |reason: String| ParseMoveError {
-        text: whole.to_owned(),
-        reason,
-    };
-    let (number, shown) = match text.split_once(':') {
-        Some((n, s)) => (n, Some(s)),
-        None => (text, None),
-    };
-    let n: usize = number
-        .strip_prefix(['c', 'C'])
-        .and_then(|n| n.parse().ok())
-        .filter(|n| (1..=DECK).contains(n))
-        .ok_or_else(|| fail(format!("`{number}` is not a card (c01 to c72)")))?;
-    let card = Card((n - 1) as u8);
-    let laid = match shown {
-        None => None,
-        Some(s) => {
-            let s = s.to_ascii_uppercase();
-            let bytes: [u8; 3] = s
-                .as_bytes()
-                .try_into()
-                .map_err(|_| fail(format!("`{s}` is not three sectors")))?;
-            if bytes != card.laid(false) && bytes != card.laid(true) {
-                return Err(fail(format!(
-                    "{card} is {}, which laid either way is not {s}",
-                    sectors(card.laid(false))
-                )));
-            }
-            Some(bytes)
-        }
-    };
-    Ok((card, laid))
-}
-
-/// Fill colours of the sectors.
-fn sector_fill(sector: u8) -> &'static str {
-    match sector {
-        b'R' => "#d33",
-        b'Y' => "#e6c229",
-        b'B' => "#3366cc",
-        b'G' => "#2e9e4f",
-        b'J' => "#111",
-        _ => "#bbb",
-    }
-}
-
-impl Double {
-    /// Draws a card as three sectors at (`x`, `y`), with its number above.
-    fn svg_card(svg: &mut crate::render::svg::Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
-        svg.rect(x - 2.0, y - 2.0, 94.0, 34.0, "#fff", "#333", "card");
-        for (i, &s) in sectors.iter().enumerate() {
-            let sx = x + i as f64 * 30.0;
-            svg.rect(sx, y, 30.0, 30.0, sector_fill(s), "#fff", "sector");
-            if s == b'J' || s == b'H' {
-                svg.text(sx + 15.0, y + 15.0, 14.0, "#fff", &(s as char).to_string());
-            }
-        }
-        svg.text(x + 45.0, y - 9.0, 10.0, "#555", &card.to_string());
-    }
-
-    /// The picture: the snake's two ends, then each seat's hand as `viewer` may see it.
-    fn svg(&self, viewer: Viewer) -> String {
-        let seats = usize::from(self.seats);
-        let widest = (0..seats)
-            .map(|s| self.hands[s].len())
-            .max()
-            .unwrap_or(0)
-            .max(6);
-        let width = 120.0 + widest as f64 * 100.0;
-        let mut svg = crate::render::svg::Svg::new(width.max(520.0), 170.0 + seats as f64 * 60.0);
-        let status = self.render(viewer);
-        svg.label(15.0, 18.0, 14.0, status.lines().next().unwrap_or_default());
-        match self.ends {
-            Some([left, right]) => {
-                svg.label(15.0, 60.0, 13.0, "left end");
-                Self::svg_card(&mut svg, 90.0, 45.0, left.card, left.sectors);
-                svg.label(215.0, 60.0, 13.0, "right end");
-                Self::svg_card(&mut svg, 295.0, 45.0, right.card, right.sectors);
-            }
-            None => svg.label(15.0, 60.0, 13.0, "the snake is not started"),
-        }
-        svg.label(420.0, 60.0, 13.0, &format!("stock {}", self.stock_size()));
-        for seat in 0..seats {
-            let y = 120.0 + seat as f64 * 60.0;
-            let hand = &self.hands[seat];
-            let shown = viewer == Viewer::Everyone || viewer == Viewer::Seat(seat);
-            svg.label(
-                15.0,
-                y + 15.0,
-                12.0,
-                &format!(
-                    "seat {seat}: {} cards, {} pts",
-                    hand.len(),
-                    self.totals[seat]
-                ),
-            );
-            if shown {
-                let mut cards = hand.clone();
-                cards.sort();
-                for (i, card) in cards.iter().enumerate() {
-                    Self::svg_card(
-                        &mut svg,
-                        170.0 + i as f64 * 100.0,
-                        y,
-                        *card,
-                        card.laid(false),
-                    );
-                }
-            } else {
-                for i in 0..hand.len() {
-                    svg.rect(
-                        170.0 + i as f64 * 24.0,
-                        y,
-                        20.0,
-                        30.0,
-                        "#668",
-                        "#333",
-                        "hidden",
-                    );
-                }
-            }
-        }
-        svg.finish()
     }
 }
 
@@ -1001,30 +710,10 @@ impl Game for Double {
             }
         };
         let (card, laid) = parse_card(card_text, text)?;
-        let build = |turned| match single {
-            true => Move::Single { side, card, turned },
-            false => Move::Cover { side, card, turned },
-        };
-        if let Some(laid) = laid {
-            return Ok(build(laid != card.laid(false)));
-        }
-        // The number alone names the action when exactly one legal action matches it.
-        let candidates: Vec<Move> = self
-            .actions()
-            .into_iter()
-            .filter(|m| [build(false), build(true)].contains(m))
-            .collect();
-        match candidates.as_slice() {
-            [one] => Ok(*one),
-            [] => Ok(build(false)),
-            _ => Err(fail(&format!(
-                "{card} fits either way round: say {}:{} or {}:{}",
-                card,
-                sectors(card.laid(false)),
-                card,
-                sectors(card.laid(true))
-            ))),
-        }
+        Ok(match laid {
+            Some(laid) => Self::cover(single, side, card, laid != card.laid(false)),
+            None => Move::Unsaid { single, side, card },
+        })
     }
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
@@ -1056,6 +745,22 @@ impl Game for Double {
                 false => Err(Self::illegal(
                     mv,
                     "not the kind of event due, or the card is not in the stock",
+                )),
+            };
+        }
+        if let Move::Unsaid { single, side, card } = *mv {
+            return match self.unsaid_candidates(single, side, card).as_slice() {
+                [_] => Ok(()),
+                [] => self
+                    .check(&Self::cover(single, side, card, false))
+                    .map_err(|e| Self::illegal(mv, e.reason)),
+                _ => Err(Self::illegal(
+                    mv,
+                    format!(
+                        "{card} fits either way round: say {card}:{} or {card}:{}",
+                        sectors(card.laid(false)),
+                        sectors(card.laid(true))
+                    ),
                 )),
             };
         }
@@ -1103,7 +808,7 @@ impl Game for Double {
 
     fn play_unchecked(&mut self, mv: &Move) {
         self.ply += 1;
-        match *mv {
+        match self.resolve(mv) {
             Move::Deal { seat, card } | Move::Draw { seat, card } => {
                 self.pending.pop_front();
                 self.take_from_stock(card);
@@ -1146,8 +851,24 @@ impl Game for Double {
                 self.then = Then::EndTurn;
             }
             Move::Stop => self.then = Then::EndTurn,
+            // Resolved above to a cover; one that fits no way is laid as printed.
+            Move::Unsaid { .. } => {}
         }
         self.settle();
+    }
+
+    /// A cover named by its card alone becomes the one legal way to lay it (as printed when
+    /// none or both are legal: `check` refuses it then).
+    fn resolve(&self, mv: &Move) -> Move {
+        match *mv {
+            Move::Unsaid { single, side, card } => {
+                match self.unsaid_candidates(single, side, card).as_slice() {
+                    [one] => *one,
+                    _ => Self::cover(single, side, card, false),
+                }
+            }
+            other => other,
+        }
     }
 
     fn scores(&self) -> Vec<i64> {
@@ -1168,57 +889,7 @@ impl Game for Double {
     }
 
     fn render(&self, viewer: Viewer) -> String {
-        let status = match self.to_move() {
-            None => format!("game over, {}", self.outcome()),
-            Some(Actor::Chance) => "cards leave the stock".to_owned(),
-            Some(Actor::Seat(seat)) => format!("seat {seat} to act"),
-        };
-        let mut text = format!(
-            "double round {} ply {}: {status}\n",
-            self.round + 1,
-            self.ply
-        );
-        match self.ends {
-            Some([left, right]) => {
-                let _ = writeln!(
-                    text,
-                    "snake ends: left {}:{}  right {}:{}",
-                    left.card,
-                    sectors(left.sectors),
-                    right.card,
-                    sectors(right.sectors)
-                );
-            }
-            None => text.push_str("snake: not started\n"),
-        }
-        for seat in 0..usize::from(self.seats) {
-            let hand = &self.hands[seat];
-            let shown = viewer == Viewer::Everyone || viewer == Viewer::Seat(seat);
-            let mut cards: Vec<Card> = hand.clone();
-            cards.sort();
-            let cards = if shown {
-                cards
-                    .iter()
-                    .map(|c| format!("{c}:{}", sectors(c.laid(false))))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            } else {
-                "(hidden)".to_owned()
-            };
-            let dealer = if seat == usize::from(self.dealer) {
-                ", dealer"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                text,
-                "seat {seat}{dealer}: {} points, {} cards: {cards}",
-                self.totals[seat],
-                hand.len()
-            );
-        }
-        let _ = write!(text, "stock {} cards", self.stock_size());
-        text
+        self.text(viewer)
     }
 
     /// The next card of the round's deck order: the 72 cards shuffled by stream `round` of the
@@ -1269,6 +940,7 @@ impl Game for Double {
 
 #[cfg(test)]
 mod tests {
+    use super::cards::CARDS;
     use super::*;
 
     #[test]
@@ -1557,15 +1229,22 @@ mod tests {
             "right c49:RYR",
         ];
         assert_eq!(actions(&g), expected);
-        assert_eq!(
-            g.parse_move("right c37").unwrap().to_string(),
-            "right c37:RYR"
-        );
-        // c31 RYB fits the hatched end RHY either way round: the number alone is ambiguous.
-        let h = table(&["c31 c10", "c11"], "c40:YRY", "c61:RHY", &["c41"]);
-        let err = h.parse_move("right c31").unwrap_err();
-        assert!(err.reason.contains("either way round"), "{}", err.reason);
+        // The number alone parses anywhere; here it names one legal action, played in full.
+        let short = g.parse_move("right c37").unwrap();
+        assert_eq!(g.check(&short), Ok(()));
+        assert_eq!(g.resolve(&short).to_string(), "right c37:RYR");
+        // c31 RYB fits the hatched end RHY either way round: the number alone is a well-formed
+        // action, ambiguous here, so an illegal move that says why.
+        let mut h = table(&["c31 c10", "c11"], "c40:YRY", "c61:RHY", &["c41"]);
+        let ambiguous = h.parse_move("right c31").unwrap();
+        assert!(reason(&h, "right c31").contains("either way round"));
+        assert!(h.try_play(&ambiguous).is_err());
+        // A card not in the hand is illegal with its reason, whether named in full or not.
+        assert!(reason(&h, "left c37").contains("not in seat 0's hand"));
+        assert!(reason(&h, "left c37:RYR").contains("not in seat 0's hand"));
+        // Sectors the card does not have are not a move at all, anywhere.
         assert!(h.parse_move("right c31:XYZ").is_err());
+        assert!(g.parse_move("right c31:XYZ").is_err());
     }
 
     #[test]
@@ -1578,80 +1257,5 @@ mod tests {
             "seat 1 is out; seat 2 has the lowest total"
         );
         assert_eq!(g.forfeit_winners(0), [1, 2], "equal lowest totals share");
-    }
-
-    /// Each seat's view, fed exactly what the arena tells that seat, agrees with the truth on who
-    /// acts, and on its own hand, after every ply of random games.
-    #[test]
-    fn every_seats_view_follows_the_game() {
-        for (game_number, seats) in (0..40u64).map(|g| (g, 2 + (g % 5) as u8)) {
-            let mut truth = Double::start(seats);
-            let mut views: Vec<Double> = (0..seats).map(|_| Double::start(seats)).collect();
-            // The test's own random choices; rand's stream may change with its version, which
-            // changes the games played, not what they check.
-            let mut rng =
-                <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(game_number);
-            for ply in 0..3000 {
-                let Some(actor) = truth.to_move() else { break };
-                let mv = match actor {
-                    Actor::Chance => truth.seeded_chance(game_number).unwrap(),
-                    Actor::Seat(_) => {
-                        let moves = truth.actions();
-                        moves[rand::RngExt::random_range(&mut rng, 0..moves.len())]
-                    }
-                };
-                let texts: Vec<String> = (0..usize::from(seats))
-                    .map(|v| match actor {
-                        Actor::Chance => truth.visible_text(&mv, Viewer::Seat(v)),
-                        Actor::Seat(_) => mv.to_string(),
-                    })
-                    .collect();
-                truth.try_play(&mv).unwrap();
-                if truth.over {
-                    // A view never ends the match: the other seats' penalties are hidden from it.
-                    break;
-                }
-                for (v, view) in views.iter_mut().enumerate() {
-                    let actor = match actor {
-                        Actor::Seat(s) => Some(s),
-                        Actor::Chance => None,
-                    };
-                    view.apply_view(v, actor, &texts[v])
-                        .unwrap_or_else(|e| panic!("game {game_number} ply {ply} seat {v}: {e}"));
-                    let sizes = |g: &Double| {
-                        (0..usize::from(seats))
-                            .map(|s| g.hands[s].len())
-                            .collect::<Vec<_>>()
-                    };
-                    assert_eq!(
-                        (sizes(view), view.stock_size(), view.round),
-                        (sizes(&truth), truth.stock_size(), truth.round),
-                        "game {game_number} ply {ply} seat {v}: hand sizes after {mv}"
-                    );
-                    let mut own = view.hands[v].clone();
-                    let mut real = truth.hands[v].clone();
-                    own.sort();
-                    real.sort();
-                    assert_eq!(
-                        own, real,
-                        "game {game_number} ply {ply} seat {v}: hand after {mv}"
-                    );
-                    if truth.to_move() == Some(Actor::Seat(v)) {
-                        assert_eq!(
-                            view.to_move(),
-                            truth.to_move(),
-                            "game {game_number} ply {ply} seat {v}: to move after {mv}"
-                        );
-                        let mut a: Vec<String> =
-                            view.actions().iter().map(ToString::to_string).collect();
-                        let mut b: Vec<String> =
-                            truth.actions().iter().map(ToString::to_string).collect();
-                        a.sort();
-                        b.sort();
-                        assert_eq!(a, b, "game {game_number} ply {ply} seat {v}: own actions");
-                    }
-                }
-            }
-        }
     }
 }
