@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::protocol::{COMMANDS, Command, NewGame};
+use crate::protocol::{Command, NewGame, session_commands};
 use crate::records::replay::Replay;
 use crate::rules::game::{Actor, Game, Seat, Setup, Viewer};
 use crate::rules::perft_within;
@@ -37,9 +37,12 @@ impl Session {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok("referee".into()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::ListCommands => Ok(COMMANDS.map(|(name, _, _)| name).join("\n")),
+            Command::ListCommands => Ok(session_commands()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join("\n")),
             Command::KnownCommand(name) => {
-                Ok(COMMANDS.iter().any(|(n, _, _)| *n == name).to_string())
+                Ok(session_commands().any(|s| s.name == name).to_string())
             }
             Command::Quit => Ok(String::new()),
             Command::NewGame(new) => {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::protocol::Command;
+use crate::protocol::{Command, engine_commands};
 use crate::rules::double::{self, Double};
 use crate::rules::double_dutch::DoubleDutch;
 use crate::rules::dvonn::Dvonn;
@@ -222,8 +222,13 @@ impl BotState {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok(format!("referee-{}", self.strategy.name())),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::ListCommands => Ok(BOT_COMMANDS.join("\n")),
-            Command::KnownCommand(name) => Ok(BOT_COMMANDS.contains(&name.as_str()).to_string()),
+            Command::ListCommands => Ok(engine_commands()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Command::KnownCommand(name) => {
+                Ok(engine_commands().any(|s| s.name == name).to_string())
+            }
             Command::Quit => Ok(String::new()),
             Command::NewGame(new) => {
                 if !new.game.eq_ignore_ascii_case(&self.game_id) {
@@ -299,20 +304,6 @@ impl BotState {
         Ok(String::new())
     }
 }
-
-/// The commands a built-in engine answers.
-const BOT_COMMANDS: [&str; 10] = [
-    "protocol_version",
-    "name",
-    "version",
-    "list_commands",
-    "known_command",
-    "quit",
-    "newgame",
-    "play",
-    "genmove",
-    "event",
-];
 
 /// Runs a built-in engine for `game_id` over `input`/`output` until `quit` or end of input.
 pub fn run(

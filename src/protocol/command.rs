@@ -12,60 +12,6 @@ use nom::{IResult, Parser};
 
 use crate::rules::game::Seat;
 
-/// Every command: its name, its arguments, and what it does.
-pub const COMMANDS: [(&str, &str, &str); 16] = [
-    ("protocol_version", "", "the GTP protocol version: 2"),
-    ("name", "", "the program's name"),
-    ("version", "", "the program's version"),
-    ("list_commands", "", "every command, one per line"),
-    ("known_command", "NAME", "true or false"),
-    ("quit", "", "ends the session"),
-    (
-        "newgame",
-        "GAME [VARIANT] [seats=N] [seed=S]",
-        "starts a new game, e.g. newgame dvonn",
-    ),
-    (
-        "legal_moves",
-        "",
-        "the legal moves of the seat to move, sorted, on one line",
-    ),
-    ("play", "[SEAT] MOVE", "plays MOVE for the seat to move"),
-    ("undo", "", "takes back the last ply"),
-    ("to_move", "", "the seat to move, or none"),
-    (
-        "showboard",
-        "[svg] [SEAT]",
-        "the board as text (or SVG), as SEAT may see it",
-    ),
-    ("score", "", "each seat's score, in seat order"),
-    (
-        "result",
-        "",
-        "ongoing, draw, winner SEAT, or winners SEAT ...",
-    ),
-    (
-        "perft",
-        "DEPTH",
-        "the number of ply sequences of DEPTH plies",
-    ),
-    ("record", "", "the game so far as a one-line JSON record"),
-];
-
-/// Commands the referee sends to engines, beyond the session's (see protocol.md).
-pub const ENGINE_COMMANDS: [(&str, &str, &str); 2] = [
-    (
-        "genmove",
-        "SEAT [time=MS] [inc=MS] [movestogo=N] [movetime=MS] [clocks=MS,MS,...]",
-        "asks the engine for SEAT's move",
-    ),
-    (
-        "event",
-        "TEXT",
-        "a chance event as the engine's seat may see it (informational)",
-    ),
-];
-
 /// The arguments of `newgame`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
@@ -203,64 +149,249 @@ fn whole<T: FromStr>(text: &str) -> Option<T> {
     all_consuming(number).parse(text).ok().map(|(_, n)| n)
 }
 
-/// The command `name` with `args`, or `None` when the arguments do not fit.
-fn command(name: &str, args: &[&str]) -> Option<Command> {
-    Some(match (name, args) {
-        ("protocol_version", []) => Command::ProtocolVersion,
-        ("name", []) => Command::Name,
-        ("version", []) => Command::Version,
-        ("list_commands", []) => Command::ListCommands,
-        ("known_command", [n]) => Command::KnownCommand((*n).to_owned()),
-        ("quit", []) => Command::Quit,
-        ("newgame", args) => Command::NewGame(new_game(args)?),
-        ("legal_moves", []) => Command::LegalMoves,
-        // A move may be several words (DOUBLE's `single left c07:YGB`); a leading number is a seat.
-        ("play", [first, rest @ ..]) if !rest.is_empty() && whole::<usize>(first).is_some() => {
-            Command::Play {
-                seat: whole(first),
-                mv: rest.join(" "),
-            }
+/// One protocol command, declared once: its name, arguments and help, who answers it, how its
+/// arguments are read, and how they are written back.
+pub struct Spec {
+    /// The command's name.
+    pub name: &'static str,
+    /// Its arguments, as `list_commands` help and usage errors show them.
+    pub usage: &'static str,
+    /// What it does.
+    pub help: &'static str,
+    /// Whether `referee session` answers it.
+    pub session: bool,
+    /// Whether engines must answer it (the built-in bots do).
+    pub engine: bool,
+    /// The command from its argument words, or `None` when they do not fit.
+    parse: fn(&[&str]) -> Option<Command>,
+    /// Whether a command is this one.
+    is: fn(&Command) -> bool,
+    /// Writes the command's arguments, each after a space.
+    args: fn(&Command, &mut fmt::Formatter<'_>) -> fmt::Result,
+}
+
+fn no_args(_: &Command, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+    Ok(())
+}
+
+fn key_values(f: &mut fmt::Formatter<'_>, options: &[(String, String)]) -> fmt::Result {
+    options.iter().try_for_each(|(k, v)| write!(f, " {k}={v}"))
+}
+
+/// `key=value` words, or `None` when one is not.
+fn options(words: &[&str]) -> Option<Vec<(String, String)>> {
+    words
+        .iter()
+        .map(|arg| {
+            option(arg)
+                .ok()
+                .map(|(_, (k, v))| (k.to_owned(), v.to_owned()))
+        })
+        .collect()
+}
+
+/// A command without arguments.
+macro_rules! bare {
+    ($name:literal, $variant:ident, $help:literal, session: $session:literal, engine: $engine:literal) => {
+        Spec {
+            name: $name,
+            usage: "",
+            help: $help,
+            session: $session,
+            engine: $engine,
+            parse: |args| args.is_empty().then_some(Command::$variant),
+            is: |c| matches!(c, Command::$variant),
+            args: no_args,
         }
-        ("play", words @ [_, ..]) => Command::Play {
-            seat: None,
-            mv: words.join(" "),
+    };
+}
+
+/// Every command of the protocol, in the order `list_commands` gives them.
+pub const SPECS: &[Spec] = &[
+    bare!("protocol_version", ProtocolVersion, "the GTP protocol version: 2", session: true, engine: true),
+    bare!("name", Name, "the program's name", session: true, engine: true),
+    bare!("version", Version, "the program's version", session: true, engine: true),
+    bare!("list_commands", ListCommands, "every command, one per line", session: true, engine: true),
+    Spec {
+        name: "known_command",
+        usage: "NAME",
+        help: "true or false",
+        session: true,
+        engine: true,
+        parse: |args| match args {
+            [name] => Some(Command::KnownCommand((*name).to_owned())),
+            _ => None,
         },
-        ("undo", []) => Command::Undo,
-        ("to_move", []) => Command::ToMove,
-        ("showboard", []) => Command::ShowBoard {
-            seat: None,
-            svg: false,
+        is: |c| matches!(c, Command::KnownCommand(_)),
+        args: |c, f| match c {
+            Command::KnownCommand(name) => write!(f, " {name}"),
+            _ => Ok(()),
         },
-        ("showboard", ["svg"]) => Command::ShowBoard {
-            seat: None,
-            svg: true,
+    },
+    bare!("quit", Quit, "ends the session", session: true, engine: true),
+    Spec {
+        name: "newgame",
+        usage: "GAME [VARIANT] [seats=N] [seed=S]",
+        help: "starts a new game, e.g. newgame dvonn",
+        session: true,
+        engine: true,
+        parse: |args| new_game(args).map(Command::NewGame),
+        is: |c| matches!(c, Command::NewGame(_)),
+        args: |c, f| match c {
+            Command::NewGame(new) => {
+                write!(f, " {}", new.game)?;
+                if let Some(variant) = &new.variant {
+                    write!(f, " {variant}")?;
+                }
+                key_values(f, &new.options)
+            }
+            _ => Ok(()),
         },
-        ("showboard", ["svg", seat]) => Command::ShowBoard {
-            seat: Some(whole(seat)?),
-            svg: true,
-        },
-        ("showboard", [seat]) => Command::ShowBoard {
-            seat: Some(whole(seat)?),
-            svg: false,
-        },
-        ("score", []) => Command::Score,
-        ("result", []) => Command::Result,
-        ("perft", [depth]) => Command::Perft(whole(depth)?),
-        ("record", []) => Command::Record,
-        ("event", words @ [_, ..]) => Command::Event(words.join(" ")),
-        ("genmove", [seat, options @ ..]) => Command::GenMove {
-            seat: whole(seat)?,
-            options: options
-                .iter()
-                .map(|arg| {
-                    option(arg)
-                        .ok()
-                        .map(|(_, (k, v))| (k.to_owned(), v.to_owned()))
+    },
+    bare!("legal_moves", LegalMoves, "the legal moves of the seat to move, sorted, on one line", session: true, engine: false),
+    Spec {
+        name: "play",
+        usage: "[SEAT] MOVE",
+        help: "plays MOVE for the seat to move",
+        session: true,
+        engine: true,
+        // A move may be several words (DOUBLE's `single left c07:YGB`); a leading number is a seat.
+        parse: |args| match args {
+            [first, rest @ ..] if !rest.is_empty() && whole::<usize>(first).is_some() => {
+                Some(Command::Play {
+                    seat: whole(first),
+                    mv: rest.join(" "),
                 })
-                .collect::<Option<_>>()?,
+            }
+            [_, ..] => Some(Command::Play {
+                seat: None,
+                mv: args.join(" "),
+            }),
+            [] => None,
         },
-        _ => return None,
-    })
+        is: |c| matches!(c, Command::Play { .. }),
+        args: |c, f| match c {
+            Command::Play { seat: Some(s), mv } => write!(f, " {s} {mv}"),
+            Command::Play { seat: None, mv } => write!(f, " {mv}"),
+            _ => Ok(()),
+        },
+    },
+    bare!("undo", Undo, "takes back the last ply", session: true, engine: false),
+    bare!("to_move", ToMove, "the seat to move, or none", session: true, engine: false),
+    Spec {
+        name: "showboard",
+        usage: "[svg] [SEAT]",
+        help: "the board as text (or SVG), as SEAT may see it",
+        session: true,
+        engine: false,
+        parse: |args| {
+            let (svg, rest) = match args {
+                ["svg", rest @ ..] => (true, rest),
+                rest => (false, rest),
+            };
+            let seat = match rest {
+                [] => None,
+                [seat] => Some(whole(seat)?),
+                _ => return None,
+            };
+            Some(Command::ShowBoard { seat, svg })
+        },
+        is: |c| matches!(c, Command::ShowBoard { .. }),
+        args: |c, f| match c {
+            Command::ShowBoard { seat, svg } => {
+                if *svg {
+                    f.write_str(" svg")?;
+                }
+                match seat {
+                    Some(seat) => write!(f, " {seat}"),
+                    None => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        },
+    },
+    bare!("score", Score, "each seat's score, in seat order", session: true, engine: false),
+    bare!("result", Result, "ongoing, draw, winner SEAT, or winners SEAT ...", session: true, engine: false),
+    Spec {
+        name: "perft",
+        usage: "DEPTH",
+        help: "the number of ply sequences of DEPTH plies",
+        session: true,
+        engine: false,
+        parse: |args| match args {
+            [depth] => Some(Command::Perft(whole(depth)?)),
+            _ => None,
+        },
+        is: |c| matches!(c, Command::Perft(_)),
+        args: |c, f| match c {
+            Command::Perft(depth) => write!(f, " {depth}"),
+            _ => Ok(()),
+        },
+    },
+    bare!("record", Record, "the game so far as a one-line JSON record", session: true, engine: false),
+    Spec {
+        name: "genmove",
+        usage: "SEAT [time=MS] [inc=MS] [movestogo=N] [movetime=MS] [clocks=MS,MS,...]",
+        help: "asks the engine for SEAT's move",
+        session: false,
+        engine: true,
+        parse: |args| match args {
+            [seat, rest @ ..] => Some(Command::GenMove {
+                seat: whole(seat)?,
+                options: options(rest)?,
+            }),
+            [] => None,
+        },
+        is: |c| matches!(c, Command::GenMove { .. }),
+        args: |c, f| match c {
+            Command::GenMove { seat, options } => {
+                write!(f, " {seat}")?;
+                key_values(f, options)
+            }
+            _ => Ok(()),
+        },
+    },
+    Spec {
+        name: "event",
+        usage: "TEXT",
+        help: "a chance event as the engine's seat may see it (informational)",
+        session: false,
+        engine: true,
+        parse: |args| (!args.is_empty()).then(|| Command::Event(args.join(" "))),
+        is: |c| matches!(c, Command::Event(_)),
+        args: |c, f| match c {
+            Command::Event(text) => write!(f, " {text}"),
+            _ => Ok(()),
+        },
+    },
+];
+
+/// The commands `referee session` answers, in order.
+pub fn session_commands() -> impl Iterator<Item = &'static Spec> {
+    SPECS.iter().filter(|s| s.session)
+}
+
+/// The commands an engine must answer, in order.
+pub fn engine_commands() -> impl Iterator<Item = &'static Spec> {
+    SPECS.iter().filter(|s| s.engine)
+}
+
+impl Command {
+    /// Its declaration in [`SPECS`].
+    pub fn spec(&self) -> &'static Spec {
+        SPECS
+            .iter()
+            .find(|s| (s.is)(self))
+            .expect("every command is declared in SPECS")
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let spec = self.spec();
+        f.write_str(spec.name)?;
+        (spec.args)(self, f)
+    }
 }
 
 impl FromStr for Request {
@@ -277,62 +408,18 @@ impl FromStr for Request {
             ));
         };
         let (_, args) = arguments(rest).map_err(|_| error(id, "unreadable arguments".into()))?;
-        let mut known = COMMANDS.iter().chain(&ENGINE_COMMANDS);
-        let Some((_, usage, _)) = known.find(|(n, _, _)| *n == name) else {
+        let Some(spec) = SPECS.iter().find(|s| s.name == name) else {
             return Err(error(
                 id,
                 format!("unknown command `{name}` (list_commands lists them)"),
             ));
         };
-        command(name, &args)
+        (spec.parse)(&args)
             .map(|command| Request { id, command })
-            .ok_or_else(|| error(id, format!("usage: {name} {usage}").trim_end().to_owned()))
-    }
-}
-
-impl fmt::Display for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Command::ProtocolVersion => f.write_str("protocol_version"),
-            Command::Name => f.write_str("name"),
-            Command::Version => f.write_str("version"),
-            Command::ListCommands => f.write_str("list_commands"),
-            Command::KnownCommand(name) => write!(f, "known_command {name}"),
-            Command::Quit => f.write_str("quit"),
-            Command::NewGame(new) => {
-                write!(f, "newgame {}", new.game)?;
-                if let Some(variant) = &new.variant {
-                    write!(f, " {variant}")?;
-                }
-                new.options
-                    .iter()
-                    .try_for_each(|(k, v)| write!(f, " {k}={v}"))
-            }
-            Command::LegalMoves => f.write_str("legal_moves"),
-            Command::Play { seat: None, mv } => write!(f, "play {mv}"),
-            Command::Play { seat: Some(s), mv } => write!(f, "play {s} {mv}"),
-            Command::Undo => f.write_str("undo"),
-            Command::ToMove => f.write_str("to_move"),
-            Command::ShowBoard { seat, svg } => {
-                f.write_str("showboard")?;
-                if *svg {
-                    f.write_str(" svg")?;
-                }
-                match seat {
-                    Some(seat) => write!(f, " {seat}"),
-                    None => Ok(()),
-                }
-            }
-            Command::Score => f.write_str("score"),
-            Command::Result => f.write_str("result"),
-            Command::Perft(depth) => write!(f, "perft {depth}"),
-            Command::Record => f.write_str("record"),
-            Command::Event(text) => write!(f, "event {text}"),
-            Command::GenMove { seat, options } => {
-                write!(f, "genmove {seat}")?;
-                options.iter().try_for_each(|(k, v)| write!(f, " {k}={v}"))
-            }
-        }
+            .ok_or_else(|| {
+                let usage = format!("usage: {name} {}", spec.usage);
+                error(id, usage.trim_end().to_owned())
+            })
     }
 }
 
@@ -460,9 +547,21 @@ mod tests {
             ),
             request(Some(5), Command::Event("draw 2 c17:RYB".into())),
         ];
-        for case in cases {
+        for case in &cases {
             let text = case.to_string();
-            assert_eq!(text.parse::<Request>(), Ok(case), "{text}");
+            assert_eq!(text.parse::<Request>().as_ref(), Ok(case), "{text}");
+        }
+        // Every declared command is among the cases, once by name.
+        let mut names: Vec<&str> = SPECS.iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), SPECS.len(), "two commands of one name");
+        for spec in SPECS {
+            assert!(
+                cases.iter().any(|c| c.command.spec().name == spec.name),
+                "{} is not round-tripped here",
+                spec.name
+            );
         }
     }
 

@@ -3,7 +3,9 @@
 mod command;
 mod response;
 
-pub use command::{COMMANDS, Command, CommandError, ENGINE_COMMANDS, NewGame, Request};
+pub use command::{
+    Command, CommandError, NewGame, Request, SPECS, Spec, engine_commands, session_commands,
+};
 pub use response::{Response, ResponseError};
 
 use std::io::{self, BufRead, Write};
