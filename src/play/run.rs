@@ -15,7 +15,7 @@ use crate::records::Record;
 use crate::records::file::{Opened, OutError, RecordsOut};
 use crate::rules::{AnyGame, Game, game::Setup};
 use crate::stats::elo::{Sprt, SprtState};
-use crate::stats::results::Counter;
+use crate::stats::results::{Counter, Results};
 use crate::stats::standings::{Standings, game_line};
 
 /// What a tournament adds to a match's configuration.
@@ -167,14 +167,8 @@ fn format_name(format: Format) -> &'static str {
     }
 }
 
-/// Plays a tournament, or the rest of one: the games its records file does not hold yet, in
-/// schedule order, with a progress line per game on stderr and the standings at the end.
-pub fn run_tournament(
-    config: &MatchConfig,
-    tournament: &Tournament,
-    json: bool,
-    stdout: &mut dyn Write,
-) -> CommandResult {
+/// The tournament's schedule plan: its engines fit its game's seats.
+fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
     let engines = config.engines.len();
     if engines < 3 {
         return Err(Error::Usage(
@@ -192,14 +186,25 @@ pub fn run_tournament(
             "{seats} seats need as many engines, not {engines}"
         )));
     }
-    let plan = Plan {
+    Ok(Plan {
         format: tournament.format,
         engines,
         seats,
         rounds: tournament.rounds,
         repeat: config.repeat,
         seed: config.seed,
-    };
+    })
+}
+
+/// Plays a tournament, or the rest of one: the games its records file does not hold yet, in
+/// schedule order, with a progress line per game on stderr and the standings at the end.
+pub fn run_tournament(
+    config: &MatchConfig,
+    tournament: &Tournament,
+    json: bool,
+    stdout: &mut dyn Write,
+) -> CommandResult {
+    let plan = plan(config, tournament)?;
     let names = engine_names(config);
     let fingerprint = fingerprint(config, &plan);
     let first = first_fingerprint(config, &plan);
@@ -263,36 +268,47 @@ pub fn run_tournament(
     let results = counter.results();
     let sprt = sprt.map(|sprt| {
         let tally = results.tally_against_field(&names[0]);
-        let state = decided.unwrap_or(sprt.state(&tally));
-        (sprt, sprt.llr(&tally), state)
+        (sprt, decided.unwrap_or(sprt.state(&tally)))
     });
+    print_tournament(&results, sprt, &names[0], json, stdout)?;
+    Ok(ended)
+}
+
+/// The tournament's standings, and the SPRT's verdict on `first` (the challenger) if one ran.
+fn print_tournament(
+    results: &Results,
+    sprt: Option<(Sprt, SprtState)>,
+    first: &str,
+    json: bool,
+    stdout: &mut dyn Write,
+) -> std::io::Result<()> {
+    let tally = results.tally_against_field(first);
     if json {
         let mut value = results.to_json();
-        if let Some((sprt, llr, state)) = &sprt {
+        if let Some((sprt, state)) = &sprt {
             value["sprt"] = serde_json::json!({
-                "test": sprt, "llr": llr, "bounds": sprt.bounds(), "state": state,
+                "test": sprt, "llr": sprt.llr(&tally), "bounds": sprt.bounds(), "state": state,
             });
         }
-        writeln!(stdout, "{value}")?;
-    } else {
-        writeln!(stdout, "{results}")?;
-        if let Some((sprt, llr, state)) = &sprt {
-            let (lower, upper) = sprt.bounds();
-            writeln!(
-                stdout,
-                "SPRT {} vs the others, elo0={} elo1={}: LLR {llr:.3} [{lower:.3}, {upper:.3}], {}",
-                names[0],
-                sprt.elo0,
-                sprt.elo1,
-                match state {
-                    SprtState::H0 => "H0 accepted",
-                    SprtState::H1 => "H1 accepted",
-                    SprtState::Continue => "undecided",
-                }
-            )?;
-        }
+        return writeln!(stdout, "{value}");
     }
-    Ok(ended)
+    writeln!(stdout, "{results}")?;
+    if let Some((sprt, state)) = &sprt {
+        let (lower, upper) = sprt.bounds();
+        writeln!(
+            stdout,
+            "SPRT {first} vs the others, elo0={} elo1={}: LLR {:.3} [{lower:.3}, {upper:.3}], {}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.llr(&tally),
+            match state {
+                SprtState::H0 => "H0 accepted",
+                SprtState::H1 => "H1 accepted",
+                SprtState::Continue => "undecided",
+            }
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
