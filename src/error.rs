@@ -34,6 +34,8 @@ pub enum Ended {
     Done,
     /// Done, and the input was found wrong (an invalid record, a transcript that does not replay).
     Invalid,
+    /// Done as far as the input could be read: some of it could not be (a file of `validate`).
+    Unreadable,
     /// A signal (its number) stopped a run; what finished before it was kept.
     Stopped(i32),
 }
@@ -44,6 +46,7 @@ impl Ended {
         match self {
             Ended::Done => SUCCESS,
             Ended::Invalid => INVALID,
+            Ended::Unreadable => FAILURE,
             Ended::Stopped(signal) => u8::try_from(128 + signal).unwrap_or(130),
         }
     }

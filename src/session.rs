@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::protocol::{Command, NewGame, session_commands};
+use crate::protocol::{Answerer, Command, NewGame};
 use crate::records::replay::Replay;
 use crate::rules::game::{Actor, Game, Seat, Setup, Viewer};
 use crate::rules::perft_within;
@@ -37,13 +37,8 @@ impl Session {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok("referee".into()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::ListCommands => Ok(session_commands()
-                .map(|s| s.name)
-                .collect::<Vec<_>>()
-                .join("\n")),
-            Command::KnownCommand(name) => {
-                Ok(session_commands().any(|s| s.name == name).to_string())
-            }
+            Command::ListCommands => Ok(Answerer::Session.list_commands()),
+            Command::KnownCommand(name) => Ok(Answerer::Session.known_command(&name)),
             Command::Quit => Ok(String::new()),
             Command::NewGame(new) => {
                 let mut replay = new_game(&new)?;

@@ -29,28 +29,26 @@ pub fn follow(view: &mut Double, actor: Option<Seat>, text: &str) -> Result<(), 
         }
         _ => view.parse_move(text).map_err(|e| e.to_string())?,
     };
+    // A card leaving the stock must be in it: if the guesses put it elsewhere, swap it back.
+    if let Move::Deal { card, .. } | Move::Draw { card, .. } | Move::Start { card } = mv
+        && !view.drawable().contains(&card)
+    {
+        relocate(view, viewer, card, Place::Stock)?;
+    }
     match mv {
-        Move::Deal { seat, card } | Move::Draw { seat, card } => {
-            if !view.drawable().contains(&card) {
-                relocate(view, viewer, card, Place::Stock)?;
+        Move::Deal { seat, card } | Move::Draw { seat, card } => match (view.due(), mv) {
+            (Some(Pending::Deal(due)), Move::Deal { .. })
+            | (Some(Pending::Draw(due)), Move::Draw { .. })
+                if due == seat =>
+            {
+                view.play_unchecked(&mv);
             }
-            match (view.due(), mv) {
-                (Some(Pending::Deal(due)), Move::Deal { .. })
-                | (Some(Pending::Draw(due)), Move::Draw { .. })
-                    if due == seat =>
-                {
-                    view.play_unchecked(&mv);
-                }
-                (None, Move::Draw { .. }) if seat == view.seat_to_act() => {
-                    view.told_penalty(seat, card);
-                }
-                _ => return Err(format!("`{text}` is not the card this view expects")),
+            (None, Move::Draw { .. }) if seat == view.seat_to_act() => {
+                view.told_penalty(seat, card);
             }
-        }
-        Move::Start { card } => {
-            if !view.drawable().contains(&card) {
-                relocate(view, viewer, card, Place::Stock)?;
-            }
+            _ => return Err(format!("`{text}` is not the card this view expects")),
+        },
+        Move::Start { .. } => {
             if view.due() != Some(Pending::Start) {
                 return Err(format!("`{text}`: no start card is due"));
             }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::protocol::{Command, engine_commands};
+use crate::protocol::{Answerer, Command};
 use crate::rules::double::{self, Double};
 use crate::rules::double_dutch::DoubleDutch;
 use crate::rules::dvonn::Dvonn;
@@ -222,13 +222,8 @@ impl BotState {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok(format!("referee-{}", self.strategy.name())),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::ListCommands => Ok(engine_commands()
-                .map(|s| s.name)
-                .collect::<Vec<_>>()
-                .join("\n")),
-            Command::KnownCommand(name) => {
-                Ok(engine_commands().any(|s| s.name == name).to_string())
-            }
+            Command::ListCommands => Ok(Answerer::Engine.list_commands()),
+            Command::KnownCommand(name) => Ok(Answerer::Engine.known_command(&name)),
             Command::Quit => Ok(String::new()),
             Command::NewGame(new) => {
                 if !new.game.eq_ignore_ascii_case(&self.game_id) {

@@ -366,14 +366,34 @@ pub const SPECS: &[Spec] = &[
     },
 ];
 
-/// The commands `referee session` answers, in order.
-pub fn session_commands() -> impl Iterator<Item = &'static Spec> {
-    SPECS.iter().filter(|s| s.session)
+/// Who answers commands: `referee session`, or an engine (the built-in bots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answerer {
+    /// `referee session`.
+    Session,
+    /// An engine.
+    Engine,
 }
 
-/// The commands an engine must answer, in order.
-pub fn engine_commands() -> impl Iterator<Item = &'static Spec> {
-    SPECS.iter().filter(|s| s.engine)
+impl Answerer {
+    /// The commands it answers, in order.
+    pub fn commands(self) -> impl Iterator<Item = &'static Spec> {
+        SPECS.iter().filter(move |s| match self {
+            Answerer::Session => s.session,
+            Answerer::Engine => s.engine,
+        })
+    }
+
+    /// Its answer to `list_commands`: their names, one per line.
+    pub fn list_commands(self) -> String {
+        let names: Vec<&str> = self.commands().map(|s| s.name).collect();
+        names.join("\n")
+    }
+
+    /// Its answer to `known_command NAME`: `true` or `false`.
+    pub fn known_command(self, name: &str) -> String {
+        self.commands().any(|s| s.name == name).to_string()
+    }
 }
 
 impl Command {

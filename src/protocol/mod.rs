@@ -3,9 +3,7 @@
 mod command;
 mod response;
 
-pub use command::{
-    Command, CommandError, NewGame, Request, SPECS, Spec, engine_commands, session_commands,
-};
+pub use command::{Answerer, Command, CommandError, NewGame, Request, SPECS, Spec};
 pub use response::{Response, ResponseError};
 
 use std::io::{self, BufRead, Write};

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::error::{CommandResult, Ended, Error};
+use crate::error::{CommandResult, Ended};
 
 use serde::Serialize;
 
@@ -215,17 +215,14 @@ pub fn run(
     } else {
         writeln!(stdout, "{report}")?;
     }
-    if let Some(unreadable) = report
+    let unreadable = report
         .problems
         .iter()
-        .find(|p| p.kind == ProblemKind::Unreadable)
-    {
-        return Err(Error::Usage(unreadable.to_string()));
-    }
-    Ok(if report.ok() {
-        Ended::Done
-    } else {
-        Ended::Invalid
+        .any(|p| p.kind == ProblemKind::Unreadable);
+    Ok(match (report.ok(), unreadable) {
+        (true, _) => Ended::Done,
+        (false, true) => Ended::Unreadable,
+        (false, false) => Ended::Invalid,
     })
 }
 

@@ -269,17 +269,8 @@ impl Results {
 
     /// Points `a` won against `b` in their two-seat games, and how many they played.
     fn against(&self, a: &str, b: &str) -> Option<(f64, u32)> {
-        self.pairings.iter().find_map(|p| {
-            let t = p.tally;
-            let points = f64::from(t.wins) + f64::from(t.draws) / 2.0;
-            if p.a == a && p.b == b {
-                Some((points, t.games()))
-            } else if p.a == b && p.b == a {
-                Some((f64::from(t.games()) - points, t.games()))
-            } else {
-                None
-            }
-        })
+        self.tally_of(a, b)
+            .map(|t| (f64::from(t.wins) + f64::from(t.draws) / 2.0, t.games()))
     }
 }
 
