@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use referee::play::arena::{self, MatchConfig};
 use referee::play::clock::TimeControl;
 use referee::play::engine::EngineCommand;
-use referee::play::schedule::{engine_seed, game_seed, match_schedule};
+use referee::play::schedule::{Format, Plan, engine_seed, game_seed, schedule};
 use referee::play::spec::EngineSpec;
 use referee::records::Record;
 
@@ -51,7 +51,6 @@ fn config(concurrency: usize) -> MatchConfig {
         game: "dvonn".into(),
         variant: None,
         engines: vec![engine("a"), engine("b")],
-        games: GAMES,
         repeat: false,
         seed: SEED,
         tc: TimeControl::Fischer {
@@ -75,12 +74,15 @@ fn referee_match(concurrency: usize) -> (Duration, Vec<Record>) {
     let config = config(concurrency);
     arena::run(
         &config,
-        match_schedule(
-            config.engines.len(),
-            config.games,
-            config.repeat,
-            config.seed,
-        ),
+        schedule(&Plan {
+            format: Format::RoundRobin,
+            engines: 2,
+            seats: 2,
+            rounds: GAMES,
+            limit: None,
+            repeat: config.repeat,
+            seed: config.seed,
+        }),
         |finished| {
             records[finished.index] = Some(finished.record);
             Ok(true)

@@ -68,12 +68,14 @@ pub enum Command {
     /// Play games between engine processes, one per seat, and report the standings.
     ///
     /// Without --engine, the built-in `search` bot plays built-in `random` bots. Seats rotate
-    /// from game to game. Each finished game is appended to --out as one JSON line.
+    /// from game to game. Each finished game is appended to --out as one JSON line. A match is a
+    /// tournament of one table: --resume, --shard and --sprt work the same.
     #[command(after_help = "Examples:
   referee match --game dvonn
-  referee match --game dvonn --engine ./mybot --engine 'name=py cmd=\"python3 bot.py\" tc=5+0.05' --games 100 --concurrency 2 --out games.jsonl")]
+  referee match --game dvonn --engine ./mybot --engine 'name=py cmd=\"python3 bot.py\" tc=5+0.05' --games 100 --concurrency 2 --out games.jsonl
+  referee match --game dvonn --engine ./new --engine ./old --repeat --games 2000 --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 --out sprt.jsonl")]
     Match(MatchArgs),
-    /// Play a tournament of three or more engines; resumable, shardable.
+    /// Play a tournament of two or more engines; resumable, shardable.
     ///
     /// Every pairing (or table of seats) is scheduled deterministically from --seed. The records
     /// file (--out) is the state: --resume plays only the missing games; --shard K/N plays one of
@@ -134,9 +136,17 @@ pub struct MatchArgs {
     /// How many games.
     #[arg(long, default_value_t = 10)]
     pub games: usize,
-    /// Append each finished game's record to this file, one JSON line each.
+    /// Times the engines meet in every arrangement of seats (two games with --repeat and two
+    /// seats), instead of --games.
+    #[arg(long, conflicts_with = "games")]
+    pub rounds: Option<usize>,
+    /// Append each finished game's record to this file, one JSON line each; it is the match's
+    /// state for --resume.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Resuming, sharding and stopping early, shared with `tournament`.
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// The flags of `tournament`.
@@ -155,14 +165,24 @@ pub struct TournamentArgs {
     /// state for --resume.
     #[arg(long, value_name = "FILE", default_value = "tournament.jsonl")]
     pub out: PathBuf,
-    /// Read --out, drop a torn last line, and play only the games still missing.
+    /// Resuming, sharding and stopping early, shared with `match`.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// What `match` and `tournament` share about a run's state and its end.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Read --out, drop a torn last line, and play only the games still missing (more games
+    /// or rounds than before extend the run). Without it, a non-empty --out is refused.
     #[arg(long)]
     pub resume: bool,
     /// Play only the K-th of N disjoint slices of the schedule (K from 1), e.g. 2/8.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// Stop when a sequential test decides between two Elo differences of the first engine
-    /// against the others, e.g. --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05.
+    /// against the other(s), e.g. --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05. With --repeat it
+    /// counts game pairs (the pentanomial model), otherwise games.
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
 }

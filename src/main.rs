@@ -4,27 +4,28 @@
 mod cli;
 
 use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
 
 use cli::{
-    Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs, StrategyArg,
+    Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs, RunArgs, StrategyArg,
     TournamentArgs,
 };
 use referee::bots::Strategy;
 use referee::error::{CommandResult, Ended, Error, exit_status};
 use referee::play::arena::{MatchConfig, OnFault};
 use referee::play::clock::TimeControl;
-use referee::play::run::{Tournament, run_match, run_tournament};
+use referee::play::run::{Tournament, run};
 use referee::play::schedule::Format;
 use referee::play::spec::{EngineSpec, builtin_engines, unique_names};
 use referee::records::import::Source;
 use referee::stats::elo::Sprt;
 
 fn main() -> ExitCode {
-    let result = run(Cli::parse());
+    let result = dispatch(Cli::parse());
     if let Err(error) = &result
         && !error.is_closed_output()
     {
@@ -33,7 +34,7 @@ fn main() -> ExitCode {
     ExitCode::from(exit_status(&result))
 }
 
-fn run(cli: Cli) -> CommandResult {
+fn dispatch(cli: Cli) -> CommandResult {
     let mut stdout = io::stdout().lock();
     match cli.command {
         Command::Session => {
@@ -83,7 +84,7 @@ fn run(cli: Cli) -> CommandResult {
 
 /// The match configuration `play` asks for: its engines (the built-in bots when none is given),
 /// clocks, and seed (drawn when not given).
-fn play_config(play: PlayArgs, games: usize) -> Result<MatchConfig, Error> {
+fn play_config(play: PlayArgs) -> Result<MatchConfig, Error> {
     let seed = match play.seed {
         Some(seed) => seed,
         None => getrandom::u64().map_err(|e| Error::Usage(format!("cannot draw a seed: {e}")))?,
@@ -109,7 +110,6 @@ fn play_config(play: PlayArgs, games: usize) -> Result<MatchConfig, Error> {
         game: play.game,
         variant: play.variant,
         engines,
-        games,
         repeat: play.repeat,
         seed,
         tc,
@@ -125,35 +125,64 @@ fn play_config(play: PlayArgs, games: usize) -> Result<MatchConfig, Error> {
     })
 }
 
+/// The run's plan beyond the match configuration, from the flags both commands share.
+fn tournament_of(
+    run: RunArgs,
+    format: Format,
+    rounds: usize,
+    games: Option<usize>,
+    seats: Option<usize>,
+    out: Option<PathBuf>,
+) -> Result<Tournament, Error> {
+    if run.resume && out.is_none() {
+        return Err(Error::Usage(
+            "--resume needs --out, the file to go on with".into(),
+        ));
+    }
+    Ok(Tournament {
+        format,
+        rounds,
+        games,
+        seats,
+        out,
+        resume: run.resume,
+        shard: run.shard.as_deref().map(str::parse).transpose()?,
+        sprt: match run.sprt.is_empty() {
+            true => None,
+            false => Some(Sprt::parse(&run.sprt)?),
+        },
+    })
+}
+
 fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let json = args.play.json;
     let engines = args.play.engines.len();
     if let Some(seats) = args.play.seats.filter(|&s| engines > 0 && s != engines) {
         return Err(Error::Usage(format!(
-            "--seats {seats} needs {seats} --engine values, not {engines}"
+            "--seats {seats} needs {seats} --engine values, not {engines} (a tournament plays \
+             more engines than seats)"
         )));
     }
-    let config = play_config(args.play, args.games)?;
-    run_match(&config, args.out.as_deref(), json, stdout)
+    let config = play_config(args.play)?;
+    // A match is the tournament of one table: every engine at every game.
+    let seats = Some(config.engines.len());
+    let (rounds, games) = match args.rounds {
+        Some(rounds) => (rounds, None),
+        // Enough rounds for the games; the schedule stops after them.
+        None => (args.games, Some(args.games)),
+    };
+    let tournament = tournament_of(args.run, Format::RoundRobin, rounds, games, seats, args.out)?;
+    run(&config, &tournament, json, stdout)
 }
 
 fn play_tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let json = args.play.json;
-    let tournament = Tournament {
-        format: match args.format {
-            FormatArg::RoundRobin => Format::RoundRobin,
-            FormatArg::Gauntlet => Format::Gauntlet,
-        },
-        rounds: args.rounds,
-        seats: args.play.seats,
-        out: args.out,
-        resume: args.resume,
-        shard: args.shard.as_deref().map(str::parse).transpose()?,
-        sprt: match args.sprt.is_empty() {
-            true => None,
-            false => Some(Sprt::parse(&args.sprt)?),
-        },
+    let format = match args.format {
+        FormatArg::RoundRobin => Format::RoundRobin,
+        FormatArg::Gauntlet => Format::Gauntlet,
     };
-    let config = play_config(args.play, 0)?;
-    run_tournament(&config, &tournament, json, stdout)
+    let seats = args.play.seats;
+    let tournament = tournament_of(args.run, format, args.rounds, None, seats, Some(args.out))?;
+    let config = play_config(args.play)?;
+    run(&config, &tournament, json, stdout)
 }

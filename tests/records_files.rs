@@ -19,8 +19,9 @@ fn bot(name: &str, seed: u32) -> String {
     )
 }
 
-/// A quick match of `games` Pegs games appending to `out`.
-fn quick_match(out: &Path, games: u32) -> assert_cmd::assert::Assert {
+/// A quick match of `games` Pegs games writing to `out`, or going on with it when `resume`.
+fn quick_match(out: &Path, games: u32, resume: bool) -> assert_cmd::assert::Assert {
+    let resume = if resume { &["--resume"][..] } else { &[] };
     cargo_bin_cmd!("referee")
         .args([
             "match",
@@ -32,6 +33,7 @@ fn quick_match(out: &Path, games: u32) -> assert_cmd::assert::Assert {
             "100",
         ])
         .args(["--games", &games.to_string()])
+        .args(resume)
         .args(["--engine", &bot("a", 1), "--engine", &bot("b", 2), "--out"])
         .arg(out)
         .timeout(Duration::from_secs(120))
@@ -85,7 +87,7 @@ fn files_that_are_not_records(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     binary.extend(b"\n{\"format\":");
     // A records file compressed with gzip: binary, with no newline at its end.
     let records = dir.join("plain.jsonl");
-    quick_match(&records, 2).success();
+    quick_match(&records, 2, false).success();
     let gzipped = Command::new("gzip")
         .arg("-c")
         .arg(&records)
@@ -113,9 +115,12 @@ fn out_refuses_a_file_that_is_not_records_and_leaves_it_byte_identical() {
         let stderr = String::from_utf8_lossy(&refused.stderr);
         assert!(stderr.contains("not a records file"), "{stderr}");
         assert_eq!(std::fs::read(&path).unwrap(), bytes, "{}", path.display());
-        quick_match(&path, 1)
+        quick_match(&path, 1, true)
             .code(2)
             .stderr(predicates::str::contains("left untouched"));
+        quick_match(&path, 1, false)
+            .code(2)
+            .stderr(predicates::str::contains("is not empty: use --resume"));
         assert_eq!(std::fs::read(&path).unwrap(), bytes, "{}", path.display());
     }
 }
@@ -124,15 +129,15 @@ fn out_refuses_a_file_that_is_not_records_and_leaves_it_byte_identical() {
 fn a_last_record_without_its_newline_is_repaired_not_glued_to() {
     let dir = temp_dir("no-newline");
     let out = dir.join("games.jsonl");
-    quick_match(&out, 2).success();
+    quick_match(&out, 2, false).success();
     let mut bytes = std::fs::read(&out).unwrap();
     assert_eq!(bytes.pop(), Some(b'\n'));
     std::fs::write(&out, &bytes).unwrap();
-    quick_match(&out, 2)
+    // Resumed with more games: the two played are kept, two more are added.
+    quick_match(&out, 4, true)
         .success()
         .stderr(predicates::str::contains("added the newline"));
-    // Both runs had match seed 4: the second run's games are the first run's again.
-    assert_eq!(games_counted(&[&out]), 2);
+    assert_eq!(games_counted(&[&out]), 4);
     assert_lines_are_records(&out, 4);
 }
 
@@ -140,7 +145,7 @@ fn a_last_record_without_its_newline_is_repaired_not_glued_to() {
 fn a_torn_last_line_is_cut_with_a_note_before_appending() {
     let dir = temp_dir("torn");
     let out = dir.join("games.jsonl");
-    quick_match(&out, 1).success();
+    quick_match(&out, 1, false).success();
     let whole = std::fs::read(&out).unwrap();
     let mut torn = whole.clone();
     torn.extend(&whole[..whole.len() / 2]);
@@ -151,7 +156,7 @@ fn a_torn_last_line_is_cut_with_a_note_before_appending() {
         .assert()
         .success()
         .stderr(predicates::str::contains(":2: skipped a torn last line"));
-    quick_match(&out, 1)
+    quick_match(&out, 2, true)
         .success()
         .stderr(predicates::str::contains(":2: cut a torn last line"));
     assert_lines_are_records(&out, 2);
@@ -222,7 +227,7 @@ fn the_same_games_twice_are_counted_once_and_reported() {
 fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines() {
     let dir = temp_dir("big");
     let one = dir.join("one.jsonl");
-    quick_match(&one, 1).success();
+    quick_match(&one, 1, false).success();
     let mut record: Value =
         serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap();
     let big = dir.join("big.jsonl");
@@ -269,7 +274,7 @@ fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines()
 fn records_with_numbers_out_of_range_never_crash_a_reader() {
     let dir = temp_dir("hostile");
     let one = dir.join("one.jsonl");
-    quick_match(&one, 1).success();
+    quick_match(&one, 1, false).success();
     let record: Value =
         serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap();
     let huge = u64::MAX;

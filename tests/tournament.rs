@@ -11,17 +11,29 @@ use serde_json::Value;
 
 /// Three seeded random bots: every game is the same on every run, so runs can be compared.
 fn tournament_args(out: &Path) -> Vec<String> {
+    run_args(
+        &["tournament", "--rounds", "2"],
+        &[("a", 1), ("b", 2), ("c", 3)],
+        out,
+    )
+}
+
+/// Two seeded random bots in a match of 12 games, in pairs.
+fn match_args(out: &Path) -> Vec<String> {
+    run_args(&["match", "--games", "12"], &[("a", 1), ("b", 2)], out)
+}
+
+/// `command` (with its own flags) of seeded random DVONN bots, in pairs of games, seed 8.
+fn run_args(command: &[&str], bots: &[(&str, u32)], out: &Path) -> Vec<String> {
     let bot = |name: &str, seed: u32| {
         format!(
             "name={name} cmd='{} bot --game dvonn --seed {seed}'",
             cargo_bin!("referee").display()
         )
     };
-    let mut args: Vec<String> = ["tournament", "--game", "dvonn", "--rounds", "2", "--repeat"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    for (name, seed) in [("a", 1), ("b", 2), ("c", 3)] {
+    let mut args: Vec<String> = command.iter().map(|s| s.to_string()).collect();
+    args.extend(["--game", "dvonn", "--repeat"].map(String::from));
+    for &(name, seed) in bots {
         args.push("--engine".into());
         args.push(bot(name, seed));
     }
@@ -44,9 +56,13 @@ fn stats(files: &[PathBuf]) -> Value {
 }
 
 fn uninterrupted(dir: &Path) -> PathBuf {
+    uninterrupted_run(dir, tournament_args)
+}
+
+fn uninterrupted_run(dir: &Path, args: fn(&Path) -> Vec<String>) -> PathBuf {
     let out = dir.join("full.jsonl");
     cargo_bin_cmd!("referee")
-        .args(tournament_args(&out))
+        .args(args(&out))
         .timeout(std::time::Duration::from_secs(120))
         .assert()
         .success();
@@ -55,17 +71,25 @@ fn uninterrupted(dir: &Path) -> PathBuf {
 
 #[test]
 fn a_killed_and_resumed_run_equals_an_uninterrupted_one() {
-    let dir = temp_dir("resume");
-    let full = uninterrupted(&dir);
-    assert_eq!(
-        valid_records(&full).len(),
-        12,
-        "3 pairings x 2 rounds x 2 seat orders"
-    );
+    // 3 pairings x 2 rounds x 2 seat orders.
+    killed_and_resumed("resume", tournament_args);
+}
+
+#[test]
+fn a_killed_and_resumed_match_equals_an_uninterrupted_one() {
+    killed_and_resumed("resume-match", match_args);
+}
+
+/// Runs `args` to the end, and again killed with SIGKILL after 4 of its 12 games with a torn
+/// line added, then resumed: the same standings.
+fn killed_and_resumed(name: &str, args: fn(&Path) -> Vec<String>) {
+    let dir = temp_dir(name);
+    let full = uninterrupted_run(&dir, args);
+    assert_eq!(valid_records(&full).len(), 12);
 
     let out = dir.join("killed.jsonl");
     let mut child = Command::new(cargo_bin!("referee"))
-        .args(tournament_args(&out))
+        .args(args(&out))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -91,7 +115,7 @@ fn a_killed_and_resumed_run_equals_an_uninterrupted_one() {
     std::fs::write(&out, text).unwrap();
 
     cargo_bin_cmd!("referee")
-        .args(tournament_args(&out))
+        .args(args(&out))
         .arg("--resume")
         .timeout(std::time::Duration::from_secs(120))
         .assert()
@@ -218,6 +242,46 @@ fn the_sprt_stops_the_run_when_it_decides() {
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     let played = valid_records(&out).len();
     assert!(played < 40, "stopped early: {played} of 40 games");
+}
+
+/// Search against random in a two-engine Pegs match in pairs: the SPRT decides for the stronger
+/// engine (H1) when it comes first and against the weaker (H0) when that comes first, on game
+/// pairs, long before the 200 games.
+#[test]
+fn a_two_engine_sprt_on_game_pairs_decides_both_ways() {
+    let dir = temp_dir("sprt-match");
+    let referee = cargo_bin!("referee").display().to_string();
+    let search = format!("name=search cmd='{referee} bot --game pegs --strategy search'");
+    let random = format!("name=random cmd='{referee} bot --game pegs --seed 1'");
+    for (first, second, decision) in [
+        (&search, &random, "H1 accepted"),
+        (&random, &search, "H0 accepted"),
+    ] {
+        let out = dir.join(format!("{}.jsonl", decision.replace(' ', "-")));
+        let output = cargo_bin_cmd!("referee")
+            .args(["match", "--game", "pegs", "--games", "200", "--repeat"])
+            .args(["--seed", "3", "--movetime", "40", "--engine", first])
+            .args([
+                "--engine",
+                second,
+                "--sprt",
+                "elo0=0 elo1=100 alpha=0.05 beta=0.05",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .timeout(std::time::Duration::from_secs(120))
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(stdout.contains(decision), "{stdout}");
+        assert!(stdout.contains("on game pairs"), "{stdout}");
+        let played = valid_records(&out).len();
+        assert!(played < 40, "stopped early: {played} of 200 games");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("LLR "), "progress shows the LLR: {stderr}");
+    }
 }
 
 /// Runs `referee ARGS --json` and reads its summary.

@@ -12,9 +12,10 @@ use std::process::Command;
 use assert_cmd::cargo::cargo_bin_cmd;
 use common::{temp_dir, valid_records};
 
-/// One game of each kind, played by the built-in bots.
+/// One game of each kind, played by the built-in bots, one match each, their files joined.
 fn records(dir: &Path) -> std::path::PathBuf {
     let out = dir.join("games.jsonl");
+    let mut all = Vec::new();
     for (game, variant, seats) in [
         ("dvonn", None, "2"),
         ("double-dutch", None, "3"),
@@ -28,13 +29,15 @@ fn records(dir: &Path) -> std::path::PathBuf {
                 "match", "--game", game, "--seats", seats, "--games", "1", "--seed", "5",
             ])
             .args(["--movetime", "50", "--out"])
-            .arg(&out)
+            .arg(dir.join(format!("{game}.jsonl")))
             .timeout(std::time::Duration::from_secs(120));
         if let Some(variant) = variant {
             command.args(["--variant", variant]);
         }
         command.assert().success();
+        all.extend(std::fs::read(dir.join(format!("{game}.jsonl"))).unwrap());
     }
+    std::fs::write(&out, all).unwrap();
     out
 }
 

@@ -42,8 +42,6 @@ pub struct MatchConfig {
     pub variant: Option<String>,
     /// One engine per seat; seats rotate from game to game.
     pub engines: Vec<EngineSpec>,
-    /// How many games.
-    pub games: usize,
     /// Play each seed once for every rotation of the seats (twice for two seats): duplicate play,
     /// so the luck of a deal cancels out.
     pub repeat: bool,

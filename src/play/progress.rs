@@ -1,10 +1,9 @@
-//! Progress of a long run on stderr: a bar with games done, ETA and the leader when stderr is a
-//! terminal, a plain line per game otherwise.
+//! Progress of a run on stderr: a bar with games done, ETA and a status (the leader, the SPRT's
+//! LLR) when stderr is a terminal, a plain line per game otherwise. Nothing goes to stdout, which
+//! holds only results.
 
 use std::cell::Cell;
 use std::io::{self, IsTerminal};
-
-use crate::stats::results::Results;
 
 /// The progress of one run.
 pub struct Progress {
@@ -33,20 +32,23 @@ impl Progress {
         }
     }
 
-    /// One more game finished; `results` are the standings now.
-    pub fn advance(&self, results: &Results) {
+    /// One more game finished; `status` says where the run stands now.
+    pub fn advance(&self, status: &str) {
         self.done.set(self.done.get() + 1);
-        let leader = results
-            .engines
-            .first()
-            .map(|e| format!("leader {} {:.1}/{}", e.name, e.points, e.games))
-            .unwrap_or_default();
         match &self.bar {
             Some(bar) => {
-                bar.set_message(leader);
+                bar.set_message(status.to_owned());
                 bar.inc(1);
             }
-            None => eprintln!("{}/{} games done, {leader}", self.done.get(), self.total),
+            None => eprintln!("{}/{} games done, {status}", self.done.get(), self.total),
+        }
+    }
+
+    /// Runs `print` with the bar hidden, so a line written to a terminal does not tear it.
+    pub fn suspend<T>(&self, print: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) => bar.suspend(print),
+            None => print(),
         }
     }
 

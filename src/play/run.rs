@@ -10,7 +10,7 @@ use crate::error::{CommandResult, Ended, Error};
 use crate::play::arena::{self, MatchConfig, MatchError};
 use crate::play::process;
 use crate::play::progress::Progress;
-use crate::play::schedule::{Format, Plan, Shard, match_schedule, schedule};
+use crate::play::schedule::{Format, Plan, Shard, schedule};
 use crate::records::Record;
 use crate::records::file::{Opened, OutError, RecordsOut};
 use crate::rules::{AnyGame, Game, game::Setup};
@@ -18,17 +18,20 @@ use crate::stats::elo::{Sprt, SprtState};
 use crate::stats::results::{Counter, Results};
 use crate::stats::standings::{Standings, game_line};
 
-/// What a tournament adds to a match's configuration.
+/// What a run plays beyond the match configuration: who meets whom and how often, its records
+/// file, and when it stops. A match is the tournament of one table: as many engines as seats.
 #[derive(Clone, Debug)]
 pub struct Tournament {
     /// Who plays whom.
     pub format: Format,
     /// Times each table is played.
     pub rounds: usize,
+    /// At most this many games, the schedule's first ones (`match --games`).
+    pub games: Option<usize>,
     /// Seats per game, when the game lets it vary.
     pub seats: Option<usize>,
-    /// The records file, which is the tournament's only state.
-    pub out: PathBuf,
+    /// The records file, which is the run's only state.
+    pub out: Option<PathBuf>,
     /// Go on with the games `out` does not hold yet.
     pub resume: bool,
     /// Play only this slice of the schedule.
@@ -68,50 +71,6 @@ fn stop_on_signals() -> Result<(), Error> {
     process::stop_on_signals().map_err(Error::Io)
 }
 
-/// Plays a match: a line per game on `stdout` (unless `json`), each record appended to `out`,
-/// the standings at the end.
-pub fn run_match(
-    config: &MatchConfig,
-    out: Option<&Path>,
-    json: bool,
-    stdout: &mut dyn Write,
-) -> CommandResult {
-    let mut file = match out {
-        Some(path) => Some(open_out(path, |_, _| Ok(()))?.0),
-        None => None,
-    };
-    stop_on_signals()?;
-    let names = engine_names(config);
-    let mut counter = Counter::default();
-    let total = config.games;
-    let schedule = match_schedule(config.engines.len(), total, config.repeat, config.seed);
-    let seed = config.seed.to_string();
-    let outcome = arena::run(config, schedule, |mut finished| {
-        let record = &mut finished.record;
-        record.tags.insert("match_seed".into(), seed.clone());
-        if let Some(file) = file.as_mut() {
-            file.append(record)?;
-        }
-        counter.add(record);
-        if !json {
-            writeln!(stdout, "{}", game_line(finished.index, record, total))?;
-        }
-        Ok(true)
-    });
-    let ended = arena_end(outcome)?;
-    let results = counter.results();
-    if json {
-        writeln!(stdout, "{}", results.to_json())?;
-    } else {
-        let standings = Standings {
-            results: &results,
-            engines: &names,
-        };
-        writeln!(stdout, "{standings}")?;
-    }
-    Ok(ended)
-}
-
 fn engine_names(config: &MatchConfig) -> Vec<String> {
     config
         .engines
@@ -120,22 +79,32 @@ fn engine_names(config: &MatchConfig) -> Vec<String> {
         .collect()
 }
 
-/// What identifies a tournament, stored in every record's `tags.tournament` so that `--resume`
-/// never mixes in another one's records: `game=G variant=V format=F seats=S rounds=R repeat=B
-/// seed=N engines=A,B,C` (`variant=-` when there is none). Built from these fields alone, so it
-/// stays the same from version to version.
+/// What identifies a run, stored in every record's `tags.tournament` so that `--resume` never
+/// mixes in another one's records: `game=G variant=V format=F seats=S repeat=B seed=N
+/// engines=A,B,C` (`variant=-` when there is none). Built from these fields alone, so it stays the
+/// same from version to version. The number of rounds or games is left out: a longer schedule
+/// begins with a shorter one, so a run resumed with more games goes on where it stopped.
 pub fn fingerprint(config: &MatchConfig, plan: &Plan) -> String {
     format!(
-        "game={} variant={} format={} seats={} rounds={} repeat={} seed={} engines={}",
+        "game={} variant={} format={} seats={} repeat={} seed={} engines={}",
         config.game,
         config.variant.as_deref().unwrap_or("-"),
         format_name(plan.format),
         plan.seats,
-        plan.rounds,
         plan.repeat,
         plan.seed,
         engine_names(config).join(",")
     )
+}
+
+/// The fingerprints earlier releases wrote, still accepted by `--resume`: the same fields with
+/// `rounds=R` after `seats=S`, and the first form (`dvonn RoundRobin rounds=1 repeat=false seed=5
+/// engines=a,b,c`).
+fn earlier_fingerprints(config: &MatchConfig, plan: &Plan) -> [String; 2] {
+    let current = fingerprint(config, plan);
+    let seats = format!("seats={} ", plan.seats);
+    let with_rounds = current.replacen(&seats, &format!("{seats}rounds={} ", plan.rounds), 1);
+    [with_rounds, first_fingerprint(config, plan)]
 }
 
 /// The fingerprint the first releases wrote (`dvonn RoundRobin rounds=1 repeat=false seed=5
@@ -167,14 +136,9 @@ fn format_name(format: Format) -> &'static str {
     }
 }
 
-/// The tournament's schedule plan: its engines fit its game's seats.
+/// The run's schedule plan: its engines fit its game's seats.
 fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
     let engines = config.engines.len();
-    if engines < 3 {
-        return Err(Error::Usage(
-            "a tournament needs three engines or more (use `match` for two)".into(),
-        ));
-    }
     let setup = Setup {
         variant: config.variant.clone(),
         seats: tournament.seats,
@@ -186,19 +150,36 @@ fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
             "{seats} seats need as many engines, not {engines}"
         )));
     }
+    if tournament.sprt.is_some() && seats != 2 {
+        return Err(Error::Usage(format!(
+            "--sprt compares two engines in games of two seats; these games have {seats}"
+        )));
+    }
     Ok(Plan {
         format: tournament.format,
         engines,
         seats,
         rounds: tournament.rounds,
+        limit: tournament.games,
         repeat: config.repeat,
         seed: config.seed,
     })
 }
 
-/// Plays a tournament, or the rest of one: the games its records file does not hold yet, in
-/// schedule order, with a progress line per game on stderr and the standings at the end.
-pub fn run_tournament(
+/// The SPRT's log-likelihood ratio for `first` against the others: on game pairs when the games
+/// are played in pairs, on games otherwise.
+fn llr(sprt: &Sprt, results: &Results, first: &str, paired: bool) -> f64 {
+    if paired {
+        sprt.llr_pentanomial(&results.pentanomial_against_field(first))
+    } else {
+        sprt.llr(&results.tally_against_field(first))
+    }
+}
+
+/// Plays a match or tournament, or the rest of one: the games its records file does not hold
+/// yet, in schedule order, with a line per game on `stdout` (unless `json`), progress on stderr,
+/// and the standings at the end.
+pub fn run(
     config: &MatchConfig,
     tournament: &Tournament,
     json: bool,
@@ -207,30 +188,35 @@ pub fn run_tournament(
     let plan = plan(config, tournament)?;
     let names = engine_names(config);
     let fingerprint = fingerprint(config, &plan);
-    let first = first_fingerprint(config, &plan);
-    let out = &tournament.out;
-    if !tournament.resume && std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
-        return Err(Error::Usage(format!(
-            "{} already holds records: use --resume to go on, or another --out",
-            out.display()
-        )));
-    }
-    // The records file is the tournament's state: what it holds is counted, not played again.
+    let earlier = earlier_fingerprints(config, &plan);
+    // The records file is the run's state: what it holds is counted, not played again.
     let mut counter = Counter::default();
     let mut played = HashSet::new();
-    let (mut file, opened) = open_out(out, |_, record| {
-        let found = record.tags.get("tournament").map_or("", String::as_str);
-        if found != fingerprint && found != first {
-            return Err(format!(
-                "a record of another tournament ({found}), not {fingerprint}"
-            ));
+    let mut file = None;
+    let mut before = 0;
+    if let Some(out) = &tournament.out {
+        if !tournament.resume && std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
+            return Err(Error::Usage(format!(
+                "{} is not empty: use --resume to go on with the run it holds, or another --out",
+                out.display()
+            )));
         }
-        if let Some(game) = record.tags.get("game").and_then(|g| g.parse().ok()) {
-            played.insert(game);
-        }
-        counter.add(record);
-        Ok(())
-    })?;
+        let (opened_file, opened) = open_out(out, |_, record| {
+            let found = record.tags.get("tournament").map_or("", String::as_str);
+            if found != fingerprint && !earlier.iter().any(|e| e == found) {
+                return Err(format!(
+                    "a record of another run ({found}), not {fingerprint}"
+                ));
+            }
+            if let Some(game) = record.tags.get("game").and_then(|g| g.parse().ok()) {
+                played.insert(game);
+            }
+            counter.add(record);
+            Ok(())
+        })?;
+        file = Some(opened_file);
+        before = opened.records;
+    }
     // Counted without making the schedule, which may be long.
     let shard = tournament.shard;
     let in_shard = |index: usize| shard.is_none_or(|s| s.holds(index));
@@ -244,63 +230,95 @@ pub fn run_tournament(
         .filter(move |g| in_shard(g.index))
         .filter(|g| !played.contains(&(g.index + 1)));
     stop_on_signals()?;
-    let progress = Progress::new((opened.records + to_play) as u64, opened.records as u64);
+    let progress = Progress::new((before + to_play) as u64, before as u64);
     let sprt = tournament.sprt;
+    let paired = plan.repeat && plan.seats == 2;
     let mut decided = None;
     let outcome = arena::run(config, schedule, |mut finished| {
         let record = &mut finished.record;
         record.tags.insert("tournament".into(), fingerprint.clone());
-        file.append(record)?;
+        if let Some(file) = file.as_mut() {
+            file.append(record)?;
+        }
         counter.add(record);
         let results = counter.results();
-        progress.advance(&results);
+        let mut status = leader(&results);
+        if !json {
+            progress
+                .suspend(|| writeln!(stdout, "{}", game_line(finished.index, record, games)))?;
+        }
         if let Some(sprt) = &sprt {
-            let state = sprt.state(&results.tally_against_field(&names[0]));
+            let llr = llr(sprt, &results, &names[0], paired);
+            let (lower, upper) = sprt.bounds();
+            status.push_str(&format!(", LLR {llr:.2} [{lower:.2}, {upper:.2}]"));
+            let state = sprt.decide(llr);
             if state != SprtState::Continue {
                 decided = Some(state);
-                return Ok(false);
             }
         }
-        Ok(true)
+        progress.advance(&status);
+        Ok(decided.is_none())
     });
     let ended = arena_end(outcome)?;
     progress.finish();
     let results = counter.results();
     let sprt = sprt.map(|sprt| {
-        let tally = results.tally_against_field(&names[0]);
-        (sprt, decided.unwrap_or(sprt.state(&tally)))
+        let llr = llr(&sprt, &results, &names[0], paired);
+        (sprt, llr, decided.unwrap_or(sprt.decide(llr)))
     });
-    print_tournament(&results, sprt, &names[0], json, stdout)?;
+    print_standings(&results, &names, sprt, paired, json, stdout)?;
     Ok(ended)
 }
 
-/// The tournament's standings, and the SPRT's verdict on `first` (the challenger) if one ran.
-fn print_tournament(
+/// `leader a 7.5/10`: the engine with the most points per game so far.
+fn leader(results: &Results) -> String {
+    results
+        .engines
+        .first()
+        .map(|e| format!("leader {} {:.1}/{}", e.name, e.points, e.games))
+        .unwrap_or_default()
+}
+
+/// The standings, and the SPRT's verdict on the first engine (the challenger) if one ran.
+fn print_standings(
     results: &Results,
-    sprt: Option<(Sprt, SprtState)>,
-    first: &str,
+    names: &[String],
+    sprt: Option<(Sprt, f64, SprtState)>,
+    paired: bool,
     json: bool,
     stdout: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let tally = results.tally_against_field(first);
+    let first = &names[0];
     if json {
         let mut value = results.to_json();
-        if let Some((sprt, state)) = &sprt {
+        if let Some((sprt, llr, state)) = &sprt {
             value["sprt"] = serde_json::json!({
-                "test": sprt, "llr": sprt.llr(&tally), "bounds": sprt.bounds(), "state": state,
+                "test": sprt, "llr": llr, "bounds": sprt.bounds(), "state": state,
+                "model": if paired { "pentanomial" } else { "trinomial" },
             });
         }
         return writeln!(stdout, "{value}");
     }
-    writeln!(stdout, "{results}")?;
-    if let Some((sprt, state)) = &sprt {
+    let standings = Standings {
+        results,
+        engines: names,
+    };
+    writeln!(stdout, "{standings}")?;
+    if let Some((sprt, llr, state)) = &sprt {
         let (lower, upper) = sprt.bounds();
+        let others = match names {
+            [_, second] => second.clone(),
+            _ => "the others".to_owned(),
+        };
         writeln!(
             stdout,
-            "SPRT {first} vs the others, elo0={} elo1={}: LLR {:.3} [{lower:.3}, {upper:.3}], {}",
+            "SPRT {first} vs {others}, elo0={} elo1={} alpha={} beta={}, on {}: LLR {llr:.3} \
+             [{lower:.3}, {upper:.3}], {}",
             sprt.elo0,
             sprt.elo1,
-            sprt.llr(&tally),
+            sprt.alpha,
+            sprt.beta,
+            if paired { "game pairs" } else { "games" },
             match state {
                 SprtState::H0 => "H0 accepted",
                 SprtState::H1 => "H1 accepted",
@@ -325,7 +343,6 @@ mod tests {
                 .iter()
                 .map(|n| EngineSpec::parse(&format!("name={n} cmd=./{n}")).unwrap())
                 .collect(),
-            games: 0,
             repeat: true,
             seed: 7,
             tc: TimeControl::MoveTime(std::time::Duration::from_millis(10)),
@@ -345,22 +362,26 @@ mod tests {
             engines: 3,
             seats: 2,
             rounds: 4,
+            limit: None,
             repeat: true,
             seed: 7,
         };
         assert_eq!(
             fingerprint(&config(Some("turbo")), &plan),
-            "game=pegs variant=turbo format=gauntlet seats=2 rounds=4 repeat=true seed=7 \
-             engines=a,b,c"
+            "game=pegs variant=turbo format=gauntlet seats=2 repeat=true seed=7 engines=a,b,c"
         );
         assert_eq!(
             fingerprint(&config(None), &plan),
-            "game=pegs variant=- format=gauntlet seats=2 rounds=4 repeat=true seed=7 engines=a,b,c"
+            "game=pegs variant=- format=gauntlet seats=2 repeat=true seed=7 engines=a,b,c"
         );
-        // The form of the first releases, as their records hold it.
+        // The forms of earlier releases, as their records hold them.
         assert_eq!(
-            first_fingerprint(&config(Some("turbo")), &plan),
-            "pegs turbo Gauntlet rounds=4 repeat=true seed=7 engines=a,b,c"
+            earlier_fingerprints(&config(Some("turbo")), &plan),
+            [
+                "game=pegs variant=turbo format=gauntlet seats=2 rounds=4 repeat=true seed=7 \
+                 engines=a,b,c",
+                "pegs turbo Gauntlet rounds=4 repeat=true seed=7 engines=a,b,c"
+            ]
         );
     }
 }

@@ -14,22 +14,6 @@ pub struct Scheduled {
     pub seed: u64,
 }
 
-/// The schedule of `referee match`: `games` games of `engines` engines, engine `i` in seat
-/// `(i + game) mod seats`; with `repeat`, each seed once for every rotation of the seats.
-pub fn match_schedule(
-    engines: usize,
-    games: usize,
-    repeat: bool,
-    seed: u64,
-) -> impl Iterator<Item = Scheduled> + Send + use<> {
-    let seats = engines.max(1);
-    (0..games).map(move |index| Scheduled {
-        index,
-        engines: (0..seats).map(|seat| (seat + index) % seats).collect(),
-        seed: game_seed(seed, if repeat { index / seats } else { index }),
-    })
-}
-
 /// The seed of game `index`: one stream per game of a generator seeded with the match seed, so any
 /// game can be replayed alone.
 pub fn game_seed(match_seed: u64, index: usize) -> u64 {
@@ -62,6 +46,8 @@ pub struct Plan {
     pub seats: usize,
     /// Times each table is played (each a new seed).
     pub rounds: usize,
+    /// At most this many games: the schedule's first ones (a match's `--games`).
+    pub limit: Option<usize>,
     /// Play each seed once for every rotation of the seats.
     pub repeat: bool,
     /// The seed of every game's seed.
@@ -102,18 +88,22 @@ impl Plan {
     /// How many games the whole schedule holds.
     pub fn games(&self) -> usize {
         let rotations = if self.repeat { self.seats } else { 1 };
-        self.rounds
+        let all = self
+            .rounds
             .saturating_mul(tables(self).len())
-            .saturating_mul(rotations)
+            .saturating_mul(rotations);
+        self.limit.map_or(all, |limit| all.min(limit))
     }
 }
 
 /// The whole schedule: round by round, table by table. Without `repeat`, a table's seats rotate
 /// from round to round; with it, each round plays every rotation on one seed. Every game's seed
 /// comes from the plan's seed and the game's group, so the schedule is the same on every machine.
-/// Made as it is played: a long schedule takes no memory.
+/// Made as it is played: a long schedule takes no memory. A schedule of more rounds begins with
+/// the schedule of fewer, so a run can be extended.
 pub fn schedule(plan: &Plan) -> impl Iterator<Item = Scheduled> + Send + use<> {
     let tables = tables(plan);
+    let games = plan.games();
     let (seats, repeat, seed) = (plan.seats, plan.repeat, plan.seed);
     let groups_per_round = tables.len();
     (0..plan.rounds)
@@ -133,6 +123,7 @@ pub fn schedule(plan: &Plan) -> impl Iterator<Item = Scheduled> + Send + use<> {
                 seed: game_seed(seed, round * groups_per_round + t),
             }
         })
+        .take(games)
 }
 
 /// A shard `K/N` (K from 1): the games whose index is `K - 1` modulo `N`.
@@ -185,6 +176,7 @@ mod tests {
             engines,
             seats,
             rounds,
+            limit: None,
             repeat,
             seed: 9,
         }
@@ -238,6 +230,25 @@ mod tests {
             plain.iter().map(|g| g.engines.clone()).collect::<Vec<_>>(),
             [[0, 1], [0, 2], [1, 0], [2, 0]]
         );
+    }
+
+    #[test]
+    fn two_engines_rotate_every_game_and_repeat_pairs_seeds() {
+        // A match: engine i sits in seat (i + game) mod 2; with --repeat each seed twice.
+        for repeat in [false, true] {
+            let mut p = plan(Format::RoundRobin, 2, 2, 7, repeat);
+            p.limit = Some(7);
+            let games: Vec<_> = schedule(&p).collect();
+            assert_eq!(games.len(), 7);
+            for (i, g) in games.iter().enumerate() {
+                assert_eq!(g.engines, [i % 2, (i + 1) % 2]);
+                assert_eq!(g.seed, game_seed(9, if repeat { i / 2 } else { i }));
+            }
+        }
+        // More rounds extend a schedule without changing its beginning.
+        let short: Vec<_> = schedule(&plan(Format::RoundRobin, 4, 2, 2, true)).collect();
+        let long: Vec<_> = schedule(&plan(Format::RoundRobin, 4, 2, 5, true)).collect();
+        assert_eq!(short[..], long[..short.len()]);
     }
 
     #[test]

@@ -57,6 +57,21 @@ impl Tally {
         self.wins + self.losses + self.draws
     }
 
+    /// The 95% interval of the score, `s ± 1.95996 sd / sqrt(n)`, unclamped (NaN before any game).
+    fn score_interval(&self) -> (f64, f64) {
+        let n = f64::from(self.games());
+        let (w, l, d) = (
+            f64::from(self.wins),
+            f64::from(self.losses),
+            f64::from(self.draws),
+        );
+        let score = (w + d / 2.0) / n;
+        let variance =
+            (w * (1.0 - score).powi(2) + l * score.powi(2) + d * (0.5 - score).powi(2)) / n;
+        let margin = Z_95 * variance.sqrt() / n.sqrt();
+        (score - margin, score + margin)
+    }
+
     /// The estimate, or `None` before any game.
     pub fn estimate(&self) -> Option<Estimate> {
         let n = f64::from(self.games());
@@ -69,14 +84,12 @@ impl Tally {
             f64::from(self.draws),
         );
         let score = (w + d / 2.0) / n;
-        let variance =
-            (w * (1.0 - score).powi(2) + l * score.powi(2) + d * (0.5 - score).powi(2)) / n;
-        let margin = Z_95 * variance.sqrt() / n.sqrt();
+        let (low, high) = self.score_interval();
         // A score of 0 or 1, or an interval reaching past them, means an unbounded Elo error.
         let elo_error = if score == 0.0 || score == 1.0 {
             f64::INFINITY
         } else {
-            (elo((score + margin).min(1.0)) - elo((score - margin).max(0.0))) / 2.0
+            (elo(high.min(1.0)) - elo(low.max(0.0))) / 2.0
         };
         let los = if w + l == 0.0 {
             0.5
@@ -93,14 +106,48 @@ impl Tally {
     }
 }
 
+/// The Elo difference as a reader can use it: `34.9 +/- 69.4` with its 95% interval; after a
+/// perfect score, where the estimate is infinite, the one-sided 95% bound (`> +316.6 (95%)` after
+/// 20 wins: the exact binomial bound, a score of `0.05^(1/n)`); when the interval reaches past a
+/// score of 0 or 1, its finite end (`-190.8 (95%: < +126.0)`); `-` before any game.
+pub fn elo_text(tally: &Tally) -> String {
+    let Some(e) = tally.estimate() else {
+        return "-".to_owned();
+    };
+    let n = f64::from(tally.games());
+    let bound = elo(0.05f64.powf(1.0 / n));
+    if e.score == 1.0 {
+        return format!("> {bound:+.1} (95%)");
+    }
+    if e.score == 0.0 {
+        return format!("< {:+.1} (95%)", -bound);
+    }
+    if e.elo_error.is_finite() {
+        return format!("{:.1} +/- {:.1}", e.elo, e.elo_error);
+    }
+    // The interval's finite end: the other one lies past a score of 0 or 1.
+    let (low, high) = tally.score_interval();
+    match (low > 0.0, high < 1.0) {
+        (false, true) => format!("{:.1} (95%: < {:+.1})", e.elo, elo(high)),
+        (true, false) => format!("{:.1} (95%: > {:+.1})", e.elo, elo(low)),
+        _ => format!("{:.1} (95%: unbounded, too few games)", e.elo),
+    }
+}
+
 /// A sequential probability ratio test of H0: Elo = `elo0` against H1: Elo = `elo1`.
 ///
 /// It uses the generalised SPRT with the normal approximation that chess testing frameworks use
-/// (Van den Bergh): with the mean score `m` and per-game variance `v` of `n` games, and `s0`, `s1`
-/// the scores the two hypotheses expect, `LLR = n (s1 - s0) (2m - s0 - s1) / (2v)`. The run stops
-/// for H1 when `LLR >= ln((1 - beta) / alpha)` and for H0 when `LLR <= ln(beta / (1 - alpha))`.
-/// While every game has had the same result (variance 0, as in a sweep), `v` is the variance of a
-/// win-or-loss game scored at the hypotheses' mean score, `s(1 - s)` with `s = (s0 + s1) / 2`.
+/// (Van den Bergh): with the mean score `m` and variance `v` of `n` independent trials, and `s0`,
+/// `s1` the scores the two hypotheses expect, `LLR = n (s1 - s0) (2m - s0 - s1) / (2v)`. The run
+/// stops for H1 when `LLR >= ln((1 - beta) / alpha)` and for H0 when `LLR <= ln(beta / (1 -
+/// alpha))`.
+///
+/// The trials are games (the trinomial model: scores 0, 1/2, 1), or, when games are played in pairs
+/// on one seed with the seats swapped, game pairs (the pentanomial model: a pair's score 0, 1/4,
+/// 1/2, 3/4 or 1), which counts the correlation inside a pair instead of ignoring it. While every
+/// trial has had the same result (variance 0, as in a sweep), `v` is the variance of independent
+/// win-or-loss games scored at the hypotheses' mean score, `s(1 - s)` per game with `s = (s0 + s1)
+/// / 2`, half that per pair.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Sprt {
     /// Elo under H0.
@@ -180,29 +227,45 @@ impl Sprt {
 
     /// The log-likelihood ratio of `tally` (0 before any game).
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let n = f64::from(tally.games());
-        let Some(e) = tally.estimate() else {
+        self.gsprt(
+            &[tally.losses, tally.draws, tally.wins],
+            &[0.0, 0.5, 1.0],
+            1.0,
+        )
+    }
+
+    /// The log-likelihood ratio of game pairs: `pentanomial[k]` pairs scored `k / 2` points of 2
+    /// (0 before any pair).
+    pub fn llr_pentanomial(&self, pentanomial: &[u32; 5]) -> f64 {
+        self.gsprt(pentanomial, &[0.0, 0.25, 0.5, 0.75, 1.0], 0.5)
+    }
+
+    /// The normal-approximation LLR of trials of which `counts[i]` scored `scores[i]`; a sweep's
+    /// variance is `fallback` times that of one win-or-loss game.
+    fn gsprt(&self, counts: &[u32], scores: &[f64], fallback: f64) -> f64 {
+        let n: f64 = counts.iter().map(|&c| f64::from(c)).sum();
+        if n == 0.0 {
             return 0.0;
-        };
-        let (w, l, d) = (
-            f64::from(tally.wins),
-            f64::from(tally.losses),
-            f64::from(tally.draws),
-        );
-        let m = e.score;
+        }
+        let trials = || counts.iter().zip(scores).map(|(&c, &x)| (f64::from(c), x));
+        let m = trials().map(|(c, x)| c * x).sum::<f64>() / n;
+        let mut variance = trials().map(|(c, x)| c * (x - m).powi(2)).sum::<f64>() / n;
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
-        let mut variance = (w * (1.0 - m).powi(2) + l * m.powi(2) + d * (0.5 - m).powi(2)) / n;
         if variance <= 1e-12 {
             let s = (s0 + s1) / 2.0;
-            variance = s * (1.0 - s);
+            variance = fallback * s * (1.0 - s);
         }
         n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * variance)
     }
 
-    /// The decision so far.
+    /// The decision so far on `tally`.
     pub fn state(&self, tally: &Tally) -> SprtState {
+        self.decide(self.llr(tally))
+    }
+
+    /// The decision a log-likelihood ratio gives.
+    pub fn decide(&self, llr: f64) -> SprtState {
         let (lower, upper) = self.bounds();
-        let llr = self.llr(tally);
         if llr >= upper {
             SprtState::H1
         } else if llr <= lower {
@@ -320,5 +383,70 @@ mod tests {
         ] {
             assert!(Sprt::parse(&[bad.to_owned()]).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn perfect_and_near_perfect_scores_print_bounds_not_infinities() {
+        let tally = |wins, losses, draws| Tally {
+            wins,
+            losses,
+            draws,
+        };
+        // 20 wins: the exact one-sided bound is a score of 0.05^(1/20) = 0.860892, which is
+        // -400 log10(1/0.860892 - 1) = +316.6 Elo (computed with Python's math module).
+        assert_eq!(elo_text(&tally(20, 0, 0)), "> +316.6 (95%)");
+        assert_eq!(elo_text(&tally(0, 20, 0)), "< -316.6 (95%)");
+        // 1 win, 3 losses: score 0.25, sd sqrt(0.1875), interval 0.25 ± 0.4244; its upper end
+        // 0.67434 is +126.4 Elo (Python), the lower end is past 0.
+        assert_eq!(elo_text(&tally(1, 3, 0)), "-190.8 (95%: < +126.4)");
+        assert_eq!(elo_text(&tally(3, 1, 0)), "190.8 (95%: > -126.4)");
+        assert_eq!(elo_text(&tally(55, 45, 0)), "34.9 +/- 69.4");
+        assert_eq!(elo_text(&Tally::default()), "-");
+        for n in 1..200 {
+            for t in [
+                tally(n, 0, 0),
+                tally(0, n, 0),
+                tally(n, 1, 0),
+                tally(1, 0, n),
+            ] {
+                assert!(!elo_text(&t).contains("inf"), "{t:?}: {}", elo_text(&t));
+            }
+        }
+    }
+
+    #[test]
+    fn pentanomial_llr_matches_the_fastchess_formula() {
+        // Expected values: the pentanomial LLR of fastchess 0.x (src/matchmaking/sprt/sprt.cpp,
+        // `SPRT::getLLR(penta...)` with logistic bounds), evaluated in Python 3 for elo0=0,
+        // elo1=5: pair scores 0, 1/4, 1/2, 3/4, 1; LLR = (s1 - s0) (2m - s0 - s1) / (2 v / pairs).
+        let sprt = Sprt::parse(&["elo0=0 elo1=5 alpha=0.05 beta=0.05".to_owned()]).unwrap();
+        for (counts, expected) in [
+            ([10, 40, 100, 60, 15], 0.8841871419409031),
+            ([0, 2, 5, 3, 0], 0.0502832464739009),
+            ([3, 20, 50, 25, 2], 0.0692121704955714),
+        ] {
+            let llr = sprt.llr_pentanomial(&counts);
+            assert!(
+                (llr - expected).abs() < 1e-9,
+                "{counts:?}: {llr} vs {expected}"
+            );
+        }
+        assert_eq!(sprt.llr_pentanomial(&[0; 5]), 0.0);
+        // Pairs that all split 1-1 (two deterministic engines) decide nothing for H1 ...
+        assert!(sprt.llr_pentanomial(&[0, 0, 500, 0, 0]) < 0.0);
+        // ... and a sweep of pairs decides for H1.
+        assert_eq!(
+            sprt.decide(sprt.llr_pentanomial(&[0, 0, 0, 0, 200])),
+            SprtState::H1
+        );
+        // A game pair counted as two independent games overstates the evidence of split pairs:
+        // 100 pairs of one win and one loss each are 100 wins and 100 losses in the trinomial.
+        let split = sprt.llr_pentanomial(&[0, 0, 100, 0, 0]);
+        let games = sprt.llr(&Tally {
+            wins: 100,
+            losses: 100,
+            draws: 0,
+        });
+        assert!(split < 0.0 && games < 0.0, "{split} {games}");
     }
 }

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::error::{CommandResult, Ended};
 use crate::records::{End, Record};
-use crate::stats::elo::{Estimate, Tally};
+use crate::stats::elo::{Estimate, Tally, elo_text};
 
 /// One engine's line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -267,17 +267,27 @@ impl Results {
             .unwrap_or_default()
     }
 
+    /// An engine's game pairs against everyone, from its side: how many gave it 0, 1/2, 1, 3/2
+    /// or 2 points (the pentanomial SPRT's input).
+    pub fn pentanomial_against_field(&self, name: &str) -> [u32; 5] {
+        let mut sum = [0; 5];
+        for p in &self.pairings {
+            for k in 0..5 {
+                if p.a == name {
+                    sum[k] += p.pentanomial[k];
+                } else if p.b == name {
+                    sum[4 - k] += p.pentanomial[k];
+                }
+            }
+        }
+        sum
+    }
+
     /// Points `a` won against `b` in their two-seat games, and how many they played.
     fn against(&self, a: &str, b: &str) -> Option<(f64, u32)> {
         self.tally_of(a, b)
             .map(|t| (f64::from(t.wins) + f64::from(t.draws) / 2.0, t.games()))
     }
-}
-
-fn elo_text(e: Option<Estimate>) -> String {
-    e.map_or("-".to_owned(), |e| {
-        format!("{:.1} +/- {:.1}", e.elo, e.elo_error)
-    })
 }
 
 impl fmt::Display for Results {
@@ -307,7 +317,7 @@ impl fmt::Display for Results {
                 e.points,
                 format!("{:.3} +/- {:.3}", e.mean_points.0, e.mean_points.1),
                 format!("{:.2} +/- {:.2}", e.mean_rank.0, e.mean_rank.1),
-                elo_text(e.estimate)
+                elo_text(&e.tally)
             )?;
         }
         if self.pairings.is_empty() {
@@ -340,7 +350,7 @@ impl fmt::Display for Results {
                 t.losses,
                 t.draws,
                 t.games(),
-                elo_text(p.estimate),
+                elo_text(&p.tally),
                 p.estimate.map_or(50.0, |e| e.los * 100.0),
                 p.pentanomial
             )?;

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::records::{End, Record};
+use crate::stats::elo::elo_text;
 use crate::stats::results::Results;
 
 /// `Finished game 3 of 10 (alpha vs beta): 1-0 {normal end, scores 23 17}`; with more than two
@@ -70,11 +71,17 @@ impl fmt::Display for Standings<'_> {
         if let Some(e) = estimate {
             writeln!(
                 f,
-                "Elo difference: {:.1} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
-                e.elo,
-                e.elo_error,
+                "Elo difference: {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+                elo_text(&t),
                 e.los * 100.0,
                 e.draw_ratio * 100.0
+            )?;
+        }
+        let pairs = self.results.pentanomial_against_field(a);
+        if pairs.iter().any(|&n| n > 0) {
+            writeln!(
+                f,
+                "Game pairs (0, 1/2, 1, 3/2, 2 points for {a}): {pairs:?}"
             )?;
         }
         write!(f, "{}", self.results.summary_line())
