@@ -64,6 +64,7 @@ fn config(concurrency: usize) -> MatchConfig {
         on_fault: Default::default(),
         log_dir: None,
         log_limit: 0,
+        openings: Default::default(),
     }
 }
 

@@ -116,6 +116,39 @@ pub enum Command {
         #[arg(short, long, default_value = "games.html")]
         output: PathBuf,
     },
+    /// Write a file of openings for --openings: distinct random openings, one per line.
+    ///
+    /// Openings after which the game is over, or a seat leads by more than --max-lead points,
+    /// are left out. The same seed gives the same file.
+    #[command(after_help = "Example:
+  referee openings --game dvonn --plies 10 --count 200 -o dvonn-10.txt
+  referee match --game dvonn --engine ./new --engine ./old --repeat --games 400 --openings dvonn-10.txt")]
+    Openings {
+        /// The game.
+        #[arg(long)]
+        game: String,
+        /// The variant, for games that have them.
+        #[arg(long)]
+        variant: Option<String>,
+        /// The number of seats.
+        #[arg(long)]
+        seats: Option<usize>,
+        /// Plies per opening.
+        #[arg(long)]
+        plies: usize,
+        /// How many openings.
+        #[arg(long)]
+        count: usize,
+        /// The most points one seat may lead another by after the opening.
+        #[arg(long, default_value_t = 2)]
+        max_lead: i64,
+        /// The seed of the random plies.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Write the openings here instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Standings, crosstable and pairing statistics of any set of record files, merged.
     Stats {
         /// Record files (`.jsonl`).
@@ -207,6 +240,17 @@ pub struct PlayArgs {
     /// four), so the luck of a deal cancels out: duplicate play.
     #[arg(long, visible_alias = "duplicate")]
     pub repeat: bool,
+    /// Begin every game with the moves of one line of FILE: moves separated by spaces, or a JSON
+    /// record whose plies are taken; `#` starts a comment. Options: `plies=N` keeps the first N
+    /// plies, `order=random` shuffles the lines (seeded), `start=K` begins at the K-th. Each
+    /// opening is played once per seat rotation with --repeat. Not for Wyx and DOUBLE, which
+    /// draw what may be played from each game's seed: use --random-plies there.
+    #[arg(long, num_args = 1..=4, value_name = "FILE [KEY=VALUE]")]
+    pub openings: Vec<String>,
+    /// Begin every game with N random legal plies, drawn from the game's seed (the same for the
+    /// games that share a seed, so with --repeat both engines play both sides of each).
+    #[arg(long, value_name = "N", conflicts_with = "openings")]
+    pub random_plies: Option<usize>,
     /// The seed of the schedule and every game's seed: the same seed gives the same games. Drawn
     /// at random if absent; records store it.
     #[arg(long)]

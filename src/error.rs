@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use crate::play::arena::MatchError;
 use crate::play::clock::TimeControlError;
+use crate::play::openings::OpeningsError;
 use crate::play::schedule::ShardError;
 use crate::play::spec::EngineSpecError;
 use crate::records::file::{OutError, ReadError};
@@ -70,6 +71,9 @@ pub enum Error {
     /// An `--sprt` value.
     #[error(transparent)]
     Sprt(#[from] SprtError),
+    /// Openings that cannot be read or used.
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
     /// A game that cannot be set up as asked.
     #[error(transparent)]
     Setup(#[from] SetupError),

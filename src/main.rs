@@ -18,10 +18,12 @@ use referee::bots::Strategy;
 use referee::error::{CommandResult, Ended, Error, exit_status};
 use referee::play::arena::{MatchConfig, OnFault};
 use referee::play::clock::TimeControl;
+use referee::play::openings::{BookSpec, Generate, Openings};
 use referee::play::run::{Tournament, run};
 use referee::play::schedule::Format;
 use referee::play::spec::{EngineSpec, builtin_engines, unique_names};
 use referee::records::import::Source;
+use referee::rules::game::Setup;
 use referee::stats::elo::Sprt;
 
 fn main() -> ExitCode {
@@ -73,6 +75,30 @@ fn dispatch(cli: Cli) -> CommandResult {
             seat,
             output,
         } => referee::render::picture::run(&file, game, ply, seat, output.as_deref(), &mut stdout),
+        Command::Openings {
+            game,
+            variant,
+            seats,
+            plies,
+            count,
+            max_lead,
+            seed,
+            output,
+        } => {
+            let options = Generate {
+                game,
+                setup: Setup {
+                    variant,
+                    seats,
+                    ..Setup::default()
+                },
+                plies,
+                count,
+                max_lead,
+                seed,
+            };
+            referee::play::openings::generate(&options, output.as_deref(), &mut stdout)
+        }
         Command::View { files, output } => referee::render::viewer::run(&files, &output),
         Command::Schema => {
             use std::io::Write;
@@ -83,8 +109,8 @@ fn dispatch(cli: Cli) -> CommandResult {
 }
 
 /// The match configuration `play` asks for: its engines (the built-in bots when none is given),
-/// clocks, and seed (drawn when not given).
-fn play_config(play: PlayArgs) -> Result<MatchConfig, Error> {
+/// clocks, seed (drawn when not given), and openings, checked for games of `seats` seats.
+fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Error> {
     let seed = match play.seed {
         Some(seed) => seed,
         None => getrandom::u64().map_err(|e| Error::Usage(format!("cannot draw a seed: {e}")))?,
@@ -94,7 +120,7 @@ fn play_config(play: PlayArgs) -> Result<MatchConfig, Error> {
         let exe = exe.to_string_lossy();
         let exe = shlex::try_quote(&exe)
             .map_err(|_| Error::Usage("this program's path cannot be quoted".into()))?;
-        builtin_engines(&exe, &play.game, play.seats.unwrap_or(2), seed)
+        builtin_engines(&exe, &play.game, seats.unwrap_or(2), seed)
     } else {
         play.engines
             .iter()
@@ -105,6 +131,18 @@ fn play_config(play: PlayArgs) -> Result<MatchConfig, Error> {
     let tc = match play.movetime {
         Some(ms) => TimeControl::MoveTime(Duration::from_millis(ms)),
         None => play.tc.parse()?,
+    };
+    let openings = if let Some(plies) = play.random_plies {
+        Openings::Random(plies)
+    } else if !play.openings.is_empty() {
+        let setup = Setup {
+            variant: play.variant.clone(),
+            seats,
+            ..Setup::default()
+        };
+        Openings::Book(BookSpec::parse(&play.openings)?.load(&play.game, &setup, seed)?)
+    } else {
+        Openings::None
     };
     Ok(MatchConfig {
         game: play.game,
@@ -122,6 +160,7 @@ fn play_config(play: PlayArgs) -> Result<MatchConfig, Error> {
         },
         log_dir: play.log_dir,
         log_limit: play.log_limit,
+        openings,
     })
 }
 
@@ -163,7 +202,8 @@ fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
              more engines than seats)"
         )));
     }
-    let config = play_config(args.play)?;
+    let seats = args.play.seats.or((engines > 0).then_some(engines));
+    let config = play_config(args.play, seats)?;
     // A match is the tournament of one table: every engine at every game.
     let seats = Some(config.engines.len());
     let (rounds, games) = match args.rounds {
@@ -183,6 +223,6 @@ fn play_tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandR
     };
     let seats = args.play.seats;
     let tournament = tournament_of(args.run, format, args.rounds, None, seats, Some(args.out))?;
-    let config = play_config(args.play)?;
+    let config = play_config(args.play, seats)?;
     run(&config, &tournament, json, stdout)
 }

@@ -306,6 +306,7 @@ fn records_with_numbers_out_of_range_never_crash_a_reader() {
             Value::Array(vec![serde_json::json!({"name": "x"}); 1000]),
         ),
         ("setup", Value::from("R2D3/".repeat(100))),
+        ("opening", Value::from(huge)),
         (
             "moves",
             serde_json::json!([{"ply": huge, "seat": 99, "move": "D2"}]),
@@ -332,6 +333,22 @@ fn records_with_numbers_out_of_range_never_crash_a_reader() {
         assert!(matches!(code, Some(0..=2)), "{args:?}: {output:?}");
     };
     run(&["validate"]);
+    // Each mutation is a problem of its own record.
+    let report = Command::new(cargo_bin!("referee"))
+        .args(["validate", "--json"])
+        .arg(&hostile)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&report.stdout).unwrap();
+    assert_eq!(report["valid"], 0, "{report}");
+    assert!(
+        report["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["kind"] == "opening"),
+        "{report}"
+    );
     run(&["stats"]);
     run(&["view", "-o", dir.join("page.html").to_str().unwrap()]);
     for game in 1..=lines.len() {

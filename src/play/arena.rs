@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::play::clock::{Clock, TimeControl};
 use crate::play::engine::{Engine, EngineError, Transcript};
+use crate::play::openings::{Opening, Openings, RANDOM_PLIES_STREAM};
 use crate::play::schedule::{Scheduled, engine_seed};
 use crate::play::spec::EngineSpec;
 use crate::records::replay::Replay;
@@ -61,6 +62,8 @@ pub struct MatchConfig {
     pub log_dir: Option<PathBuf>,
     /// The most bytes of engine traffic one game's transcript keeps.
     pub log_limit: u64,
+    /// How games begin.
+    pub openings: Openings,
 }
 
 /// Why a match cannot run.
@@ -315,6 +318,9 @@ fn play_one(
             clocks,
             healthy: &mut healthy,
             rng: Stream::new(seed, SUBSTITUTE_STREAM),
+            opening: config.openings.of_group(scheduled.group),
+            opening_played: 0,
+            opening_rng: Stream::new(seed, RANDOM_PLIES_STREAM),
         };
         end = table.play().err();
     }
@@ -359,6 +365,10 @@ struct Table<'a> {
     clocks: Vec<Clock>,
     healthy: &'a mut [bool],
     rng: Stream,
+    /// The game's opening, and how many of its plies were played.
+    opening: Opening<'a>,
+    opening_played: usize,
+    opening_rng: Stream,
 }
 
 impl Table<'_> {
@@ -387,6 +397,12 @@ impl Table<'_> {
         loop {
             let seat = match self.replay.game().to_move() {
                 None => return Ok(()),
+                Some(Actor::Seat(seat)) if self.opening_played < self.opening.len() => {
+                    if let Err((at_fault, f)) = self.opening_ply(seat) {
+                        self.fault(at_fault, f)?;
+                    }
+                    continue;
+                }
                 Some(Actor::Seat(seat)) if !self.replay.is_substituted(seat) => seat,
                 // A card leaves the stock as the seed dictates; each engine learns what its seat
                 // may see of it, as information it may ignore.
@@ -451,6 +467,29 @@ impl Table<'_> {
             verdict: fault.verdict,
             detail: fault.detail,
         })
+    }
+
+    /// Plays the opening's next ply for `seat`, with no clock running, and tells every engine as
+    /// of any ply.
+    fn opening_ply(&mut self, seat: usize) -> Result<(), (usize, Fault)> {
+        let text = self.opening.ply(
+            self.opening_played,
+            self.replay.game(),
+            &mut self.opening_rng,
+        );
+        self.opening_played += 1;
+        match self.replay.play(&text) {
+            Ok(mv) => {
+                self.replay.end_opening();
+                self.tell(seat, &mv.to_string())
+            }
+            // Openings are checked against the rules when they are read; should one still not
+            // fit, the game goes on from where it stands.
+            Err(_) => {
+                self.opening_played = self.opening.len();
+                Ok(())
+            }
+        }
     }
 
     /// Tells every engine still playing that `seat` played `mv`.

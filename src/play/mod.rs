@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod clock;
 pub mod engine;
+pub mod openings;
 pub mod process;
 pub mod progress;
 pub mod run;

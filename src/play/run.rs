@@ -82,10 +82,11 @@ fn engine_names(config: &MatchConfig) -> Vec<String> {
 /// What identifies a run, stored in every record's `tags.tournament` so that `--resume` never
 /// mixes in another one's records: `game=G variant=V format=F seats=S repeat=B seed=N
 /// engines=A,B,C` (`variant=-` when there is none). Built from these fields alone, so it stays the
-/// same from version to version. The number of rounds or games is left out: a longer schedule
+/// same from version to version; openings add ` random-plies=N` or ` openings=FILE[:plies=N]
+/// [:order=random][:start=K]`. The number of rounds or games is left out: a longer schedule
 /// begins with a shorter one, so a run resumed with more games goes on where it stopped.
 pub fn fingerprint(config: &MatchConfig, plan: &Plan) -> String {
-    format!(
+    let mut text = format!(
         "game={} variant={} format={} seats={} repeat={} seed={} engines={}",
         config.game,
         config.variant.as_deref().unwrap_or("-"),
@@ -94,7 +95,12 @@ pub fn fingerprint(config: &MatchConfig, plan: &Plan) -> String {
         plan.repeat,
         plan.seed,
         engine_names(config).join(",")
-    )
+    );
+    if let Some(openings) = config.openings.fingerprint() {
+        text.push(' ');
+        text.push_str(&openings);
+    }
+    text
 }
 
 /// The fingerprints earlier releases wrote, still accepted by `--resume`: the same fields with
@@ -352,6 +358,7 @@ mod tests {
             on_fault: Default::default(),
             log_dir: None,
             log_limit: 0,
+            openings: Default::default(),
         }
     }
 

@@ -10,6 +10,8 @@ pub struct Scheduled {
     pub index: usize,
     /// The engine (index into `MatchConfig::engines`) in each seat.
     pub engines: Vec<usize>,
+    /// The game's group: the games of one table and round, which share a seed and an opening.
+    pub group: usize,
     /// The game's seed.
     pub seed: u64,
 }
@@ -115,12 +117,14 @@ pub fn schedule(plan: &Plan) -> impl Iterator<Item = Scheduled> + Send + use<> {
         .enumerate()
         .map(move |(index, (round, t, rotation))| {
             let table = &tables[t];
+            let group = round * groups_per_round + t;
             Scheduled {
                 index,
                 engines: (0..seats)
                     .map(|seat| table[(seat + rotation) % seats])
                     .collect(),
-                seed: game_seed(seed, round * groups_per_round + t),
+                group,
+                seed: game_seed(seed, group),
             }
         })
         .take(games)

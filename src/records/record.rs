@@ -40,6 +40,10 @@ pub struct Record {
     pub tags: BTreeMap<String, String>,
     /// Every ply, in order.
     pub moves: Vec<Ply>,
+    /// How many of the first plies were the opening (`--openings`, `--random-plies`): played by
+    /// the referee for the seats, told to the engines as ordinary plies, with no clock running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<usize>,
     /// Seats the referee took over after a fault (`--on-fault substitute`, games of three or more
     /// seats): from `ply` on, the referee played random legal moves for them. None of them wins.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

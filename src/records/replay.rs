@@ -13,6 +13,8 @@ pub struct Replay {
     history: Vec<(AnyGame, Ply)>,
     /// Seats the referee plays for, after their faults.
     faults: Vec<SeatFault>,
+    /// How many first plies were the opening.
+    opening: Option<usize>,
 }
 
 impl Replay {
@@ -23,6 +25,7 @@ impl Replay {
             seed: setup.seed,
             history: Vec::new(),
             faults: Vec::new(),
+            opening: None,
         })
     }
 
@@ -64,6 +67,11 @@ impl Replay {
             ply.time_ms = Some(time.as_millis().try_into().unwrap_or(u64::MAX));
             ply.clock_ms = Some(clock.as_millis().try_into().unwrap_or(u64::MAX));
         }
+    }
+
+    /// Notes that the plies so far were the game's opening.
+    pub fn end_opening(&mut self) {
+        self.opening = Some(self.history.len());
     }
 
     /// Notes that the referee plays for `seat` from now on.
@@ -145,6 +153,7 @@ impl Replay {
                 .public_setup(),
             tags: Default::default(),
             moves: self.history.iter().map(|(_, ply)| ply.clone()).collect(),
+            opening: self.opening,
             result: end
                 .as_ref()
                 .map(|end| result_of(&self.game, end, &self.faults)),

@@ -34,6 +34,8 @@ pub enum ProblemKind {
     IllegalMove,
     /// A chance event (a card drawn) is possible but not the one the seed draws.
     Chance,
+    /// The opening covers plies the game does not have.
+    Opening,
     /// The way the game ended contradicts the replay.
     End,
     /// The stored result differs from the replayed one.
@@ -350,6 +352,15 @@ pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
                 return Err(problem(ProblemKind::IllegalMove, e.to_string()));
             }
         }
+    }
+    if let Some(opening) = record.opening.filter(|&o| o > record.moves.len()) {
+        return Err(RecordProblem::new(
+            ProblemKind::Opening,
+            format!(
+                "the opening is {opening} plies, the game only {}",
+                record.moves.len()
+            ),
+        ));
     }
     check_faults(&game, record)?;
     check_end(&game, record)?;

@@ -145,6 +145,10 @@ macro_rules! games {
                 dispatch!(self, g => g.public_setup())
             }
 
+            fn drawn_from_seed(&self) -> bool {
+                dispatch!(self, g => g.drawn_from_seed())
+            }
+
             fn forfeit_winners(&self, loser: Seat) -> Vec<Seat> {
                 dispatch!(self, g => g.forfeit_winners(loser))
             }

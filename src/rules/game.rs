@@ -304,6 +304,12 @@ pub trait Game: Clone + fmt::Debug {
     /// An SVG picture of the position as `viewer` may see it; lines are never empty.
     fn render_svg(&self, viewer: Viewer) -> String;
 
+    /// Whether the seed changes what the seats may play: a layout drawn at setup (the Wyx rack) or
+    /// cards drawn (DOUBLE). A fixed list of moves fits every game only when it does not.
+    fn drawn_from_seed(&self) -> bool {
+        false
+    }
+
     /// The public layout drawn at setup (the Wyx rack), as one token without spaces; `None` for
     /// games without one.
     fn public_setup(&self) -> Option<String> {

@@ -649,6 +649,10 @@ impl Game for Wyx {
         text
     }
 
+    fn drawn_from_seed(&self) -> bool {
+        true
+    }
+
     fn public_setup(&self) -> Option<String> {
         Some(self.rack_text())
     }

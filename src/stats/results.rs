@@ -392,6 +392,7 @@ mod tests {
             setup: None,
             tags: Default::default(),
             moves: Vec::new(),
+            opening: None,
             faults: Vec::new(),
             result: Some(GameResult {
                 winners: winners.to_vec(),
