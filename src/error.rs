@@ -5,6 +5,7 @@
 //! | 0 | the work was done (every record valid, every game imported) |
 //! | 1 | the input is wrong: a record is invalid, a transcript does not replay |
 //! | 2 | the work could not be done: bad arguments, unreadable files, an output that cannot be written |
+//! | 3 | an engine could not be started (the first time it was needed) |
 //! | 128 + N | signal N stopped a run (130 for INT, 143 for TERM); the standings so far were printed |
 
 use std::io;
@@ -27,6 +28,8 @@ pub const SUCCESS: u8 = 0;
 pub const INVALID: u8 = 1;
 /// The exit status when the work could not be done.
 pub const FAILURE: u8 = 2;
+/// The exit status when an engine could not be started.
+pub const ENGINE_FAILED: u8 = 3;
 
 /// How a command that ran to its end ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +56,7 @@ impl Ended {
     }
 }
 
-/// Why a command could not do its work (exit status 2).
+/// Why a command could not do its work (exit status 2, or 3 for an engine that cannot start).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Arguments that parse but do not fit together.
@@ -140,6 +143,8 @@ impl Error {
     pub fn exit_status(&self) -> u8 {
         if self.is_closed_output() {
             SUCCESS
+        } else if matches!(self, Error::Match(MatchError::EngineStart { .. })) {
+            ENGINE_FAILED
         } else {
             FAILURE
         }

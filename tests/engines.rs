@@ -84,14 +84,49 @@ fn assert_verdict(mode: &str, verdict: &str, detail: &str) {
     );
 }
 
+/// An engine that cannot start the first time stops the run with status 3 and says why, its
+/// stderr included, instead of forfeiting every game; a missing command too.
 #[test]
-fn crash_at_start_fails_to_start() {
-    assert_verdict("crash_start", "failed_to_start", "exited with code 3");
+fn an_engine_that_cannot_start_stops_the_run() {
+    let dir = temp_dir("cannot-start");
+    let referee = cargo_bin!("referee");
+    for (engine, why) in [
+        (
+            "name=faulty cmd='python3 tests/engines/faulty.py crash_start'",
+            "exited with code 3; stderr: faulty.py crash_start starting",
+        ),
+        ("name=faulty cmd=./no-such-engine", "No such file"),
+    ] {
+        let out = dir.join("games.jsonl");
+        cargo_bin_cmd!("referee")
+            .env("REFEREE", referee)
+            .env("FAULTY_PIDS", dir.join("pids"))
+            .args(["match", "--game", "dvonn", "--games", "4", "--seed", "3"])
+            .args(["--engine", engine, "--engine"])
+            .arg(format!(
+                "name=random cmd='{} bot --game dvonn'",
+                referee.display()
+            ))
+            .arg("--out")
+            .arg(&out)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(3)
+            .stderr(predicates::str::contains("engine faulty cannot start"))
+            .stderr(predicates::str::contains(why));
+        assert_eq!(std::fs::read_to_string(&out).unwrap_or_default(), "");
+    }
+    assert_none_left(&dir.join("pids"));
 }
 
 #[test]
-fn crash_mid_game_is_a_crash() {
+fn crash_mid_game_is_a_crash_with_the_engines_last_stderr_lines() {
     assert_verdict("crash_mid", "crash", "exited with code 4");
+    assert_verdict(
+        "crash_mid",
+        "crash",
+        "stderr: faulty.py crash_mid starting | ZeroDivisionError: faulty.py gave up",
+    );
 }
 
 #[test]
@@ -385,14 +420,14 @@ fn engine_processes_live_from_game_to_game() {
 }
 
 /// Three games of 3-seat Double Dutch: the faulty engine (crashing at its third genmove) and two
-/// random bots, with `--on-fault` set to `policy`.
-fn three_seat_match(policy: &str) -> Vec<Value> {
+/// random bots, with `--on-fault` set to `policy`; the records and the referee's stdout.
+fn three_seat_match(policy: &str) -> (Vec<Value>, String) {
     let dir = temp_dir(&format!("three-{policy}"));
     let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
     let _ = std::fs::remove_file(&out);
     let referee = cargo_bin!("referee");
     let bot = format!("{} bot --game double-dutch", referee.display());
-    cargo_bin_cmd!("referee")
+    let stdout = cargo_bin_cmd!("referee")
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", &pids)
         .args([
@@ -414,9 +449,12 @@ fn three_seat_match(policy: &str) -> Vec<Value> {
         .arg(&out)
         .timeout(std::time::Duration::from_secs(60))
         .assert()
-        .success();
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     assert_none_left(&pids);
-    valid_records(&out)
+    (valid_records(&out), String::from_utf8(stdout).unwrap())
 }
 
 fn faulty_seat(record: &Value) -> u64 {
@@ -426,7 +464,19 @@ fn faulty_seat(record: &Value) -> u64 {
 
 #[test]
 fn substitute_plays_on_for_a_faulty_seat_which_cannot_win() {
-    for record in three_seat_match("substitute") {
+    let (records, stdout) = three_seat_match("substitute");
+    // The game lines and the summary show the faults, though the games ended normally.
+    assert_eq!(
+        stdout.matches("referee plays for faulty from ply").count(),
+        3,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("after crash: exited with code 4"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ends: substitute 3 (crash)"), "{stdout}");
+    for record in records {
         let seat = faulty_seat(&record);
         assert_eq!(record["end"]["reason"], "normal", "{record}");
         let faults = record["faults"].as_array().unwrap();
@@ -447,7 +497,7 @@ fn substitute_plays_on_for_a_faulty_seat_which_cannot_win() {
 
 #[test]
 fn forfeit_ends_a_three_seat_game_and_the_others_share_the_win() {
-    for record in three_seat_match("forfeit") {
+    for record in three_seat_match("forfeit").0 {
         let seat = faulty_seat(&record);
         assert_eq!(record["end"]["reason"], "verdict");
         assert_eq!(record["end"]["seat"], seat);

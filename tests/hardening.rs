@@ -27,6 +27,17 @@ fn bot() -> String {
 /// Runs a two-game DVONN match of `engine` against the built-in bot; returns the records, the
 /// referee's stdout and its peak memory in KiB. It must end within 30 s.
 fn flood_match(name: &str, engine: &str) -> (Vec<Value>, String, u64) {
+    let (output, peak, out) = flood_run(name, engine);
+    assert!(output.status.success(), "{output:?}");
+    (
+        valid_records(&out),
+        String::from_utf8(output.stdout).unwrap(),
+        peak,
+    )
+}
+
+/// The run of [`flood_match`]: its output, the referee's peak memory in KiB, and its records file.
+fn flood_run(name: &str, engine: &str) -> (std::process::Output, u64, std::path::PathBuf) {
     let dir = temp_dir(name);
     let out = dir.join("games.jsonl");
     let mut peak = 0;
@@ -42,12 +53,7 @@ fn flood_match(name: &str, engine: &str) -> (Vec<Value>, String, u64) {
         Duration::from_secs(30),
         |pid| peak = peak.max(peak_rss_kib(pid)),
     );
-    assert!(output.status.success(), "{output:?}");
-    (
-        valid_records(&out),
-        String::from_utf8(output.stdout).unwrap(),
-        peak,
-    )
+    (output, peak, out)
 }
 
 fn assert_flood_verdict(name: &str, engine: &str, verdict: &str, detail: &str) {
@@ -64,14 +70,16 @@ fn assert_flood_verdict(name: &str, engine: &str, verdict: &str, detail: &str) {
     );
 }
 
+/// An engine that never finishes its first handshake stops the run (status 3), in bounded memory.
 #[test]
 fn blank_lines_without_end_at_startup_fail_the_start_in_bounded_memory() {
-    assert_flood_verdict(
-        "yes",
-        "name=yes cmd=\"yes ''\"",
-        "failed_to_start",
-        "more than 256 lines",
-    );
+    let (output, peak, out) = flood_run("yes", "name=yes cmd=\"yes ''\"");
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("engine yes cannot start"), "{stderr}");
+    assert!(stderr.contains("more than 256 lines"), "{stderr}");
+    assert!(!out.exists() || std::fs::read(&out).unwrap().is_empty());
+    assert!(peak < FLOOD_RSS_LIMIT_KIB, "the referee reached {peak} KiB");
 }
 
 fn faulty(mode: &str) -> String {

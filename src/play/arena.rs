@@ -93,6 +93,15 @@ pub enum MatchError {
     /// The caller's handling of a finished game failed (writing the records, say).
     #[error("{0}")]
     Output(#[from] std::io::Error),
+    /// An engine failed to start the first time it was needed: its command or setup is wrong, and
+    /// every game it plays would be forfeited, so the run stops.
+    #[error("engine {name} cannot start: {detail}")]
+    EngineStart {
+        /// The engine.
+        name: String,
+        /// Why, with its last stderr lines.
+        detail: String,
+    },
     /// A signal stopped the run; the games under way were not finished and are not recorded.
     #[error("interrupted")]
     Interrupted,
@@ -109,8 +118,20 @@ pub struct Finished {
     pub record: Record,
 }
 
-/// Idle engine processes, one pool per engine spec, reused from game to game.
-struct Pools(Vec<Mutex<Vec<Engine>>>);
+/// Idle engine processes, one pool per engine spec, reused from game to game, and whether each
+/// spec ever finished its handshake.
+struct Pools {
+    idle: Vec<Mutex<Vec<Engine>>>,
+    started: Vec<AtomicBool>,
+}
+
+/// Why no engine could be taken from a pool.
+struct NotStarted {
+    /// The fault, for the game's record.
+    fault: Fault,
+    /// Whether the engine never started in this run: its command is wrong, and the run stops.
+    never: bool,
+}
 
 /// A seat's fault, for the record.
 struct Fault {
@@ -123,6 +144,15 @@ fn fault(verdict: Verdict, detail: impl Into<String>) -> Fault {
         verdict,
         detail: detail.into(),
     }
+}
+
+/// `detail` with the engine's last stderr lines, which often say why it failed (a traceback).
+fn with_stderr(detail: String, engine: &mut Engine) -> String {
+    let tail = engine.stderr_tail();
+    if tail.is_empty() {
+        return detail;
+    }
+    format!("{detail}; stderr: {}", tail.join(" | "))
 }
 
 /// The verdict for an engine that failed to answer as it should; `waited` is how long it had.
@@ -147,8 +177,8 @@ impl Pools {
         config: &MatchConfig,
         spec: usize,
         transcript: Option<&Transcript>,
-    ) -> Result<Engine, Fault> {
-        if let Some(mut engine) = self.0[spec]
+    ) -> Result<Engine, NotStarted> {
+        if let Some(mut engine) = self.idle[spec]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .pop()
@@ -156,21 +186,26 @@ impl Pools {
             engine.set_transcript(transcript.cloned());
             return Ok(engine);
         }
+        let failed = |detail: String| NotStarted {
+            fault: fault(Verdict::FailedToStart, detail),
+            never: !self.started[spec].load(Ordering::Relaxed),
+        };
         let mut engine = Engine::start(&config.engines[spec].command, transcript.cloned())
-            .map_err(|e| fault(Verdict::FailedToStart, e.to_string()))?;
+            .map_err(|e| failed(e.to_string()))?;
         let deadline = Instant::now() + config.startup;
-        engine
+        let handshake = engine
             .request("protocol_version", deadline)
-            .and_then(|_| engine.request("name", deadline))
-            .map_err(|e| {
-                let Fault { detail, .. } = fault_of(e, config.startup);
-                fault(Verdict::FailedToStart, detail)
-            })?;
+            .and_then(|_| engine.request("name", deadline));
+        if let Err(e) = handshake {
+            let detail = fault_of(e, config.startup).detail;
+            return Err(failed(with_stderr(detail, &mut engine)));
+        }
+        self.started[spec].store(true, Ordering::Relaxed);
         Ok(engine)
     }
 
     fn give_back(&self, spec: usize, engine: Engine) {
-        self.0[spec]
+        self.idle[spec]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(engine);
@@ -204,7 +239,14 @@ pub fn run(
         })?;
     }
     crate::play::process::adopt_orphans();
-    let pools = Pools(config.engines.iter().map(|_| Mutex::default()).collect());
+    let pools = Pools {
+        idle: config.engines.iter().map(|_| Mutex::default()).collect(),
+        started: config
+            .engines
+            .iter()
+            .map(|_| AtomicBool::new(false))
+            .collect(),
+    };
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
     let result = std::thread::scope(|scope| {
@@ -248,7 +290,7 @@ pub fn run(
         }
         Ok(())
     });
-    for pool in pools.0 {
+    for pool in pools.idle {
         for engine in pool
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -295,7 +337,13 @@ fn play_one(
     for (seat, &spec) in engine_of_seat.iter().enumerate() {
         match pools.take(config, spec, transcript.as_ref()) {
             Ok(engine) => engines.push(engine),
-            Err(f) => {
+            Err(NotStarted { fault, never: true }) => {
+                return Err(MatchError::EngineStart {
+                    name: config.engines[spec].command.name.clone(),
+                    detail: fault.detail,
+                });
+            }
+            Err(NotStarted { fault: f, .. }) => {
                 end = Some(End::Verdict {
                     seat,
                     verdict: f.verdict,
@@ -455,8 +503,14 @@ impl Table<'_> {
     /// Marks `seat`'s engine for a restart. With `--on-fault substitute` in a game of three or
     /// more seats, the engine is killed and the referee plays on for the seat (`Ok`); otherwise the
     /// fault ends the game (`Err`, so `?` returns it from `play`).
-    fn fault(&mut self, seat: usize, fault: Fault) -> Result<(), End> {
+    fn fault(&mut self, seat: usize, mut fault: Fault) -> Result<(), End> {
         self.healthy[seat] = false;
+        if matches!(
+            fault.verdict,
+            Verdict::Crash | Verdict::ProtocolError | Verdict::Stall | Verdict::FailedToStart
+        ) {
+            fault.detail = with_stderr(fault.detail, &mut self.engines[seat]);
+        }
         if self.config.on_fault == OnFault::Substitute && self.engines.len() >= 3 {
             self.engines[seat].kill();
             self.replay.substitute(seat, fault.verdict, fault.detail);

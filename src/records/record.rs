@@ -167,6 +167,21 @@ impl Verdict {
     }
 }
 
+impl Verdict {
+    /// Its name in words, for people: `time loss`, `illegal move`, ...
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::UnparseableMove => "unparseable move",
+            Verdict::IllegalMove => "illegal move",
+            Verdict::TimeLoss => "time loss",
+            Verdict::Stall => "stall",
+            Verdict::Crash => "crash",
+            Verdict::ProtocolError => "protocol error",
+            Verdict::FailedToStart => "failed to start",
+        }
+    }
+}
+
 impl End {
     /// `normal`, `resignation`, or the verdict's name.
     pub fn name(&self) -> &'static str {
@@ -201,6 +216,7 @@ mod tests {
             FailedToStart,
         ] {
             assert_eq!(serde_json::to_value(verdict).unwrap(), verdict.name());
+            assert_eq!(verdict.words(), verdict.name().replace('_', " "));
         }
     }
 }

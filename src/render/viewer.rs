@@ -49,17 +49,31 @@ fn end_text(record: &Record) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     });
+    let name = |seat: usize| names.get(seat).copied().unwrap_or("?");
     let how = match &record.end {
         None => return "unfinished".to_owned(),
         Some(End::Normal) => "normal end".to_owned(),
-        Some(End::Resignation { seat }) => format!("seat {seat} resigned"),
+        Some(End::Resignation { seat }) => format!("{} resigned", name(*seat)),
         Some(End::Verdict {
             seat,
             verdict,
             detail,
-        }) => format!("seat {seat}: {verdict:?} ({detail})"),
+        }) => format!("{} loses by {}: {detail}", name(*seat), verdict.words()),
     };
-    format!("won by {}; {how}", winners.unwrap_or_default())
+    let substitutes: String = record
+        .faults
+        .iter()
+        .map(|f| {
+            format!(
+                "; the referee played for {} from ply {} after {}: {}",
+                name(f.seat),
+                f.ply,
+                f.verdict.words(),
+                f.detail
+            )
+        })
+        .collect();
+    format!("won by {}; {how}{substitutes}", winners.unwrap_or_default())
 }
 
 fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
@@ -227,3 +241,52 @@ start();
 </body>
 </html>
 "##;
+
+#[cfg(test)]
+mod end_tests {
+    use super::*;
+    use crate::records::{FORMAT, GameResult, SeatFault, SeatInfo, VERSION, Verdict};
+
+    #[test]
+    fn ends_and_faults_are_told_in_words_with_names() {
+        let mut record = Record {
+            format: FORMAT.into(),
+            version: VERSION,
+            game: "double-dutch".into(),
+            variant: None,
+            seats: ["ann", "bob", "cy"]
+                .map(|n| SeatInfo { name: n.into() })
+                .to_vec(),
+            seed: 0,
+            setup: None,
+            tags: Default::default(),
+            moves: Vec::new(),
+            opening: None,
+            faults: vec![SeatFault {
+                seat: 2,
+                ply: 7,
+                verdict: Verdict::IllegalMove,
+                detail: "A1A2".into(),
+            }],
+            result: Some(GameResult {
+                winners: vec![0],
+                scores: vec![3, 1, 0],
+            }),
+            end: Some(End::Normal),
+        };
+        assert_eq!(
+            end_text(&record),
+            "won by ann; normal end; the referee played for cy from ply 7 after illegal move: A1A2"
+        );
+        record.faults.clear();
+        record.end = Some(End::Verdict {
+            seat: 1,
+            verdict: Verdict::TimeLoss,
+            detail: "over by 5 ms".into(),
+        });
+        assert_eq!(
+            end_text(&record),
+            "won by ann; bob loses by time loss: over by 5 ms"
+        );
+    }
+}

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::error::{CommandResult, Ended};
-use crate::records::{End, Record};
+use crate::records::Record;
 use crate::stats::elo::{Estimate, Tally, elo_text};
 
 /// One engine's line.
@@ -61,8 +61,11 @@ pub struct Results {
     pub games: u32,
     /// Plies played in them.
     pub plies: u64,
-    /// How they ended: `normal`, `resignation`, or the verdict's name, with how many ended so.
+    /// How they ended: `normal`, `resignation`, the verdict's name, or `substitute` for a game
+    /// the referee finished for a faulty seat, with how many ended so.
     pub ends: BTreeMap<String, u32>,
+    /// The faults behind the `substitute` ends: how many seats were taken over for each verdict.
+    pub substitutes: BTreeMap<String, u32>,
     /// Engines, best first (most points per game, then name).
     pub engines: Vec<EngineResult>,
     /// Pairings of two-seat games, in name order.
@@ -122,6 +125,7 @@ pub struct Counter {
     games: u32,
     plies: u64,
     ends: BTreeMap<String, u32>,
+    substitutes: BTreeMap<String, u32>,
 }
 
 impl Counter {
@@ -132,8 +136,18 @@ impl Counter {
         };
         self.games += 1;
         self.plies += record.moves.len() as u64;
-        let end = record.end.as_ref().map_or("unfinished", End::name);
+        let end = match record.end.as_ref() {
+            _ if !record.faults.is_empty() => "substitute",
+            Some(end) => end.name(),
+            None => "unfinished",
+        };
         *self.ends.entry(end.to_owned()).or_default() += 1;
+        for fault in &record.faults {
+            *self
+                .substitutes
+                .entry(fault.verdict.name().to_owned())
+                .or_default() += 1;
+        }
         let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
         let seats = names.len();
         let winners = &result.winners;
@@ -220,6 +234,7 @@ impl Counter {
             games: self.games,
             plies: self.plies,
             ends: self.ends.clone(),
+            substitutes: self.substitutes.clone(),
             engines,
             pairings,
         }
@@ -233,9 +248,24 @@ impl Results {
         serde_json::to_value(self).unwrap_or_default()
     }
 
-    /// `10 games, 797 plies; ends: normal 9, stall 1`.
+    /// `10 games, 797 plies; ends: normal 8, stall 1, substitute 1 (illegal_move)`.
     pub fn summary_line(&self) -> String {
-        let ends: Vec<String> = self.ends.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let ends: Vec<String> = self
+            .ends
+            .iter()
+            .map(|(k, v)| match k.as_str() {
+                "substitute" => {
+                    let why: Vec<String> = match self.substitutes.len() {
+                        1 => self.substitutes.keys().cloned().collect(),
+                        _ => (self.substitutes.iter())
+                            .map(|(verdict, n)| format!("{verdict} {n}"))
+                            .collect(),
+                    };
+                    format!("{k} {v} ({})", why.join(", "))
+                }
+                _ => format!("{k} {v}"),
+            })
+            .collect();
         format!(
             "{} games, {} plies; ends: {}",
             self.games,

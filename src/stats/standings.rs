@@ -36,8 +36,22 @@ pub fn game_line(index: usize, record: &Record, total: usize) -> String {
             detail,
         }) => format!("{} loses by {}: {detail}", name(*seat), verdict.name()),
     };
+    // Seats the referee took over show too, though the game then ended normally.
+    let substitutes: String = record
+        .faults
+        .iter()
+        .map(|f| {
+            format!(
+                "; referee plays for {} from ply {} after {}: {}",
+                name(f.seat),
+                f.ply,
+                f.verdict.name(),
+                f.detail
+            )
+        })
+        .collect();
     format!(
-        "Finished game {} of {total} ({}): {score} {{{how}}}",
+        "Finished game {} of {total} ({}): {score} {{{how}{substitutes}}}",
         index + 1,
         names.join(" vs ")
     )

@@ -67,6 +67,7 @@ for line in sys.stdin.buffer:
         continue
     move = answer.split()[1] if len(answer.split()) > 1 else b"PASS"
     if MODE == "crash_mid" or MODE == "fork":
+        print("ZeroDivisionError: faulty.py gave up", file=sys.stderr, flush=True)
         sys.exit(4)
     elif MODE == "hang":
         time.sleep(3600)
