@@ -59,6 +59,7 @@ fn config(concurrency: usize) -> MatchConfig {
             moves: None,
         },
         margin: Duration::from_secs(1),
+        time_margin: Duration::ZERO,
         startup: Duration::from_secs(5),
         concurrency,
         on_fault: Default::default(),

@@ -255,12 +255,17 @@ pub struct PlayArgs {
     /// at random if absent; records store it.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Time control in seconds: BASE+INC (`60+0.5`) or MOVES/BASE[+INC] (`40/60`).
+    /// Time control in seconds: BASE+INC (`60+0.5`) or MOVES/BASE[+INC] (`40/60`), or `inf` for
+    /// no clock at all.
     #[arg(long, default_value = "10+0.1")]
     pub tc: String,
     /// A fixed time per move in milliseconds, instead of --tc.
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
+    /// Milliseconds an answer may come late and still count (cutechess's -timemargin), for the
+    /// jitter of a busy machine; how late it was is recorded. Later answers lose on time.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub timemargin: u64,
     /// Milliseconds past its time an engine may stay silent before it is killed (it loses on time
     /// if it answers late, by stall if not at all).
     #[arg(long, value_name = "MS", default_value_t = 500)]

@@ -151,7 +151,8 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         repeat: play.repeat,
         seed,
         tc,
-        margin: Duration::from_millis(play.margin),
+        margin: Duration::from_millis(play.margin.max(play.timemargin)),
+        time_margin: Duration::from_millis(play.timemargin),
         startup: Duration::from_millis(play.startup),
         concurrency: play.concurrency,
         on_fault: match play.on_fault {

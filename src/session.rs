@@ -141,9 +141,13 @@ fn new_game(new: &NewGame) -> Result<Replay, String> {
             "seats" => setup.seats = Some(value.parse().map_err(|_| bad_option(key, value))?),
             "seed" => seed = Some(value.parse().map_err(|_| bad_option(key, value))?),
             "setup" => setup.layout = Some(value.clone()),
+            // What an engine's `newgame` line adds, so an engine can forward that line here:
+            // its seat and its clock, which do not change the rules.
+            "seat" | "tc" | "movetime" => {}
             _ => {
                 return Err(format!(
-                    "unknown option `{key}` (known: seats, seed, setup)"
+                    "unknown option `{key}` (known: seats, seed, setup; seat, tc and movetime are \
+                     accepted and ignored)"
                 ));
             }
         }
@@ -193,6 +197,15 @@ mod tests {
             out,
             "=1 referee\n\n= 2\n\n?2 no game: start one with newgame, e.g. newgame dvonn\n\n=\n\n"
         );
+    }
+
+    #[test]
+    fn the_newgame_line_an_engine_receives_is_accepted() {
+        let out =
+            session("newgame dvonn seats=2 seat=1 seed=5 tc=10+0.1\nnewgame pegs movetime=50\n");
+        assert_eq!(out, "=\n\n=\n\n");
+        let out = session("newgame dvonn colour=white\n");
+        assert!(out.starts_with("? unknown option `colour`"), "{out}");
     }
 
     #[test]

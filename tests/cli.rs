@@ -120,7 +120,7 @@ fn bad_input_gets_clear_errors_and_the_session_goes_on() {
         "? double is played by 2 to 6 seats, not 7",
         "? dvonn has no variant `turbo`",
         "? dvonn is played by 2 seats, not 3",
-        "? unknown option `colour` (known: seats, seed, setup)",
+        "? unknown option `colour` (known: seats, seed, setup; seat, tc and movetime are accepted and ignored)",
         "? option seed=x: expected a whole number",
         "=",
         "? ply 0 (seat 0): illegal move E4E5: placement 1 of 49: place a piece on an empty cell",

@@ -52,6 +52,8 @@ pub struct MatchConfig {
     pub tc: TimeControl,
     /// How long past its time an engine may stay silent before it is killed.
     pub margin: Duration,
+    /// How late an answer may be and still count (`--timemargin`); the lateness is recorded.
+    pub time_margin: Duration,
     /// How long an engine may take to start, answer the handshake, or set up a game.
     pub startup: Duration,
     /// Games played at once.
@@ -434,8 +436,9 @@ impl Table<'_> {
             .unwrap_or_default();
         for seat in 0..seats {
             let engine_seed = engine_seed(seed, seat);
+            let tc = self.clocks[seat].control().newgame_key();
             let command = format!(
-                "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed}{layout}"
+                "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed} {tc}{layout}"
             );
             let deadline = Instant::now() + self.config.startup;
             if let Err(e) = self.engines[seat].request(&command, deadline) {
@@ -564,6 +567,7 @@ impl Table<'_> {
     fn genmove(&self, seat: usize) -> String {
         let clock = &self.clocks[seat];
         match clock.control() {
+            TimeControl::Infinite => format!("genmove {seat}"),
             TimeControl::MoveTime(time) => {
                 format!("genmove {seat} movetime={}", time.as_millis())
             }
@@ -607,8 +611,8 @@ impl Table<'_> {
         if text.eq_ignore_ascii_case("resign") {
             return Ok(Some(End::Resignation { seat }));
         }
-        self.clocks[seat]
-            .spend(used)
+        let late = self.clocks[seat]
+            .spend(used, self.config.time_margin)
             .map_err(|overrun| (seat, fault(Verdict::TimeLoss, format!("{overrun}: {text}"))))?;
         let mv = match self.replay.play(text) {
             Ok(mv) => mv,
@@ -619,8 +623,9 @@ impl Table<'_> {
                 return Err((seat, fault(Verdict::IllegalMove, e.to_string())));
             }
         };
+        let clock = &self.clocks[seat];
         self.replay
-            .time_last_ply(used, self.clocks[seat].remaining());
+            .time_last_ply(used, clock.runs().then(|| clock.remaining()), late);
         // Every engine, the mover included, hears every ply; their answers are read before the
         // next command each gets, so a slow acknowledgement costs no round trip here.
         self.tell(seat, &mv.to_string())?;

@@ -19,12 +19,18 @@ pub enum TimeControl {
     },
     /// A fixed time for every move; nothing carries over.
     MoveTime(Duration),
+    /// No clock at all (`--tc inf`): an engine may think as long as it likes.
+    Infinite,
 }
+
+/// How long "no limit" waits: ten years, far past any game, yet a deadline like any other.
+pub const NO_LIMIT: Duration = Duration::from_secs(10 * 365 * 24 * 3600);
 
 /// A time control that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "bad time control `{0}`: expected BASE[+INC] or MOVES/BASE[+INC] in seconds, e.g. 60+0.5 or 40/60"
+    "bad time control `{0}`: expected BASE[+INC] or MOVES/BASE[+INC] in seconds, e.g. 60+0.5 or \
+     40/60, or inf for no clock"
 )]
 pub struct TimeControlError(String);
 
@@ -38,9 +44,12 @@ fn seconds(text: &str) -> Option<Duration> {
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
-    /// Reads `60+0.5`, `10`, `40/60`, `40/60+1` (seconds, decimals allowed).
+    /// Reads `60+0.5`, `10`, `40/60`, `40/60+1` (seconds, decimals allowed), or `inf`.
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let error = || TimeControlError(text.to_owned());
+        if text == "inf" {
+            return Ok(TimeControl::Infinite);
+        }
         let (moves, rest) = match text.split_once('/') {
             Some((moves, rest)) => (
                 Some(
@@ -90,6 +99,17 @@ impl fmt::Display for TimeControl {
                 Ok(())
             }
             TimeControl::MoveTime(time) => write!(f, "{} ms/move", time.as_millis()),
+            TimeControl::Infinite => write!(f, "inf"),
+        }
+    }
+}
+
+impl TimeControl {
+    /// How `newgame` tells it: `tc=60+0.5`, `tc=40/60`, `movetime=100` (milliseconds), `tc=inf`.
+    pub fn newgame_key(&self) -> String {
+        match self {
+            TimeControl::MoveTime(time) => format!("movetime={}", time.as_millis()),
+            other => format!("tc={other}"),
         }
     }
 }
@@ -129,6 +149,7 @@ impl Clock {
         let remaining = match control {
             TimeControl::Fischer { base, .. } => base,
             TimeControl::MoveTime(time) => time,
+            TimeControl::Infinite => NO_LIMIT,
         };
         Clock {
             control,
@@ -151,8 +172,13 @@ impl Clock {
     pub fn increment(&self) -> Duration {
         match self.control {
             TimeControl::Fischer { increment, .. } => increment,
-            TimeControl::MoveTime(_) => Duration::ZERO,
+            TimeControl::MoveTime(_) | TimeControl::Infinite => Duration::ZERO,
         }
+    }
+
+    /// Whether a clock runs at all.
+    pub fn runs(&self) -> bool {
+        self.control != TimeControl::Infinite
     }
 
     /// Moves until the base comes back, for `moves/base` controls.
@@ -163,9 +189,14 @@ impl Clock {
         }
     }
 
-    /// Charges a move that took `used`; an overrun leaves the clock at zero.
-    pub fn spend(&mut self, used: Duration) -> Result<(), Overrun> {
-        if used > self.remaining {
+    /// Charges a move that took `used`. A move late by at most `tolerance` (`--timemargin`) is
+    /// accepted as if it had used exactly the time left, and how late it was is returned; a later
+    /// one is an overrun, which leaves the clock at zero.
+    pub fn spend(&mut self, used: Duration, tolerance: Duration) -> Result<Duration, Overrun> {
+        if self.control == TimeControl::Infinite {
+            return Ok(Duration::ZERO);
+        }
+        if used > self.remaining + tolerance {
             let overrun = Overrun {
                 allowed: self.remaining,
                 used,
@@ -173,6 +204,8 @@ impl Clock {
             self.remaining = Duration::ZERO;
             return Err(overrun);
         }
+        let late = used.saturating_sub(self.remaining);
+        let used = used - late;
         self.moves_made += 1;
         match self.control {
             TimeControl::Fischer {
@@ -186,8 +219,9 @@ impl Clock {
                 }
             }
             TimeControl::MoveTime(time) => self.remaining = time,
+            TimeControl::Infinite => {}
         }
-        Ok(())
+        Ok(late)
     }
 }
 
@@ -212,12 +246,13 @@ mod tests {
             ("40/60", fischer(60_000, 0, Some(40))),
             ("40/60+1", fischer(60_000, 1000, Some(40))),
             ("0+0.1", fischer(0, 100, None)),
+            ("inf", TimeControl::Infinite),
         ];
         for (text, expected) in cases {
             assert_eq!(text.parse::<TimeControl>(), Ok(expected), "{text}");
         }
         for bad in [
-            "", "x", "0", "60+", "+1", "0/60", "-1", "1/2/3", "inf", "1e99",
+            "", "x", "0", "60+", "+1", "0/60", "-1", "1/2/3", "infinite", "1e99",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad:?}");
         }
@@ -226,10 +261,10 @@ mod tests {
     #[test]
     fn fischer_adds_the_increment_and_flags_overruns() {
         let mut clock = Clock::new("1+0.1".parse().unwrap());
-        assert_eq!(clock.spend(ms(300)), Ok(()));
+        assert_eq!(clock.spend(ms(300), ms(0)), Ok(ms(0)));
         assert_eq!(clock.remaining(), ms(800));
         assert_eq!(
-            clock.spend(ms(801)),
+            clock.spend(ms(801), ms(0)),
             Err(Overrun {
                 allowed: ms(800),
                 used: ms(801)
@@ -242,9 +277,9 @@ mod tests {
     fn moves_per_period_bring_the_base_back() {
         let mut clock = Clock::new("2/10".parse().unwrap());
         assert_eq!(clock.moves_to_go(), Some(2));
-        clock.spend(ms(4000)).unwrap();
+        clock.spend(ms(4000), ms(0)).unwrap();
         assert_eq!(clock.moves_to_go(), Some(1));
-        clock.spend(ms(4000)).unwrap();
+        clock.spend(ms(4000), ms(0)).unwrap();
         assert_eq!(clock.remaining(), ms(12_000));
         assert_eq!(clock.moves_to_go(), Some(2));
     }
@@ -252,8 +287,36 @@ mod tests {
     #[test]
     fn move_time_resets_every_move() {
         let mut clock = Clock::new(TimeControl::MoveTime(ms(100)));
-        clock.spend(ms(99)).unwrap();
+        clock.spend(ms(99), ms(0)).unwrap();
         assert_eq!(clock.remaining(), ms(100));
-        assert!(clock.spend(ms(101)).is_err());
+        assert!(clock.spend(ms(101), ms(0)).is_err());
+    }
+
+    #[test]
+    fn a_time_margin_accepts_a_little_lateness_and_notes_it() {
+        let mut clock = Clock::new(TimeControl::MoveTime(ms(100)));
+        assert_eq!(clock.spend(ms(105), ms(20)), Ok(ms(5)));
+        assert_eq!(clock.spend(ms(120), ms(20)), Ok(ms(20)));
+        assert!(clock.spend(ms(121), ms(20)).is_err());
+        // Fischer: a late move empties the clock; the increment still comes.
+        let mut clock = Clock::new("1+0.1".parse().unwrap());
+        assert_eq!(clock.spend(ms(1010), ms(20)), Ok(ms(10)));
+        assert_eq!(clock.remaining(), ms(100));
+        // No clock: nothing is ever late.
+        let mut clock = Clock::new(TimeControl::Infinite);
+        assert!(!clock.runs());
+        assert_eq!(
+            clock.spend(Duration::from_secs(1_000_000), ms(0)),
+            Ok(ms(0))
+        );
+    }
+
+    #[test]
+    fn newgame_tells_the_time_control() {
+        let tc = |text: &str| text.parse::<TimeControl>().unwrap().newgame_key();
+        assert_eq!(tc("60+0.5"), "tc=60+0.5");
+        assert_eq!(tc("40/60"), "tc=40/60");
+        assert_eq!(tc("inf"), "tc=inf");
+        assert_eq!(TimeControl::MoveTime(ms(100)).newgame_key(), "movetime=100");
     }
 }

@@ -353,6 +353,7 @@ mod tests {
             seed: 7,
             tc: TimeControl::MoveTime(std::time::Duration::from_millis(10)),
             margin: Default::default(),
+            time_margin: Default::default(),
             startup: Default::default(),
             concurrency: 1,
             on_fault: Default::default(),

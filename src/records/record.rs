@@ -65,7 +65,7 @@ pub struct SeatInfo {
 }
 
 /// One ply.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ply {
     /// The ply's number, from 0.
@@ -76,12 +76,16 @@ pub struct Ply {
     /// The move in the game's notation, as the referee prints it.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Milliseconds the seat used for this ply, when a clock ran.
+    /// Milliseconds the seat used for this ply, to the microsecond (`12.345`), when the referee
+    /// timed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time_ms: Option<u64>,
-    /// Milliseconds left on the seat's clock after this ply, when a clock ran.
+    pub time_ms: Option<f64>,
+    /// Milliseconds left on the seat's clock after this ply, to the microsecond, when a clock ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock_ms: Option<u64>,
+    pub clock_ms: Option<f64>,
+    /// Milliseconds past its time the answer came, accepted within `--timemargin`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overrun_ms: Option<f64>,
 }
 
 /// A seat's fault in a game that went on without it.

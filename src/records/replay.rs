@@ -1,5 +1,7 @@
 //! A game being played or replayed: its state, its plies, undo, and the record it makes.
 
+use std::time::Duration;
+
 use crate::records::{End, FORMAT, GameResult, Ply, Record, SeatFault, SeatInfo, VERSION};
 use crate::rules::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
 use crate::rules::{AnyGame, AnyMove};
@@ -56,16 +58,19 @@ impl Replay {
             mv: mv.to_string(),
             time_ms: None,
             clock_ms: None,
+            overrun_ms: None,
         };
         self.history.push((before, ply));
         Ok(mv)
     }
 
-    /// Notes the time the last ply took and the clock left after it.
-    pub fn time_last_ply(&mut self, time: std::time::Duration, clock: std::time::Duration) {
+    /// Notes the time the last ply took, the clock left after it (when a clock runs), and how
+    /// late it was if the time margin let it count.
+    pub fn time_last_ply(&mut self, time: Duration, clock: Option<Duration>, late: Duration) {
         if let Some((_, ply)) = self.history.last_mut() {
-            ply.time_ms = Some(time.as_millis().try_into().unwrap_or(u64::MAX));
-            ply.clock_ms = Some(clock.as_millis().try_into().unwrap_or(u64::MAX));
+            ply.time_ms = Some(milliseconds(time));
+            ply.clock_ms = clock.map(milliseconds);
+            ply.overrun_ms = (!late.is_zero()).then(|| milliseconds(late));
         }
     }
 
@@ -161,6 +166,11 @@ impl Replay {
             end,
         }
     }
+}
+
+/// A duration in milliseconds to the microsecond, as records keep it.
+fn milliseconds(time: Duration) -> f64 {
+    time.as_micros() as f64 / 1000.0
 }
 
 /// Why a record does not replay.

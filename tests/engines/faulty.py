@@ -71,9 +71,9 @@ for line in sys.stdin.buffer:
         sys.exit(4)
     elif MODE == "hang":
         time.sleep(3600)
-    elif MODE == "late":
+    elif MODE in ("late", "late5"):
         movetime = int([w for w in words if w.startswith(b"movetime=")][0].split(b"=")[1])
-        time.sleep(movetime / 1000 + 0.1)
+        time.sleep(movetime / 1000 + (0.1 if MODE == "late" else 0.005))
         out.write(answer)
     elif MODE == "garbage":
         out.write(b"hello, this is not an answer\n\n")
