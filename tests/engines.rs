@@ -500,7 +500,9 @@ fn substitute_plays_on_for_a_faulty_seat_which_cannot_win() {
     let (records, stdout) = three_seat_match("substitute");
     // The game lines and the summary show the faults, though the games ended normally.
     assert_eq!(
-        stdout.matches("referee plays for faulty from ply").count(),
+        stdout
+            .matches("the referee played for faulty from ply")
+            .count(),
         3,
         "{stdout}"
     );

@@ -186,6 +186,30 @@ impl Verdict {
     }
 }
 
+impl Record {
+    /// The name in `seat`, or `?` for a seat the record does not have.
+    pub fn seat_name(&self, seat: Seat) -> &str {
+        self.seats.get(seat).map_or("?", |s| s.name.as_str())
+    }
+
+    /// The seats the referee took over, for people: `; the referee played for c from ply 7 after
+    /// crash: exited with code 4` for each (empty without faults).
+    pub fn substitutions(&self) -> String {
+        self.faults
+            .iter()
+            .map(|f| {
+                format!(
+                    "; the referee played for {} from ply {} after {}: {}",
+                    self.seat_name(f.seat),
+                    f.ply,
+                    f.verdict.words(),
+                    f.detail
+                )
+            })
+            .collect()
+    }
+}
+
 impl End {
     /// `normal`, `resignation`, or the verdict's name.
     pub fn name(&self) -> &'static str {

@@ -41,15 +41,14 @@ struct PageMove {
 }
 
 fn end_text(record: &Record) -> String {
-    let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
+    let name = |seat: usize| record.seat_name(seat);
     let winners = record.result.as_ref().map(|r| {
         r.winners
             .iter()
-            .map(|&s| names.get(s).copied().unwrap_or("?"))
+            .map(|&s| name(s))
             .collect::<Vec<_>>()
             .join(", ")
     });
-    let name = |seat: usize| names.get(seat).copied().unwrap_or("?");
     let how = match &record.end {
         None => return "unfinished".to_owned(),
         Some(End::Normal) => "normal end".to_owned(),
@@ -60,19 +59,7 @@ fn end_text(record: &Record) -> String {
             detail,
         }) => format!("{} loses by {}: {detail}", name(*seat), verdict.words()),
     };
-    let substitutes: String = record
-        .faults
-        .iter()
-        .map(|f| {
-            format!(
-                "; the referee played for {} from ply {} after {}: {}",
-                name(f.seat),
-                f.ply,
-                f.verdict.words(),
-                f.detail
-            )
-        })
-        .collect();
+    let substitutes = record.substitutions();
     format!("won by {}; {how}{substitutes}", winners.unwrap_or_default())
 }
 

@@ -11,7 +11,7 @@ use crate::stats::results::Results;
 /// seats the result is the winning seats. `index` counts from 0.
 pub fn game_line(index: usize, record: &Record, total: usize) -> String {
     let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
-    let name = |seat: usize| names.get(seat).copied().unwrap_or("?");
+    let name = |seat: usize| record.seat_name(seat);
     let score = match &record.result {
         None => "*".to_owned(),
         Some(r) if names.len() == 2 && r.winners.len() == 2 => "1/2-1/2".to_owned(),
@@ -37,19 +37,7 @@ pub fn game_line(index: usize, record: &Record, total: usize) -> String {
         }) => format!("{} loses by {}: {detail}", name(*seat), verdict.name()),
     };
     // Seats the referee took over show too, though the game then ended normally.
-    let substitutes: String = record
-        .faults
-        .iter()
-        .map(|f| {
-            format!(
-                "; referee plays for {} from ply {} after {}: {}",
-                name(f.seat),
-                f.ply,
-                f.verdict.name(),
-                f.detail
-            )
-        })
-        .collect();
+    let substitutes = record.substitutions();
     format!(
         "Finished game {} of {total} ({}): {score} {{{how}{substitutes}}}",
         index + 1,
