@@ -508,9 +508,10 @@ impl Table<'_> {
     /// fault ends the game (`Err`, so `?` returns it from `play`).
     fn fault(&mut self, seat: usize, mut fault: Fault) -> Result<(), End> {
         self.healthy[seat] = false;
+        // A failed start never reaches here: `Pools::take` adds its stderr itself.
         if matches!(
             fault.verdict,
-            Verdict::Crash | Verdict::ProtocolError | Verdict::Stall | Verdict::FailedToStart
+            Verdict::Crash | Verdict::ProtocolError | Verdict::Stall
         ) {
             fault.detail = with_stderr(fault.detail, &mut self.engines[seat]);
         }

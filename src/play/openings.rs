@@ -12,7 +12,7 @@ use crate::records::Record;
 use crate::records::file::MAX_RECORD_BYTES;
 use crate::records::replay::Replay;
 use crate::rules::AnyGame;
-use crate::rules::game::{Actor, Game, Outcome, Setup, SetupError};
+use crate::rules::game::{Game, Outcome, Setup, SetupError};
 use crate::rules::seeded::Stream;
 
 /// The stream of a game's seed that draws its random opening plies.
@@ -359,10 +359,8 @@ pub fn generate(
         let mut rng = Stream::new(options.seed, attempt as u64);
         let mut replay = Replay::new(&start.game, &start.setup)?;
         let mut moves = Vec::with_capacity(options.plies);
+        // Games that draw from their seed (a rack, cards) are refused above: no chance plies here.
         while moves.len() < options.plies && replay.game().outcome() == Outcome::Ongoing {
-            if replay.game().to_move() == Some(Actor::Chance) {
-                break;
-            }
             let text = random_ply(replay.game(), &mut rng);
             let mv = replay.play(&text).map_err(|e| {
                 crate::error::Error::Usage(format!("a legal move did not replay: {e}"))

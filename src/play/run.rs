@@ -106,8 +106,7 @@ pub fn fingerprint(config: &MatchConfig, plan: &Plan) -> String {
 /// The fingerprints earlier releases wrote, still accepted by `--resume`: the same fields with
 /// `rounds=R` after `seats=S`, and the first form (`dvonn RoundRobin rounds=1 repeat=false seed=5
 /// engines=a,b,c`).
-fn earlier_fingerprints(config: &MatchConfig, plan: &Plan) -> [String; 2] {
-    let current = fingerprint(config, plan);
+fn earlier_fingerprints(current: &str, config: &MatchConfig, plan: &Plan) -> [String; 2] {
     let seats = format!("seats={} ", plan.seats);
     let with_rounds = current.replacen(&seats, &format!("{seats}rounds={} ", plan.rounds), 1);
     [with_rounds, first_fingerprint(config, plan)]
@@ -194,7 +193,7 @@ pub fn run(
     let plan = plan(config, tournament)?;
     let names = engine_names(config);
     let fingerprint = fingerprint(config, &plan);
-    let earlier = earlier_fingerprints(config, &plan);
+    let earlier = earlier_fingerprints(&fingerprint, config, &plan);
     // The records file is the run's state: what it holds is counted, not played again.
     let mut counter = Counter::default();
     let mut played = HashSet::new();
@@ -384,7 +383,11 @@ mod tests {
         );
         // The forms of earlier releases, as their records hold them.
         assert_eq!(
-            earlier_fingerprints(&config(Some("turbo")), &plan),
+            earlier_fingerprints(
+                &fingerprint(&config(Some("turbo")), &plan),
+                &config(Some("turbo")),
+                &plan
+            ),
             [
                 "game=pegs variant=turbo format=gauntlet seats=2 rounds=4 repeat=true seed=7 \
                  engines=a,b,c",

@@ -109,7 +109,7 @@ impl Tally {
 /// The Elo difference as a reader can use it: `34.9 +/- 69.4` with its 95% interval; after a
 /// perfect score, where the estimate is infinite, the one-sided 95% bound (`> +316.6 (95%)` after
 /// 20 wins: the exact binomial bound, a score of `0.05^(1/n)`); when the interval reaches past a
-/// score of 0 or 1, its finite end (`-190.8 (95%: < +126.0)`); `-` before any game.
+/// score of 0 or 1, its finite end (`-190.8 (95%: < +126.4)`); `-` before any game.
 pub fn elo_text(tally: &Tally) -> String {
     let Some(e) = tally.estimate() else {
         return "-".to_owned();
@@ -258,11 +258,6 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * variance)
     }
 
-    /// The decision so far on `tally`.
-    pub fn state(&self, tally: &Tally) -> SprtState {
-        self.decide(self.llr(tally))
-    }
-
     /// The decision a log-likelihood ratio gives.
     pub fn decide(&self, llr: f64) -> SprtState {
         let (lower, upper) = self.bounds();
@@ -343,7 +338,7 @@ mod tests {
             } else {
                 tally.losses += 1
             }
-            states.push(sprt.state(&tally));
+            states.push(sprt.decide(sprt.llr(&tally)));
         }
         assert_eq!(states.last(), Some(&SprtState::H1));
         // ... and an even one (0 Elo, well under the midpoint of 10) for H0.
@@ -352,21 +347,21 @@ mod tests {
             losses: 900,
             draws: 200,
         };
-        assert_eq!(sprt.state(&even), SprtState::H0);
+        assert_eq!(sprt.decide(sprt.llr(&even)), SprtState::H0);
         let early = Tally {
             wins: 3,
             losses: 2,
             draws: 0,
         };
-        assert_eq!(sprt.state(&early), SprtState::Continue);
+        assert_eq!(sprt.decide(sprt.llr(&early)), SprtState::Continue);
         // A sweep has no variance of its own; it still decides, after enough games.
         let sweep = |n| Tally {
             wins: n,
             losses: 0,
             draws: 0,
         };
-        assert_eq!(sprt.state(&sweep(5)), SprtState::Continue);
-        assert_eq!(sprt.state(&sweep(200)), SprtState::H1);
+        assert_eq!(sprt.decide(sprt.llr(&sweep(5))), SprtState::Continue);
+        assert_eq!(sprt.decide(sprt.llr(&sweep(200))), SprtState::H1);
         // LLR by hand for 60 wins, 40 losses: m = 0.6, v = 0.24, s0 = 0.5,
         // s1 = 1 / (1 + 10^(-0.05)) = 0.528751; LLR = 100 * 0.028751 * (1.2 - 1.028751) / 0.48.
         let by_hand = 100.0 * 0.028751 * (1.2 - 1.028751) / 0.48;
