@@ -209,3 +209,129 @@ fn the_session_shows_each_seat_its_own_hand_only() {
     assert_eq!(moves[first_seat_ply]["move"], "right c01:BYG");
     assert_eq!(moves[first_seat_ply]["seat"], 0);
 }
+
+/// Each spy process's games, from what it wrote down: per game, its seat, the `play` lines it saw
+/// (`SEAT MOVE`), and every line it received.
+struct SpyGame {
+    seat: usize,
+    plays: Vec<String>,
+    lines: Vec<String>,
+}
+
+fn spy_games(file: &std::path::Path) -> Vec<SpyGame> {
+    let mut games: Vec<SpyGame> = Vec::new();
+    for line in std::fs::read_to_string(file).unwrap().lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.get(1) {
+            Some(&"newgame") => {
+                let seat = words.iter().find_map(|w| w.strip_prefix("seat=")).unwrap();
+                games.push(SpyGame {
+                    seat: seat.parse().unwrap(),
+                    plays: Vec::new(),
+                    lines: Vec::new(),
+                });
+            }
+            Some(&"play") => games.last_mut().unwrap().plays.push(words[2..].join(" ")),
+            _ => {}
+        }
+        if let Some(game) = games.last_mut() {
+            game.lines.push(words[1..].join(" "));
+        }
+    }
+    games
+}
+
+#[test]
+fn in_duplicate_play_no_process_sees_a_deal_twice_or_a_card_it_may_not_see() {
+    let dir = temp_dir("spy");
+    let seen = dir.join("seen");
+    std::fs::create_dir_all(&seen).unwrap();
+    let spy = format!("python3 tests/engines/spy.py {} double", seen.display());
+    let out = dir.join("games.jsonl");
+    let referee = assert_cmd::cargo::cargo_bin!("referee");
+    cargo_bin_cmd!("referee")
+        .env("REFEREE", referee)
+        .args(["match", "--game", "double", "--seats", "3", "--repeat"])
+        .args(["--games", "12", "--seed", "4", "--movetime", "200"])
+        .args(["--concurrency", "2", "--engine", &spy, "--engine", &spy])
+        .args(["--engine", &spy, "--out"])
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .success();
+    let records = valid_records(&out);
+    assert_eq!(records.len(), 12);
+    // A record's seat moves, as an engine hears them, identify the game a spy played.
+    let plays_of = |record: &Value| -> Vec<String> {
+        record["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["seat"].is_u64())
+            .map(|m| format!("{} {}", m["seat"], m["move"].as_str().unwrap()))
+            .collect()
+    };
+    let mut games_seen = 0;
+    let mut reused = 0;
+    for file in std::fs::read_dir(&seen).unwrap() {
+        let games = spy_games(&file.unwrap().path());
+        reused += usize::from(games.len() > 1);
+        let mut deals = HashSet::new();
+        for game in &games {
+            let record = records
+                .iter()
+                .find(|r| plays_of(r) == game.plays)
+                .expect("every game a spy played is recorded");
+            games_seen += 1;
+            let seed = record["seed"].to_string();
+            assert!(
+                deals.insert(seed.clone()),
+                "one process played deal {seed} twice"
+            );
+            // What the seat may know: its own cards as dealt or drawn, the start cards, every card
+            // played.
+            let mut known = HashSet::new();
+            for line in &game.lines {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let disclosed = match words.as_slice() {
+                    ["event", "deal" | "draw", s, _] => s.parse::<usize>() == Ok(game.seat),
+                    ["event", "start", _] | ["play", ..] => true,
+                    _ => false,
+                };
+                for card in cards_in(line) {
+                    assert!(
+                        disclosed || known.contains(&card),
+                        "seat {} was told {card} before it could see it: {line}",
+                        game.seat
+                    );
+                    known.insert(card);
+                }
+            }
+            // The end of every round is told with its points and totals; the last ones are the
+            // record's scores.
+            let rounds: Vec<&String> = game
+                .lines
+                .iter()
+                .filter(|l| l.starts_with("event round "))
+                .collect();
+            let last = rounds.last().expect("the end of each round is told");
+            let totals: Vec<String> = record["result"]["scores"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(Value::to_string)
+                .collect();
+            assert!(
+                last.ends_with(&format!("totals={}", totals.join(","))),
+                "{last} vs {totals:?}"
+            );
+            assert!(
+                last.starts_with(&format!("event round {} points=", rounds.len())),
+                "{last}"
+            );
+        }
+    }
+    // Every seat of every game was a spy; processes were still reused across deals.
+    assert_eq!(games_seen, 36);
+    assert!(reused > 0, "no process played two games");
+}

@@ -267,6 +267,8 @@ impl BotState {
                 Ok(String::new())
             }
             Command::Play { seat, mv } => self.follow(seat, mv),
+            // A round's scores are public knowledge the bots do not use.
+            Command::Event(text) if text.starts_with("round ") => Ok(String::new()),
             Command::Event(text) => self.follow(None, text),
             Command::GenMove { seat, options } => {
                 let game = self.game.as_ref().ok_or("no game")?;

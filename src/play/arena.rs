@@ -123,8 +123,17 @@ pub struct Finished {
 /// Idle engine processes, one pool per engine spec, reused from game to game, and whether each
 /// spec ever finished its handshake.
 struct Pools {
-    idle: Vec<Mutex<Vec<Engine>>>,
+    idle: Vec<Mutex<Vec<Pooled>>>,
     started: Vec<AtomicBool>,
+    /// Whether a process must never play two games of one seed group: duplicate play of a game
+    /// with hidden information, where a process that remembers would know the deal.
+    fresh_per_group: bool,
+}
+
+/// An engine process and the seed groups it has played.
+struct Pooled {
+    engine: Engine,
+    groups: Vec<usize>,
 }
 
 /// Why no engine could be taken from a pool.
@@ -173,20 +182,25 @@ fn fault_of(error: EngineError, waited: Duration) -> Fault {
 }
 
 impl Pools {
-    /// An idle engine of `spec`, or a new one; its traffic goes to `transcript` either way.
+    /// An idle engine of `spec` that may play a game of `group`, or a new one; its traffic goes
+    /// to `transcript` either way.
     fn take(
         &self,
         config: &MatchConfig,
         spec: usize,
+        group: usize,
         transcript: Option<&Transcript>,
-    ) -> Result<Engine, NotStarted> {
-        if let Some(mut engine) = self.idle[spec]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop()
-        {
-            engine.set_transcript(transcript.cloned());
-            return Ok(engine);
+    ) -> Result<Pooled, NotStarted> {
+        let idle = {
+            let mut idle = self.idle[spec]
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let fits = |p: &Pooled| !(self.fresh_per_group && p.groups.contains(&group));
+            idle.iter().rposition(fits).map(|at| idle.swap_remove(at))
+        };
+        if let Some(mut pooled) = idle {
+            pooled.engine.set_transcript(transcript.cloned());
+            return Ok(pooled);
         }
         let failed = |detail: String| NotStarted {
             fault: fault(Verdict::FailedToStart, detail),
@@ -203,14 +217,20 @@ impl Pools {
             return Err(failed(with_stderr(detail, &mut engine)));
         }
         self.started[spec].store(true, Ordering::Relaxed);
-        Ok(engine)
+        Ok(Pooled {
+            engine,
+            groups: Vec::new(),
+        })
     }
 
-    fn give_back(&self, spec: usize, engine: Engine) {
+    fn give_back(&self, spec: usize, mut pooled: Pooled, group: usize) {
+        if self.fresh_per_group {
+            pooled.groups.push(group);
+        }
         self.idle[spec]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(engine);
+            .push(pooled);
     }
 }
 
@@ -248,6 +268,7 @@ pub fn run(
             .iter()
             .map(|_| AtomicBool::new(false))
             .collect(),
+        fresh_per_group: config.repeat && probe.game().hides_information(),
     };
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
@@ -293,14 +314,20 @@ pub fn run(
         Ok(())
     });
     for pool in pools.idle {
-        for engine in pool
+        for pooled in pool
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
         {
-            engine.quit();
+            pooled.engine.quit();
         }
     }
     result
+}
+
+/// The transcript file of game `index` (from 0).
+fn log_path(config: &MatchConfig, index: usize) -> PathBuf {
+    let dir = config.log_dir.clone().unwrap_or_default();
+    dir.join(format!("game-{:05}.log", index + 1))
 }
 
 /// Plays one scheduled game.
@@ -324,10 +351,8 @@ fn play_one(
     };
     let mut replay = Replay::new(&config.game, &setup)?;
     let transcript = match &config.log_dir {
-        Some(dir) => {
-            let path = dir.join(format!("game-{:05}.log", index + 1));
-            let transcript = Transcript::create(&path, config.log_limit)
-                .map_err(|source| MatchError::Log { path, source })?;
+        Some(_) => {
+            let transcript = Transcript::create(&log_path(config, index), config.log_limit);
             transcript.line("referee", '#', &format!("game {} seed {seed}", index + 1));
             Some(transcript)
         }
@@ -335,10 +360,14 @@ fn play_one(
     };
 
     let mut engines = Vec::with_capacity(seats);
+    let mut groups = Vec::with_capacity(seats);
     let mut end = None;
     for (seat, &spec) in engine_of_seat.iter().enumerate() {
-        match pools.take(config, spec, transcript.as_ref()) {
-            Ok(engine) => engines.push(engine),
+        match pools.take(config, spec, scheduled.group, transcript.as_ref()) {
+            Ok(pooled) => {
+                engines.push(pooled.engine);
+                groups.push(pooled.groups);
+            }
             Err(NotStarted { fault, never: true }) => {
                 return Err(MatchError::EngineStart {
                     name: config.engines[spec].command.name.clone(),
@@ -363,6 +392,7 @@ fn play_one(
             .collect();
         let mut table = Table {
             config,
+            index,
             replay: &mut replay,
             engines: &mut engines,
             clocks,
@@ -371,6 +401,8 @@ fn play_one(
             opening: config.openings.of_group(scheduled.group),
             opening_played: 0,
             opening_rng: Stream::new(seed, RANDOM_PLIES_STREAM),
+            rounds_told: 0,
+            totals_told: vec![0; seats],
         };
         end = table.play().err();
     }
@@ -392,12 +424,16 @@ fn play_one(
     if let Some(transcript) = &transcript {
         let result = serde_json::to_string(&record.end).unwrap_or_default();
         transcript.line("referee", '#', &format!("end {result}"));
-        let _ = transcript.finish();
+        transcript.finish().map_err(|source| MatchError::Log {
+            path: log_path(config, index),
+            source,
+        })?;
     }
     // Faulty engines are dropped, which kills them; the next game starts a fresh process.
-    for ((engine, ok), &spec) in engines.into_iter().zip(healthy).zip(&engine_of_seat) {
+    let seats_played = engines.into_iter().zip(groups).zip(healthy);
+    for (((engine, groups), ok), &spec) in seats_played.zip(&engine_of_seat) {
         if ok {
-            pools.give_back(spec, engine);
+            pools.give_back(spec, Pooled { engine, groups }, scheduled.group);
         }
     }
     Ok(Finished {
@@ -410,6 +446,8 @@ fn play_one(
 /// One game in progress.
 struct Table<'a> {
     config: &'a MatchConfig,
+    /// The game's number in the schedule.
+    index: usize,
     replay: &'a mut Replay,
     engines: &'a mut [Engine],
     clocks: Vec<Clock>,
@@ -419,6 +457,9 @@ struct Table<'a> {
     opening: Opening<'a>,
     opening_played: usize,
     opening_rng: Stream,
+    /// The rounds whose end the engines were told of, and the totals they were told.
+    rounds_told: usize,
+    totals_told: Vec<i64>,
 }
 
 impl Table<'_> {
@@ -435,7 +476,7 @@ impl Table<'_> {
             .map(|text| format!(" setup={text}"))
             .unwrap_or_default();
         for seat in 0..seats {
-            let engine_seed = engine_seed(seed, seat);
+            let engine_seed = engine_seed(seed, self.index, seat);
             let tc = self.clocks[seat].control().newgame_key();
             let command = format!(
                 "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed} {tc}{layout}"
@@ -446,6 +487,7 @@ impl Table<'_> {
             }
         }
         loop {
+            self.tell_rounds()?;
             let seat = match self.replay.game().to_move() {
                 None => return Ok(()),
                 Some(Actor::Seat(seat)) if self.opening_played < self.opening.len() => {
@@ -501,6 +543,36 @@ impl Table<'_> {
                 Err((at_fault, f)) => self.fault(at_fault, f)?,
             }
         }
+    }
+
+    /// Tells every engine still playing of a round that ended (DOUBLE): `event round N
+    /// points=P0,P1,.. totals=T0,T1,..`, what everyone at the table sees when the hands are shown.
+    fn tell_rounds(&mut self) -> Result<(), End> {
+        let game = self.replay.game();
+        let finished = game.rounds_finished();
+        if finished == self.rounds_told {
+            return Ok(());
+        }
+        let totals = game.scores();
+        let join = |values: &mut dyn Iterator<Item = i64>| {
+            values.map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+        };
+        let points = join(&mut totals.iter().zip(&self.totals_told).map(|(t, b)| t - b));
+        let line = format!(
+            "event round {finished} points={points} totals={}",
+            join(&mut totals.iter().copied())
+        );
+        self.rounds_told = finished;
+        self.totals_told = totals;
+        for seat in 0..self.engines.len() {
+            if self.replay.is_substituted(seat) {
+                continue;
+            }
+            if let Err(e) = self.engines[seat].inform(&line) {
+                self.fault(seat, fault_of(e, Duration::ZERO))?;
+            }
+        }
+        Ok(())
     }
 
     /// Marks `seat`'s engine for a restart. With `--on-fault substitute` in a game of three or

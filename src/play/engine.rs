@@ -3,8 +3,7 @@
 //! and kept, and its process group killed when it is dropped.
 
 use std::collections::VecDeque;
-use std::fs::File;
-use std::io::{self, BufWriter, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::ExitStatusExt;
@@ -97,36 +96,34 @@ pub enum EngineError {
     Stopping,
 }
 
-/// A timestamped transcript of one game's engine traffic, shared by the engines of the game, and
-/// capped in size: past the cap, lines are counted, not written.
+/// A timestamped transcript of one game's engine traffic, shared by the engines of the game, kept
+/// in memory and written to its file only when the game ends, so that no engine can read it (and
+/// the hidden cards in it) while the game runs. Capped in size: past the cap, lines are counted,
+/// not kept.
 #[derive(Clone)]
 pub struct Transcript(Arc<Mutex<TranscriptFile>>);
 
 struct TranscriptFile {
+    path: PathBuf,
     start: Instant,
-    file: BufWriter<File>,
+    text: Vec<u8>,
     limit: u64,
-    written: u64,
     dropped: u64,
+    written: bool,
 }
 
 impl Transcript {
-    /// Creates the transcript file, readable by its owner only (it holds every hidden card of
-    /// the game), keeping at most `limit` bytes of lines.
-    pub fn create(path: &Path, limit: u64) -> io::Result<Transcript> {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(path)?;
-        Ok(Transcript(Arc::new(Mutex::new(TranscriptFile {
+    /// A transcript to be written to `path` (readable by its owner only) when the game ends,
+    /// keeping at most `limit` bytes of lines.
+    pub fn create(path: &Path, limit: u64) -> Transcript {
+        Transcript(Arc::new(Mutex::new(TranscriptFile {
+            path: path.to_owned(),
             start: Instant::now(),
-            file: BufWriter::new(file),
+            text: Vec::new(),
             limit,
-            written: 0,
             dropped: 0,
-        }))))
+            written: false,
+        })))
     }
 
     /// Appends `engine MARK text` with the time since the transcript began; `<` is sent to the
@@ -135,28 +132,49 @@ impl Transcript {
         let mut inner = lock(&self.0);
         let ms = inner.start.elapsed().as_secs_f64() * 1e3;
         let line = format!("{ms:>12.3} {engine} {mark} {text}\n");
-        // The referee's own notes (the result) are always written.
-        if mark != '#' && inner.written + line.len() as u64 > inner.limit {
+        // The referee's own notes (the result) are always kept.
+        if mark != '#' && (inner.text.len() + line.len()) as u64 > inner.limit {
             inner.dropped += 1;
             return;
         }
-        inner.written += line.len() as u64;
-        // A transcript is a debugging aid: failing to write one must not stop a game.
-        let _ = inner.file.write_all(line.as_bytes());
+        inner.text.extend_from_slice(line.as_bytes());
     }
 
-    /// Notes how many lines the cap dropped, if any, and writes what is buffered.
+    /// Writes the file: what was kept, and how many lines the cap dropped, if any. Only the first
+    /// call writes; a transcript not finished is written when its last handle is dropped.
     pub fn finish(&self) -> io::Result<()> {
-        let mut inner = lock(&self.0);
-        if inner.dropped > 0 {
+        lock(&self.0).write()
+    }
+}
+
+impl TranscriptFile {
+    fn write(&mut self) -> io::Result<()> {
+        if std::mem::replace(&mut self.written, true) {
+            return Ok(());
+        }
+        if self.dropped > 0 {
             let note = format!(
                 "{:>12} referee # {} lines dropped past the transcript's limit of {} bytes\n",
-                "", inner.dropped, inner.limit
+                "", self.dropped, self.limit
             );
-            inner.file.write_all(note.as_bytes())?;
-            inner.dropped = 0;
+            self.text.extend_from_slice(note.as_bytes());
         }
-        inner.file.flush()
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&self.path)?;
+        file.write_all(&self.text)?;
+        self.text = Vec::new();
+        Ok(())
+    }
+}
+
+impl Drop for TranscriptFile {
+    fn drop(&mut self) {
+        // A transcript is a debugging aid: failing to write one must not stop a run.
+        let _ = self.write();
     }
 }
 

@@ -22,10 +22,19 @@ pub fn game_seed(match_seed: u64, index: usize) -> u64 {
     Stream::new(match_seed, index as u64).next_u64()
 }
 
-/// The seed engine `seat` gets for its own random choices in a game with seed `seed`: a separate
-/// generator stream, so it tells nothing about the game's own chance events.
-pub fn engine_seed(seed: u64, seat: usize) -> u64 {
-    Stream::new(seed, 1 + seat as u64).next_u64()
+/// The first generator stream of engine seeds: far above the streams the rules draw from (a
+/// DOUBLE round's deck is stream `ROUND`) and below the referee's own (2^63 and up).
+const ENGINE_SEED_STREAM: u64 = 1 << 62;
+
+/// The seed engine `seat` gets for its own random choices in game `index` (seed `seed`): the first
+/// number of stream 2^62 + 8 × `index` + `seat` of the game's seed. It differs per game and seat
+/// (the rotations of one deal too, which share the game's seed), and it tells nothing about the
+/// game's chance events, which come from other streams.
+pub fn engine_seed(seed: u64, index: usize, seat: usize) -> u64 {
+    let stream = ENGINE_SEED_STREAM
+        .wrapping_add((index as u64).wrapping_mul(8))
+        .wrapping_add(seat as u64);
+    Stream::new(seed, stream).next_u64()
 }
 
 /// Who plays whom.

@@ -149,6 +149,14 @@ macro_rules! games {
                 dispatch!(self, g => g.drawn_from_seed())
             }
 
+            fn hides_information(&self) -> bool {
+                dispatch!(self, g => g.hides_information())
+            }
+
+            fn rounds_finished(&self) -> usize {
+                dispatch!(self, g => g.rounds_finished())
+            }
+
             fn forfeit_winners(&self, loser: Seat) -> Vec<Seat> {
                 dispatch!(self, g => g.forfeit_winners(loser))
             }

@@ -310,6 +310,18 @@ pub trait Game: Clone + fmt::Debug {
         false
     }
 
+    /// Whether a seat may not see everything (DOUBLE's hands): then a deal must reach no seat
+    /// twice through one engine process.
+    fn hides_information(&self) -> bool {
+        false
+    }
+
+    /// How many scoring rounds are over (DOUBLE's rounds, the last one included once the match
+    /// ends); games of one round say 0. The scores after a round are [`Game::scores`].
+    fn rounds_finished(&self) -> usize {
+        0
+    }
+
     /// The public layout drawn at setup (the Wyx rack), as one token without spaces; `None` for
     /// games without one.
     fn public_setup(&self) -> Option<String> {

@@ -892,12 +892,20 @@ impl Game for Double {
         self.text(viewer)
     }
 
-    /// The next card of the round's deck order: the 72 cards shuffled by stream `round` of the
-    /// generator keyed by `seed` (see `seeded`); the cards put under the stock come after them.
     fn drawn_from_seed(&self) -> bool {
         true
     }
 
+    fn hides_information(&self) -> bool {
+        true
+    }
+
+    fn rounds_finished(&self) -> usize {
+        usize::from(self.round) + usize::from(self.over)
+    }
+
+    /// The next card of the round's deck order: the 72 cards shuffled by stream `round` of the
+    /// generator keyed by `seed` (see `seeded`); the cards put under the stock come after them.
     fn seeded_chance(&self, seed: u64) -> Option<Move> {
         let pending = *self.pending.front()?;
         let card = if usize::from(self.from_top) < DECK {

@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""A test engine that plays like the built-in random bot and writes every line it receives to
+DIR/PID.log, so a test can check afterwards what each engine process was told.
+
+Usage: spy.py DIR GAME. $REFEREE is the referee binary.
+"""
+import os, subprocess, sys
+
+DIR, GAME = sys.argv[1], sys.argv[2]
+seen = open(os.path.join(DIR, f"{os.getpid()}.log"), "w")
+inner = subprocess.Popen([os.environ["REFEREE"], "bot", "--game", GAME, "--strategy", "random"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+for line in sys.stdin.buffer:
+    seen.write(line.decode())
+    seen.flush()
+    inner.stdin.write(line)
+    inner.stdin.flush()
+    while True:
+        part = inner.stdout.readline()
+        sys.stdout.buffer.write(part)
+        if part in (b"\n", b""):
+            break
+    sys.stdout.flush()
