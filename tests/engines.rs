@@ -676,3 +676,46 @@ fn no_clock_at_all_with_tc_inf() {
         }
     }
 }
+
+/// What an engine writes to stderr before its last answer of a game lands in that game's
+/// transcript, never the next one's, with games played two at a time.
+#[test]
+fn stderr_lands_in_the_transcript_of_its_own_game() {
+    let dir = temp_dir("chatty");
+    let logs = dir.join("logs");
+    let _ = std::fs::remove_dir_all(&logs);
+    let referee = cargo_bin!("referee");
+    cargo_bin_cmd!("referee")
+        .env("REFEREE", referee)
+        .env("FAULTY_PIDS", dir.join("pids"))
+        .args(["match", "--game", "pegs", "--games", "40", "--seed", "3"])
+        .args(["--movetime", "300", "--concurrency", "2", "--engine"])
+        .arg("name=chatty cmd='python3 tests/engines/faulty.py chatty pegs'")
+        .arg("--engine")
+        .arg(format!("name=random cmd='{} bot --game pegs'", referee.display()))
+        .arg("--log-dir")
+        .arg(&logs)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let mut checked = 0;
+    for game in 1..=40 {
+        let log = std::fs::read_to_string(logs.join(format!("game-{game:05}.log"))).unwrap();
+        let seed = log
+            .lines()
+            .filter(|l| l.contains("chatty < ") && l.contains(" newgame "))
+            .find_map(|l| l.split_whitespace().find_map(|w| w.strip_prefix("seed=")))
+            .expect("the engine's newgame is in the transcript");
+        // `seed=None`: the handshake of a new process, before its first game.
+        let said = |l: &&str| l.contains("chatty ! chatty seed=") && !l.contains("seed=None");
+        for line in log.lines().filter(said) {
+            assert!(line.contains(&format!("seed={seed} ")), "game {game}: {line}");
+            checked += 1;
+        }
+        assert!(
+            log.contains(&format!("chatty ! chatty seed={seed} play")),
+            "game {game} holds the engine's last lines: {log}"
+        );
+    }
+    assert!(checked > 40 * 10, "{checked} lines checked");
+}

@@ -43,11 +43,17 @@ def ask(line):
             return answer
 
 genmoves = 0
+seed = None
 for line in sys.stdin.buffer:
     words = line.split()
     if not words:
         continue
     ident, command = words[0].decode(), words[1].decode()
+    if command == "newgame":
+        seed = next(w[5:].decode() for w in words if w.startswith(b"seed="))
+    if MODE == "chatty":
+        # Says which game it is in before every answer, the last one of a game included.
+        print(f"chatty seed={seed} {command}", file=sys.stderr, flush=True)
     if command == "quit" and MODE == "ignore_quit":
         out.write(b"=" + ident.encode() + b"\n\n")
         out.flush()
