@@ -43,9 +43,10 @@ fn config(concurrency: usize) -> MatchConfig {
         command: EngineCommand {
             name: name.to_owned(),
             command: bot_command(),
-            dir: None,
+            ..EngineCommand::default()
         },
         tc: None,
+        proto: Default::default(),
     };
     MatchConfig {
         game: "dvonn".into(),
@@ -66,6 +67,8 @@ fn config(concurrency: usize) -> MatchConfig {
         log_dir: None,
         log_limit: 0,
         openings: Default::default(),
+        scratch_dir: None,
+        private: Vec::new(),
     }
 }
 
@@ -176,7 +179,7 @@ fn bare_match(records: &[Record]) -> Duration {
             let e = &mut engines[engine_of(seat)];
             e.send(&format!(
                 "newgame dvonn seats=2 seat={seat} seed={}",
-                engine_seed(seed, seat)
+                engine_seed(seed, index, seat)
             ));
             e.settle();
         }

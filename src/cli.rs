@@ -232,10 +232,20 @@ pub struct PlayArgs {
     /// The number of seats (3 for three-player Double Dutch, 2 to 6 for DOUBLE).
     #[arg(long)]
     pub seats: Option<usize>,
-    /// An engine: a shell-like command, or `name=NAME cmd='COMMAND' [dir=DIR] [tc=TC]
-    /// [movetime=MS]`.
+    /// An engine: a shell-like command, or `name=NAME cmd='COMMAND'` and any of `dir=DIR`,
+    /// `tc=TC`, `movetime=MS`, `proto=codecup` (a CodeCup program; `{time_ms}` in its command is
+    /// its time for the game), limits `mem=256M cpu=SECONDS files=N procs=N fsize=64M`,
+    /// `user=NAME|UID[:GID]` (run as that user; the referee must be root), `sandbox=bwrap`.
     #[arg(long = "engine", value_name = "ENGINE")]
     pub engines: Vec<String>,
+    /// Keys for every engine, as in --engine but without `name` and `cmd`; an engine's own keys
+    /// win: `--each 'mem=512M cpu=300 procs=64 sandbox=bwrap'`.
+    #[arg(long, value_name = "KEYS", default_value = "")]
+    pub each: String,
+    /// Where each sandboxed engine process gets its own scratch directory (NAME-N), kept after
+    /// the run; without it, a temporary directory removed at the end.
+    #[arg(long, value_name = "DIR")]
+    pub scratch_dir: Option<PathBuf>,
     /// Play each seed once for every rotation of the seats (twice for two seats, four times for
     /// four), so the luck of a deal cancels out: duplicate play.
     #[arg(long, visible_alias = "duplicate")]

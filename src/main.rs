@@ -120,11 +120,11 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         let exe = exe.to_string_lossy();
         let exe = shlex::try_quote(&exe)
             .map_err(|_| Error::Usage("this program's path cannot be quoted".into()))?;
-        builtin_engines(&exe, &play.game, seats.unwrap_or(2), seed)
+        builtin_engines(&exe, &play.game, seats.unwrap_or(2), seed, &play.each)?
     } else {
         play.engines
             .iter()
-            .map(|text| EngineSpec::parse(text))
+            .map(|text| EngineSpec::parse_with(text, &play.each))
             .collect::<Result<_, _>>()?
     };
     unique_names(&mut engines);
@@ -162,6 +162,8 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         log_dir: play.log_dir,
         log_limit: play.log_limit,
         openings,
+        scratch_dir: play.scratch_dir,
+        private: Vec::new(),
     })
 }
 
@@ -204,7 +206,7 @@ fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
         )));
     }
     let seats = args.play.seats.or((engines > 0).then_some(engines));
-    let config = play_config(args.play, seats)?;
+    let mut config = play_config(args.play, seats)?;
     // A match is the tournament of one table: every engine at every game.
     let seats = Some(config.engines.len());
     let (rounds, games) = match args.rounds {
@@ -213,6 +215,7 @@ fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
         None => (args.games, Some(args.games)),
     };
     let tournament = tournament_of(args.run, Format::RoundRobin, rounds, games, seats, args.out)?;
+    config.private.extend(tournament.out.clone());
     run(&config, &tournament, json, stdout)
 }
 
@@ -224,6 +227,7 @@ fn play_tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandR
     };
     let seats = args.play.seats;
     let tournament = tournament_of(args.run, format, args.rounds, None, seats, Some(args.out))?;
-    let config = play_config(args.play, seats)?;
+    let mut config = play_config(args.play, seats)?;
+    config.private.extend(tournament.out.clone());
     run(&config, &tournament, json, stdout)
 }

@@ -692,7 +692,10 @@ fn stderr_lands_in_the_transcript_of_its_own_game() {
         .args(["--movetime", "300", "--concurrency", "2", "--engine"])
         .arg("name=chatty cmd='python3 tests/engines/faulty.py chatty pegs'")
         .arg("--engine")
-        .arg(format!("name=random cmd='{} bot --game pegs'", referee.display()))
+        .arg(format!(
+            "name=random cmd='{} bot --game pegs'",
+            referee.display()
+        ))
         .arg("--log-dir")
         .arg(&logs)
         .timeout(std::time::Duration::from_secs(120))
@@ -709,7 +712,10 @@ fn stderr_lands_in_the_transcript_of_its_own_game() {
         // `seed=None`: the handshake of a new process, before its first game.
         let said = |l: &&str| l.contains("chatty ! chatty seed=") && !l.contains("seed=None");
         for line in log.lines().filter(said) {
-            assert!(line.contains(&format!("seed={seed} ")), "game {game}: {line}");
+            assert!(
+                line.contains(&format!("seed={seed} ")),
+                "game {game}: {line}"
+            );
             checked += 1;
         }
         assert!(

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use crate::play::clock::{Clock, TimeControl};
 use crate::play::engine::{Engine, EngineError, Transcript};
 use crate::play::openings::{Opening, Openings, RANDOM_PLIES_STREAM};
+use crate::play::sandbox::Sandbox;
 use crate::play::schedule::{Scheduled, engine_seed};
 use crate::play::spec::EngineSpec;
 use crate::records::replay::Replay;
@@ -66,6 +67,12 @@ pub struct MatchConfig {
     pub log_limit: u64,
     /// How games begin.
     pub openings: Openings,
+    /// Where sandboxed engines get their scratch directories, kept after the run; a temporary
+    /// directory, removed at the end, when `None`.
+    pub scratch_dir: Option<PathBuf>,
+    /// Files and directories of the run that sandboxed engines must not see (the records file);
+    /// the transcripts' directory and the scratch directories are added to them.
+    pub private: Vec<PathBuf>,
 }
 
 /// Why a match cannot run.
@@ -83,6 +90,14 @@ pub enum MatchError {
         seats: usize,
         /// The engines given.
         engines: usize,
+    },
+    /// The sandbox's scratch directories cannot be made.
+    #[error("cannot make scratch directories in {path}: {source}")]
+    Scratch {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
     },
     /// A transcript could not be written.
     #[error("cannot write the transcript {path}: {source}")]
@@ -125,6 +140,8 @@ pub struct Finished {
 struct Pools {
     idle: Vec<Mutex<Vec<Pooled>>>,
     started: Vec<AtomicBool>,
+    /// The run's sandbox, when an engine asks for one.
+    sandbox: Option<Sandbox>,
     /// Whether a process must never play two games of one seed group: duplicate play of a game
     /// with hidden information, where a process that remembers would know the deal.
     fresh_per_group: bool,
@@ -206,7 +223,8 @@ impl Pools {
             fault: fault(Verdict::FailedToStart, detail),
             never: !self.started[spec].load(Ordering::Relaxed),
         };
-        let mut engine = Engine::start(&config.engines[spec].command, transcript.cloned())
+        let sandbox = self.sandbox.as_ref().map(|s| (s, spec));
+        let mut engine = Engine::start(&config.engines[spec].command, sandbox, transcript.cloned())
             .map_err(|e| failed(e.to_string()))?;
         let deadline = Instant::now() + config.startup;
         let handshake = engine
@@ -232,6 +250,27 @@ impl Pools {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(pooled);
     }
+}
+
+/// The run's sandbox: it hides the run's private files, the transcripts and every engine's
+/// directory from the other engines.
+fn sandbox_of(config: &MatchConfig) -> Result<Sandbox, MatchError> {
+    let mut hidden = config.private.clone();
+    hidden.extend(config.log_dir.iter().cloned());
+    let dirs: Vec<Option<PathBuf>> = config
+        .engines
+        .iter()
+        .map(|e| e.command.dir.clone())
+        .collect();
+    Sandbox::new(&hidden, &dirs, config.scratch_dir.as_deref()).map_err(|source| {
+        MatchError::Scratch {
+            path: config
+                .scratch_dir
+                .clone()
+                .unwrap_or_else(std::env::temp_dir),
+            source,
+        }
+    })
 }
 
 /// Plays the games of `schedule`, taken as they are played; `on_finish` gets each game as it
@@ -269,6 +308,10 @@ pub fn run(
             .map(|_| AtomicBool::new(false))
             .collect(),
         fresh_per_group: config.repeat && probe.game().hides_information(),
+        sandbox: match config.engines.iter().any(|e| e.command.sandbox) {
+            true => Some(sandbox_of(config)?),
+            false => None,
+        },
     };
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -16,7 +16,9 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
+use crate::play::limits::Limits;
 use crate::play::process;
+use crate::play::sandbox::Sandbox;
 use crate::protocol::Response;
 
 /// The longest line read from an engine; a longer one is a protocol error, not a memory hazard.
@@ -40,7 +42,7 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 const CHUNK: usize = 64 * 1024;
 
 /// How to start an engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineCommand {
     /// The name in records and standings.
     pub name: String,
@@ -49,21 +51,36 @@ pub struct EngineCommand {
     pub command: String,
     /// The working directory, if not the referee's.
     pub dir: Option<PathBuf>,
+    /// The resource limits it runs under.
+    pub limits: Limits,
+    /// The user and group it runs as (the referee must be root), if not the referee's.
+    pub user: Option<(u32, u32)>,
+    /// Whether it runs in the bubblewrap sandbox (see [`crate::play::sandbox`]).
+    pub sandbox: bool,
 }
 
-/// How an exited engine ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Exit(pub ExitStatus);
+/// How an exited engine ended, and what its limits say about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exit {
+    /// The exit status.
+    pub status: ExitStatus,
+    /// The limit it ran into, or the limits it ran under (see [`Limits::explain`]).
+    pub limits: Option<String>,
+}
 
 impl std::fmt::Display for Exit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.0.code(), self.0.signal()) {
-            (Some(code), _) => write!(f, "exited with code {code}"),
+        match (self.status.code(), self.status.signal()) {
+            (Some(code), _) => write!(f, "exited with code {code}")?,
             (_, Some(signal)) => {
                 let name = Signal::try_from(signal).map_or("unknown", Signal::as_str);
-                write!(f, "killed by signal {signal} ({name})")
+                write!(f, "killed by signal {signal} ({name})")?
             }
-            _ => f.write_str("ended"),
+            _ => f.write_str("ended")?,
+        }
+        match &self.limits {
+            Some(text) => write!(f, " ({text})"),
+            None => Ok(()),
         }
     }
 }
@@ -256,6 +273,7 @@ pub struct Engine {
     pending: VecDeque<Pending>,
     log: Option<Transcript>,
     killed: bool,
+    limits: Limits,
 }
 
 /// Puts our end of a pipe in non-blocking mode: a read or write then never waits, and all the
@@ -265,9 +283,12 @@ fn set_nonblocking(fd: impl AsFd) -> io::Result<()> {
 }
 
 impl Engine {
-    /// Starts `command` in a new process group, its traffic and stderr going to `transcript`.
+    /// Starts `command` in a new process group, as its user, under its limits, and in `sandbox`
+    /// (the run's, with the engine's spec number) when it asks for one; its traffic and stderr
+    /// go to `transcript`.
     pub fn start(
         command: &EngineCommand,
+        sandbox: Option<(&Sandbox, usize)>,
         transcript: Option<Transcript>,
     ) -> Result<Engine, EngineError> {
         let spawn_error = |source| EngineError::Spawn {
@@ -277,16 +298,51 @@ impl Engine {
         let words = shlex::split(&command.command)
             .filter(|w| !w.is_empty())
             .ok_or_else(|| spawn_error(io::Error::other("unbalanced quotes or no command")))?;
-        let mut cmd = Command::new(&words[0]);
-        cmd.args(&words[1..])
-            .stdin(Stdio::piped())
+        let (mut cmd, scratch) = match sandbox.filter(|_| command.sandbox) {
+            Some((sandbox, spec)) => {
+                let cwd = match &command.dir {
+                    Some(dir) => dir.clone(),
+                    None => std::env::current_dir().map_err(spawn_error)?,
+                };
+                let scratch = sandbox
+                    .scratch(&command.name, command.user)
+                    .map_err(spawn_error)?;
+                let mut cmd = Command::new(crate::play::sandbox::BWRAP);
+                cmd.args(
+                    sandbox
+                        .bwrap_args(spec, &cwd, &scratch)
+                        .map_err(spawn_error)?,
+                );
+                cmd.args(&words);
+                (cmd, Some(scratch))
+            }
+            None => {
+                let mut cmd = Command::new(&words[0]);
+                cmd.args(&words[1..]);
+                if let Some(dir) = &command.dir {
+                    cmd.current_dir(dir);
+                }
+                (cmd, None)
+            }
+        };
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if let Some(dir) = &command.dir {
-            cmd.current_dir(dir);
+        if let Some((uid, gid)) = command.user {
+            cmd.uid(uid).gid(gid);
         }
-        let mut child = process::start(cmd).map_err(|e| match e.kind() {
+        let mut child = process::start(cmd, command.limits).map_err(|e| match e.kind() {
             ErrorKind::Interrupted => EngineError::Stopping,
+            ErrorKind::NotFound if scratch.is_some() => spawn_error(io::Error::new(
+                ErrorKind::NotFound,
+                "sandbox=bwrap needs bubblewrap: install the `bubblewrap` package (no `bwrap` found)",
+            )),
+            ErrorKind::PermissionDenied if command.user.is_some() && !nix::unistd::geteuid().is_root() => {
+                spawn_error(io::Error::new(
+                    ErrorKind::PermissionDenied,
+                    "user= needs the referee to run as root",
+                ))
+            }
             _ => spawn_error(e),
         })?;
         let pid = i32::try_from(child.id()).expect("process ids fit i32");
@@ -314,6 +370,7 @@ impl Engine {
             pending: VecDeque::new(),
             log: transcript,
             killed: false,
+            limits: command.limits,
         };
         let pipes = [
             engine.stdin.as_ref().map(set_nonblocking),
@@ -599,9 +656,7 @@ impl Engine {
                 // Exited with nothing left to read (a child of its may hold the pipe open).
                 self.drain_stderr();
                 let status = self.reap();
-                return Err(
-                    status.map_or(EngineError::ClosedOutput, |s| EngineError::Exited(Exit(s)))
-                );
+                return Err(status.map_or(EngineError::ClosedOutput, |s| self.exited_with(s)));
             }
         }
     }
@@ -650,7 +705,7 @@ impl Engine {
     /// otherwise `alive`.
     fn dead_or(&mut self, alive: EngineError) -> EngineError {
         if let Some(status) = self.reap() {
-            return EngineError::Exited(Exit(status));
+            return self.exited_with(status);
         }
         if let Some(pidfd) = &self.pidfd {
             let timeout = Timespec::try_from(EXIT_GRACE).expect("a short grace fits a timespec");
@@ -658,9 +713,17 @@ impl Engine {
             while let Err(rustix::io::Errno::INTR) = poll(&mut fds, Some(&timeout)) {}
         }
         match self.reap() {
-            Some(status) => EngineError::Exited(Exit(status)),
+            Some(status) => self.exited_with(status),
             None => alive,
         }
+    }
+
+    /// The error for an engine that ended with `status`.
+    fn exited_with(&self, status: ExitStatus) -> EngineError {
+        EngineError::Exited(Exit {
+            status,
+            limits: self.limits.explain(status),
+        })
     }
 
     /// Whether the engine is known to have exited or closed its output.

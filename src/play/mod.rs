@@ -4,9 +4,11 @@
 pub mod arena;
 pub mod clock;
 pub mod engine;
+pub mod limits;
 pub mod openings;
 pub mod process;
 pub mod progress;
 pub mod run;
+pub mod sandbox;
 pub mod schedule;
 pub mod spec;

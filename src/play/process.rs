@@ -14,6 +14,8 @@ use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
+use crate::play::limits::Limits;
+
 /// The running engines' process groups.
 struct Registry {
     groups: Vec<i32>,
@@ -66,15 +68,17 @@ fn start_now(command: &mut Command) -> io::Result<Child> {
     Ok(child)
 }
 
-/// Starts `command` in its own process group, with SIGKILL as its parent-death signal, so that a
-/// referee killed outright (SIGKILL, the OOM killer) takes its engines with it.
-pub fn start(mut command: Command) -> io::Result<Child> {
+/// Starts `command` in its own process group, under `limits`, with SIGKILL as its parent-death
+/// signal, so that a referee killed outright (SIGKILL, the OOM killer) takes its engines with it.
+pub fn start(mut command: Command, limits: Limits) -> io::Result<Child> {
     let referee = nix::unistd::getpid();
     command.process_group(0);
-    // SAFETY: the closure runs in the forked child before exec and makes only two
-    // async-signal-safe system calls (prctl, getppid); it allocates nothing and takes no lock.
+    // SAFETY: the closure runs in the forked child before exec (after a change of user, which
+    // would clear the parent-death signal) and makes only async-signal-safe system calls
+    // (setrlimit, prctl, getppid); it allocates nothing and takes no lock.
     unsafe {
         command.pre_exec(move || {
+            limits.apply()?;
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
             // The referee may have died between the fork and the prctl: then no signal comes.
             if nix::unistd::getppid() != referee {

@@ -359,6 +359,8 @@ mod tests {
             log_dir: None,
             log_limit: 0,
             openings: Default::default(),
+            scratch_dir: None,
+            private: Vec::new(),
         }
     }
 

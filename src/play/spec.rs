@@ -1,11 +1,23 @@
-//! Engine specs: an `--engine` value read into a command, a name and an optional time control,
-//! and the built-in bots as engines.
+//! Engine specs: an `--engine` value read into a command, a name, the protocol it speaks, an
+//! optional time control, and the limits and sandbox it runs under; `--each` keys for all of
+//! them; and the built-in bots as engines.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::play::clock::TimeControl;
 use crate::play::engine::EngineCommand;
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Proto {
+    /// The referee's own line protocol (protocol.md): one process for many games.
+    #[default]
+    Native,
+    /// The CodeCup protocol: `Start` or the opponent's move in, the engine's move out; one
+    /// process per game.
+    CodeCup,
+}
 
 /// One engine of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,65 +26,69 @@ pub struct EngineSpec {
     pub command: EngineCommand,
     /// Its own time control, if not the match's.
     pub tc: Option<TimeControl>,
+    /// The protocol it speaks.
+    pub proto: Proto,
 }
 
-/// An `--engine` value that cannot be read.
+/// An `--engine` (or `--each`) value that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad engine `{text}`: {reason}")]
+#[error("bad {flag} `{text}`: {reason}")]
 pub struct EngineSpecError {
+    flag: &'static str,
     text: String,
     reason: String,
 }
 
+/// The keys an `--engine` value may hold.
+const KEYS: &str =
+    "name, cmd, dir, proto, tc, movetime, mem, cpu, files, procs, fsize, user, sandbox";
+
 impl EngineSpec {
     /// Reads `CMD`, or `key=value` words with shell quoting: `name=alpha cmd='./bot -x' dir=bots
-    /// tc=10+0.1 movetime=500`. Without a name, the file name of the command's first word that looks
-    /// like a path (`python3 bots/alpha.py` is `alpha.py`), else of its first word.
+    /// tc=10+0.1 movetime=500 proto=codecup mem=256M cpu=60 sandbox=bwrap`. Without a name, the
+    /// file name of the command's first word that looks like a path (`python3 bots/alpha.py` is
+    /// `alpha.py`), else of its first word.
     pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
-        let error = |reason: &str| EngineSpecError {
-            text: text.to_owned(),
-            reason: reason.to_owned(),
-        };
-        let words = shlex::split(text).ok_or_else(|| error("unbalanced quotes"))?;
-        let pairs: Option<Vec<(&str, &str)>> = words.iter().map(|w| w.split_once('=')).collect();
-        let is_keyed = pairs
-            .as_ref()
-            .is_some_and(|p| p.iter().any(|(k, _)| *k == "cmd"));
+        EngineSpec::parse_with(text, "")
+    }
+
+    /// As [`EngineSpec::parse`], with the keys of `each` (an `--each` value: any key but `name`
+    /// and `cmd`) applied first, so the engine's own keys win.
+    pub fn parse_with(text: &str, each: &str) -> Result<EngineSpec, EngineSpecError> {
         let mut spec = EngineSpec {
             command: EngineCommand {
                 name: String::new(),
                 command: text.trim().to_owned(),
-                dir: None,
+                ..EngineCommand::default()
             },
             tc: None,
+            proto: Proto::default(),
         };
-        if is_keyed {
-            for (key, value) in pairs.unwrap_or_default() {
-                match key {
-                    "cmd" => spec.command.command = value.to_owned(),
-                    "name" => spec.command.name = value.to_owned(),
-                    "dir" => spec.command.dir = Some(PathBuf::from(value)),
-                    "tc" => {
-                        spec.tc = Some(value.parse().map_err(
-                            |e: crate::play::clock::TimeControlError| error(&e.to_string()),
-                        )?)
-                    }
-                    "movetime" => {
-                        let ms: u64 = value
-                            .parse()
-                            .map_err(|_| error("movetime is whole milliseconds"))?;
-                        spec.tc = Some(TimeControl::MoveTime(Duration::from_millis(ms)));
-                    }
-                    _ => {
-                        return Err(error(&format!(
-                            "unknown key `{key}` (known: name, cmd, dir, tc, movetime)"
-                        )));
-                    }
-                }
+        let each_error = |reason: String| EngineSpecError {
+            flag: "--each",
+            text: each.to_owned(),
+            reason,
+        };
+        let each_pairs =
+            pairs(each).ok_or_else(|| each_error("expected KEY=VALUE words".into()))?;
+        for (key, value) in each_pairs {
+            if matches!(key.as_str(), "name" | "cmd") {
+                return Err(each_error(format!("`{key}` belongs to one engine")));
             }
+            spec.set(&key, &value).map_err(each_error)?;
         }
-        if spec.command.command.is_empty() {
-            return Err(error("no command"));
+        let error = |reason: String| EngineSpecError {
+            flag: "engine",
+            text: text.to_owned(),
+            reason,
+        };
+        let words = shlex::split(text).ok_or_else(|| error("unbalanced quotes".into()))?;
+        let own = pairs(text).filter(|p| p.iter().any(|(k, _)| k == "cmd"));
+        for (key, value) in own.unwrap_or_default() {
+            spec.set(&key, &value).map_err(error)?;
+        }
+        if spec.command.command.is_empty() || words.is_empty() {
+            return Err(error("no command".into()));
         }
         if spec.command.name.is_empty() {
             let words = shlex::split(&spec.command.command).unwrap_or_default();
@@ -85,25 +101,113 @@ impl EngineSpec {
         }
         Ok(spec)
     }
+
+    /// Sets one key; the error says why the value does not fit.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let command = &mut self.command;
+        match key {
+            "cmd" => command.command = value.to_owned(),
+            "name" => command.name = value.to_owned(),
+            "dir" => command.dir = Some(PathBuf::from(value)),
+            "tc" => {
+                self.tc = Some(
+                    value
+                        .parse()
+                        .map_err(|e: crate::play::clock::TimeControlError| e.to_string())?,
+                )
+            }
+            "movetime" => {
+                let ms: u64 = value
+                    .parse()
+                    .map_err(|_| "movetime is whole milliseconds".to_owned())?;
+                self.tc = Some(TimeControl::MoveTime(Duration::from_millis(ms)));
+            }
+            "proto" => {
+                self.proto = match value {
+                    "native" => Proto::Native,
+                    "codecup" => Proto::CodeCup,
+                    _ => return Err(format!("proto is native or codecup, not `{value}`")),
+                }
+            }
+            "sandbox" => {
+                command.sandbox = match value {
+                    "bwrap" => true,
+                    "none" => false,
+                    _ => return Err(format!("sandbox is bwrap or none, not `{value}`")),
+                }
+            }
+            "user" => command.user = Some(run_as(value)?),
+            _ => {
+                if !command.limits.set(key, value).map_err(|e| e.to_string())? {
+                    return Err(format!("unknown key `{key}` (known: {KEYS})"));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
-/// The built-in bots as engines, run as processes of the program `exe`: `search` in the first
-/// seat, `random` in every other; each its own seed drawn from `seed`.
-pub fn builtin_engines(exe: &str, game: &str, seats: usize, seed: u64) -> Vec<EngineSpec> {
+/// The `key=value` words of `text` (shell quoting), or `None` if a word is not one.
+fn pairs(text: &str) -> Option<Vec<(String, String)>> {
+    shlex::split(text)?
+        .iter()
+        .map(|w| {
+            let (k, v) = w.split_once('=')?;
+            Some((k.to_owned(), v.to_owned()))
+        })
+        .collect()
+}
+
+/// `user=NAME`, `user=UID` or `user=UID:GID`: the user (and group) an engine runs as; a user's
+/// group is its own from the password database, else the number of the user.
+fn run_as(value: &str) -> Result<(u32, u32), String> {
+    use nix::unistd::{Uid, User};
+    let (user, group) = match value.split_once(':') {
+        Some((u, g)) => (u, Some(g)),
+        None => (value, None),
+    };
+    let uid = match user.parse::<u32>() {
+        Ok(uid) => uid,
+        Err(_) => match User::from_name(user) {
+            Ok(Some(found)) => found.uid.as_raw(),
+            _ => return Err(format!("no user `{user}`")),
+        },
+    };
+    if uid == 0 {
+        return Err("user= is for running an engine as someone other than root".into());
+    }
+    let gid = match group {
+        Some(g) => g
+            .parse::<u32>()
+            .map_err(|_| format!("group `{g}` is not a number"))?,
+        None => match User::from_uid(Uid::from_raw(uid)) {
+            Ok(Some(found)) => found.gid.as_raw(),
+            _ => uid,
+        },
+    };
+    Ok((uid, gid))
+}
+
+/// The built-in bots as engines, run as processes of the program `exe` (quoted for a shell):
+/// `search` in the first seat, `random` in every other; each its own seed drawn from `seed`, and
+/// the keys of `each` (an `--each` value).
+pub fn builtin_engines(
+    exe: &str,
+    game: &str,
+    seats: usize,
+    seed: u64,
+    each: &str,
+) -> Result<Vec<EngineSpec>, EngineSpecError> {
     (0..seats.max(1))
         .map(|i| {
             let strategy = if i == 0 { "search" } else { "random" };
-            EngineSpec {
-                command: EngineCommand {
-                    name: strategy.to_owned(),
-                    command: format!(
-                        "{exe} bot --game {game} --strategy {strategy} --seed {}",
-                        seed.wrapping_add(i as u64)
-                    ),
-                    dir: None,
-                },
-                tc: None,
-            }
+            let command = format!(
+                "{exe} bot --game {game} --strategy {strategy} --seed {}",
+                seed.wrapping_add(i as u64)
+            );
+            let mut spec = EngineSpec::parse_with(&command, each)?;
+            spec.command.name = strategy.to_owned();
+            Ok(spec)
         })
         .collect()
 }
@@ -146,8 +250,31 @@ mod tests {
             "cmd=x colour=red",
             "cmd=x tc=fast",
             "cmd=x movetime=1.5",
+            "cmd=x proto=uci",
+            "cmd=x mem=lots",
+            "cmd=x cpu=0",
+            "cmd=x sandbox=docker",
+            "cmd=x user=0",
+            "cmd=x user=no-such-user-here",
         ] {
             assert!(EngineSpec::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn each_sets_what_an_engine_does_not() {
+        let each = "mem=256M cpu=10 sandbox=bwrap proto=codecup user=64001:64002";
+        let spec = EngineSpec::parse_with("name=a cmd=./a cpu=5 proto=native", each).unwrap();
+        assert_eq!(spec.command.limits.memory, Some(256 << 20));
+        assert_eq!(spec.command.limits.cpu, Some(5));
+        assert!(spec.command.sandbox);
+        assert_eq!(spec.proto, Proto::Native);
+        assert_eq!(spec.command.user, Some((64001, 64002)));
+        let plain = EngineSpec::parse_with("./b --fast", "files=32").unwrap();
+        assert_eq!(plain.command.command, "./b --fast");
+        assert_eq!(plain.command.limits.files, Some(32));
+        for bad in ["name=x", "cmd=./y", "mem", "colour=red"] {
+            assert!(EngineSpec::parse_with("./b", bad).is_err(), "{bad}");
         }
     }
 
