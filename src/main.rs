@@ -21,7 +21,7 @@ use referee::play::clock::TimeControl;
 use referee::play::openings::{BookSpec, Generate, Openings};
 use referee::play::run::{Tournament, run};
 use referee::play::schedule::Format;
-use referee::play::spec::{EngineSpec, builtin_engines, unique_names};
+use referee::play::spec::{EngineSpec, builtin_engines, root_check, unique_names};
 use referee::records::import::Source;
 use referee::rules::game::Setup;
 use referee::stats::elo::Sprt;
@@ -128,6 +128,9 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
             .collect::<Result<_, _>>()?
     };
     unique_names(&mut engines);
+    for warning in root_check(&engines, nix::unistd::geteuid().is_root()).map_err(Error::Usage)? {
+        eprintln!("referee: warning: {warning}");
+    }
     let tc = match play.movetime {
         Some(ms) => TimeControl::MoveTime(Duration::from_millis(ms)),
         None => play.tc.parse()?,

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 mod common;
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use common::{temp_dir, valid_records};
+use common::{bwrap_usable, temp_dir, valid_records};
 use serde_json::Value;
 
 /// Plays a DOUBLE match of the built-in bots; returns the records in game order.
@@ -249,13 +249,21 @@ fn in_duplicate_play_no_process_sees_a_deal_twice_or_a_card_it_may_not_see() {
     let spy = format!("python3 tests/engines/spy.py {} double", seen.display());
     let out = dir.join("games.jsonl");
     let referee = assert_cmd::cargo::cargo_bin!("referee");
-    cargo_bin_cmd!("referee")
+    let mut command = cargo_bin_cmd!("referee");
+    command
         .env("REFEREE", referee)
         .args(["match", "--game", "double", "--seats", "3", "--repeat"])
         .args(["--games", "12", "--seed", "4", "--movetime", "200"])
         .args(["--concurrency", "2", "--engine", &spy, "--engine", &spy])
         .args(["--engine", &spy, "--out"])
-        .arg(&out)
+        .arg(&out);
+    // Sandboxed where bubblewrap runs: each process then writes in its own scratch directory.
+    if bwrap_usable() {
+        command
+            .args(["--each", "sandbox=bwrap", "--scratch-dir"])
+            .arg(&seen);
+    }
+    command
         .timeout(std::time::Duration::from_secs(300))
         .assert()
         .success();
@@ -273,8 +281,16 @@ fn in_duplicate_play_no_process_sees_a_deal_twice_or_a_card_it_may_not_see() {
     };
     let mut games_seen = 0;
     let mut reused = 0;
-    for file in std::fs::read_dir(&seen).unwrap() {
-        let games = spy_games(&file.unwrap().path());
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&seen).unwrap() {
+        let path = entry.unwrap().path();
+        match path.is_dir() {
+            true => files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path())),
+            false => files.push(path),
+        }
+    }
+    for file in files {
+        let games = spy_games(&file);
         reused += usize::from(games.len() > 1);
         let mut deals = HashSet::new();
         for game in &games {

@@ -212,6 +212,34 @@ pub fn builtin_engines(
         .collect()
 }
 
+/// What running `engines` as root (`root`) means for their limits: an error for `procs=` without
+/// `user=` (the kernel never limits root's processes), and a warning for other limits without
+/// `user=` or a sandbox (an engine with root's capabilities may lift its own limits).
+pub fn root_check(engines: &[EngineSpec], root: bool) -> Result<Vec<String>, String> {
+    let mut warnings = Vec::new();
+    for engine in engines.iter().filter(|_| root) {
+        let command = &engine.command;
+        if command.user.is_some() {
+            continue;
+        }
+        if command.limits.procs.is_some() {
+            return Err(format!(
+                "engine {}: procs= limits nothing for an engine running as root (the kernel \
+                 exempts root): add user=UID to run it as a user of its own",
+                command.name
+            ));
+        }
+        if command.limits.any() && !command.sandbox {
+            warnings.push(format!(
+                "engine {} runs as root and could lift its own limits: add user=UID or \
+                 sandbox=bwrap (which drops its capabilities)",
+                command.name
+            ));
+        }
+    }
+    Ok(warnings)
+}
+
 /// Renames engines that share a name (`bot`, `bot#2`), since standings count by name.
 pub fn unique_names(engines: &mut [EngineSpec]) {
     for i in 1..engines.len() {
@@ -276,6 +304,22 @@ mod tests {
         for bad in ["name=x", "cmd=./y", "mem", "colour=red"] {
             assert!(EngineSpec::parse_with("./b", bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn root_cannot_limit_processes_without_a_user_of_their_own() {
+        let spec = |text: &str| EngineSpec::parse(text).unwrap();
+        let procs = [spec("name=a cmd=./a procs=8")];
+        assert!(root_check(&procs, true).unwrap_err().contains("user=UID"));
+        assert_eq!(root_check(&procs, false), Ok(vec![]));
+        let mem = [spec("name=b cmd=./b mem=1G")];
+        assert_eq!(root_check(&mem, true).unwrap().len(), 1);
+        let safe = [
+            spec("name=c cmd=./c mem=1G sandbox=bwrap"),
+            spec("name=d cmd=./d procs=8 user=64001"),
+            spec("name=e cmd=./e"),
+        ];
+        assert_eq!(root_check(&safe, true), Ok(vec![]));
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub struct Cell(u8);
 impl Cell {
     /// The cell at column `x`, row `y` (both from 0), if it is on the board.
     pub fn new(x: u8, y: u8) -> Option<Cell> {
-        (x < WIDTH && y < HEIGHT && BOARD & bit(x, y) != 0).then_some(Cell(y * WIDTH + x))
+        (x < WIDTH && y < HEIGHT && BOARD & bit(x, y) != 0).then(|| Cell(y * WIDTH + x))
     }
 
     fn x(self) -> u8 {

@@ -143,3 +143,20 @@ pub fn children_of(parent: u32) -> Vec<(u32, char)> {
         })
         .collect()
 }
+
+/// Whether bubblewrap can be used here; CI sets `REFEREE_TEST_BWRAP=required` so that the sandbox
+/// tests cannot be skipped there.
+pub fn bwrap_usable() -> bool {
+    let works = std::process::Command::new("bwrap")
+        .args(["--ro-bind", "/", "/", "--unshare-all", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !works {
+        assert!(
+            std::env::var("REFEREE_TEST_BWRAP").as_deref() != Ok("required"),
+            "bubblewrap is required here but `bwrap` does not run"
+        );
+        eprintln!("skipped: bubblewrap (bwrap) is not installed or cannot run here");
+    }
+    works
+}

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """A test engine that plays like the built-in random bot and writes every line it receives to
-DIR/PID.log, so a test can check afterwards what each engine process was told.
+PID.log in its sandbox's scratch directory ($REFEREE_SCRATCH) or else in DIR, so a test can check
+afterwards what each engine process was told.
 
 Usage: spy.py DIR GAME. $REFEREE is the referee binary.
 """
 import os, subprocess, sys
 
-DIR, GAME = sys.argv[1], sys.argv[2]
+DIR = os.environ.get("REFEREE_SCRATCH") or sys.argv[1]
+GAME = sys.argv[2]
 seen = open(os.path.join(DIR, f"{os.getpid()}.log"), "w")
 inner = subprocess.Popen([os.environ["REFEREE"], "bot", "--game", GAME, "--strategy", "random"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)

@@ -1,0 +1,220 @@
+//! Engines nobody trusts: resource limits that stop a hog with a verdict naming the limit, and the
+//! bubblewrap sandbox that keeps an engine off the network, out of the records and logs, and
+//! writing only to its scratch directory, while a normal engine plays as before.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use common::{bwrap_usable, temp_dir, valid_records};
+use serde_json::Value;
+
+fn bot(game: &str) -> String {
+    format!(
+        "name=bot cmd='{} bot --game {game}'",
+        cargo_bin!("referee").display()
+    )
+}
+
+/// A copy of test engine `file` in `dir`, which any user may read (the repository may not be).
+fn engine_copy(dir: &Path, file: &str) -> PathBuf {
+    let copy = dir.join(file);
+    std::fs::copy(Path::new("tests/engines").join(file), &copy).unwrap();
+    copy
+}
+
+/// Plays `games` Pegs games of `hog` against the built-in bot with `extra` flags; returns the
+/// records, each checked to end with the hog's crash, and the crash details.
+fn hog_match(dir: &Path, hog: &str, games: usize, extra: &[&str]) -> Vec<String> {
+    let out = dir.join("games.jsonl");
+    cargo_bin_cmd!("referee")
+        .env("TMPDIR", dir)
+        .args(["match", "--game", "pegs", "--seed", "1"])
+        .args(["--games", &games.to_string(), "--engine", hog])
+        .args(["--engine", &bot("pegs")])
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success();
+    let records = valid_records(&out);
+    assert_eq!(records.len(), games, "the match goes on after each crash");
+    records
+        .iter()
+        .map(|record| {
+            let end = &record["end"];
+            assert_eq!(end["verdict"], "crash", "{record}");
+            let seat = end["seat"].as_u64().unwrap() as usize;
+            assert_eq!(record["seats"][seat]["name"], "hog", "{record}");
+            end["detail"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn an_engine_that_allocates_2_gib_under_a_256_mib_limit_crashes_and_the_verdict_names_the_limit() {
+    let dir = temp_dir("limit-memory");
+    let hog = "name=hog cmd='python3 tests/engines/hog.py memory' mem=256M";
+    for detail in hog_match(&dir, hog, 2, &["--movetime", "5000"]) {
+        assert!(
+            detail.contains("exited with code 1 (limits: memory 256 MiB)"),
+            "{detail}"
+        );
+        assert!(detail.contains("MemoryError"), "{detail}");
+    }
+}
+
+#[test]
+fn an_engine_that_spins_past_its_cpu_limit_is_stopped_by_sigxcpu() {
+    let dir = temp_dir("limit-cpu");
+    let hog = "name=hog cmd='python3 tests/engines/hog.py cpu'";
+    // The limit comes from --each, and the clock is far longer than the limit.
+    let details = hog_match(&dir, hog, 2, &["--each", "cpu=1", "--movetime", "20000"]);
+    for detail in details {
+        assert!(
+            detail.starts_with("killed by signal 24 (SIGXCPU) (CPU limit 1 s exceeded)"),
+            "{detail}"
+        );
+    }
+}
+
+/// Python ignores SIGXFSZ, so the write fails instead of the process being killed.
+#[test]
+fn an_engine_that_writes_past_its_file_size_limit_is_refused_the_write() {
+    let dir = temp_dir("limit-fsize");
+    let hog = "name=hog cmd='python3 tests/engines/hog.py file' fsize=1M";
+    for detail in hog_match(&dir, hog, 1, &["--movetime", "20000"]) {
+        assert!(
+            detail.starts_with("exited with code 1 (limits: file size 1 MiB)"),
+            "{detail}"
+        );
+        assert!(detail.contains("File too large"), "{detail}");
+    }
+    let written = std::fs::metadata(dir.join("big")).unwrap().len();
+    assert_eq!(written, 1 << 20, "nothing past the limit was written");
+}
+
+/// The kernel counts `procs=` against every process of the engine's user and never limits root,
+/// so as root the engine runs as a user of its own.
+#[test]
+fn an_engine_that_forks_ten_thousand_children_is_held_to_its_process_limit() {
+    let dir = temp_dir("limit-procs");
+    let hog = engine_copy(&dir, "hog.py");
+    let root = nix::unistd::geteuid().is_root();
+    let user = if root { "user=64123" } else { "" };
+    let spec = format!(
+        "name=hog cmd='python3 {} fork' procs=32 {user}",
+        hog.display()
+    );
+    for detail in hog_match(&dir, &spec, 2, &["--movetime", "20000"]) {
+        assert!(detail.contains("(limits: processes 32)"), "{detail}");
+        assert!(detail.contains("fork refused after"), "{detail}");
+        if root {
+            let after: usize = detail
+                .split("fork refused after ")
+                .nth(1)
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap();
+            assert!(after < 32, "{after} children under a limit of 32: {detail}");
+        }
+    }
+    if root {
+        // The children the hog left were killed with its process group.
+        let left = std::process::Command::new("pgrep")
+            .args(["-u", "64123"])
+            .output()
+            .unwrap();
+        assert!(left.stdout.is_empty(), "left behind: {:?}", left);
+    }
+}
+
+#[test]
+fn a_user_that_does_not_exist_or_a_bad_limit_is_a_usage_error() {
+    for spec in [
+        "cmd=./x mem=lots",
+        "cmd=./x user=no-such-user-here",
+        "cmd=./x sandbox=docker",
+    ] {
+        cargo_bin_cmd!("referee")
+            .args([
+                "match", "--game", "pegs", "--engine", spec, "--engine", spec,
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("bad engine"));
+    }
+    cargo_bin_cmd!("referee")
+        .args(["match", "--game", "pegs", "--each", "name=x"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("`name` belongs to one engine"));
+}
+
+/// Plays one Pegs game of the escape engine trying `attempt` (see tests/engines/escape.py)
+/// against the built-in bot; returns the record.
+fn escape_game(dir: &Path, attempt: &str, sandbox: bool) -> Value {
+    let out = dir.join(format!(
+        "{}-{sandbox}.jsonl",
+        attempt.split(':').next().unwrap()
+    ));
+    let logs = dir.join("logs");
+    let sandbox = if sandbox { "sandbox=bwrap" } else { "" };
+    let escape = format!("name=escape cmd='python3 tests/engines/escape.py {attempt}' {sandbox}");
+    cargo_bin_cmd!("referee")
+        .env("REFEREE", cargo_bin!("referee"))
+        .args(["match", "--game", "pegs", "--seed", "2", "--games", "1"])
+        .args(["--movetime", "5000", "--engine", &escape])
+        .args(["--engine", &bot("pegs"), "--log-dir"])
+        .arg(&logs)
+        .arg("--out")
+        .arg(&out)
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+    valid_records(&out).remove(0)
+}
+
+#[test]
+fn a_sandboxed_engine_cannot_reach_the_network_the_logs_or_the_disk_but_plays_as_before() {
+    if !bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir("sandbox");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    std::fs::write(dir.join("logs/secret.log"), "every hidden card").unwrap();
+    let outside = dir.join("outside.txt");
+    let attempts = [
+        format!("connect:127.0.0.1:{port}"),
+        format!("read:{}", dir.join("logs/secret.log").display()),
+        format!("write:{}", outside.display()),
+    ];
+    for attempt in &attempts {
+        // Outside the sandbox each attempt succeeds, so the engine plays on: the test can tell.
+        let free = escape_game(&dir, attempt, false);
+        assert_ne!(free["end"]["verdict"], "crash", "{attempt}: {free}");
+        let caged = escape_game(&dir, attempt, true);
+        assert_eq!(caged["end"]["verdict"], "crash", "{attempt}: {caged}");
+        let detail = caged["end"]["detail"].as_str().unwrap();
+        assert!(detail.contains("blocked:"), "{attempt}: {detail}");
+    }
+    // The engine's own scratch directory is writable, and a normal engine plays whole games.
+    let scratch = escape_game(&dir, "scratch", true);
+    assert_ne!(scratch["end"]["verdict"], "crash", "{scratch}");
+    let out = dir.join("bots.jsonl");
+    cargo_bin_cmd!("referee")
+        .args(["match", "--game", "dvonn", "--seed", "3", "--games", "2"])
+        .args(["--movetime", "100", "--each", "sandbox=bwrap", "--out"])
+        .arg(&out)
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+    for record in valid_records(&out) {
+        assert_eq!(record["end"]["reason"], "normal", "{record}");
+    }
+}
