@@ -147,7 +147,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
     } else {
         Openings::None
     };
-    Ok(MatchConfig {
+    let config = MatchConfig {
         game: play.game,
         variant: play.variant,
         engines,
@@ -167,7 +167,9 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         openings,
         scratch_dir: play.scratch_dir,
         private: Vec::new(),
-    })
+    };
+    referee::play::codecup::check(&config, seats).map_err(Error::Usage)?;
+    Ok(config)
 }
 
 /// The run's plan beyond the match configuration, from the flags both commands share.

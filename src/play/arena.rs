@@ -6,11 +6,12 @@ use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::play::clock::{Clock, TimeControl};
+use crate::play::codecup::{self, CodeCupSeat};
 use crate::play::engine::{Engine, EngineError, Transcript};
 use crate::play::openings::{Opening, Openings, RANDOM_PLIES_STREAM};
 use crate::play::sandbox::Sandbox;
 use crate::play::schedule::{Scheduled, engine_seed};
-use crate::play::spec::EngineSpec;
+use crate::play::spec::{EngineSpec, Proto};
 use crate::records::replay::Replay;
 use crate::records::{End, Record, Verdict};
 use crate::rules::game::{Actor, Game, MoveError, Setup, SetupError, Viewer};
@@ -224,7 +225,21 @@ impl Pools {
             never: !self.started[spec].load(Ordering::Relaxed),
         };
         let sandbox = self.sandbox.as_ref().map(|s| (s, spec));
-        let mut engine = Engine::start(&config.engines[spec].command, sandbox, transcript.cloned())
+        let engine_spec = &config.engines[spec];
+        if engine_spec.proto == Proto::CodeCup {
+            // A process per game, told its time in its command; there is no handshake.
+            let mut command = engine_spec.command.clone();
+            command.command =
+                codecup::command_for(engine_spec, engine_spec.tc.unwrap_or(config.tc));
+            let engine = Engine::start(&command, sandbox, transcript.cloned())
+                .map_err(|e| failed(e.to_string()))?;
+            self.started[spec].store(true, Ordering::Relaxed);
+            return Ok(Pooled {
+                engine,
+                groups: Vec::new(),
+            });
+        }
+        let mut engine = Engine::start(&engine_spec.command, sandbox, transcript.cloned())
             .map_err(|e| failed(e.to_string()))?;
         let deadline = Instant::now() + config.startup;
         let handshake = engine
@@ -446,6 +461,10 @@ fn play_one(
             opening_rng: Stream::new(seed, RANDOM_PLIES_STREAM),
             rounds_told: 0,
             totals_told: vec![0; seats],
+            codecup: engine_of_seat
+                .iter()
+                .map(|&e| (config.engines[e].proto == Proto::CodeCup).then(CodeCupSeat::default))
+                .collect(),
         };
         end = table.play().err();
     }
@@ -453,6 +472,12 @@ fn play_one(
     let deadline = Instant::now() + config.margin;
     for (engine, ok) in engines.iter_mut().zip(healthy.iter_mut()) {
         *ok = *ok && engine.settle(deadline).is_ok();
+    }
+    // A CodeCup process plays one game: it may have exited after the last move, else it is told.
+    for (engine, &spec) in engines.iter_mut().zip(&engine_of_seat) {
+        if config.engines[spec].proto == Proto::CodeCup {
+            engine.quit_with("Quit");
+        }
     }
     // Engines killed by a stop end the game with faults that are nobody's: it has no result.
     if crate::play::process::stopping() {
@@ -475,7 +500,8 @@ fn play_one(
     // Faulty engines are dropped, which kills them; the next game starts a fresh process.
     let seats_played = engines.into_iter().zip(groups).zip(healthy);
     for (((engine, groups), ok), &spec) in seats_played.zip(&engine_of_seat) {
-        if ok {
+        // A CodeCup engine plays one game (it was told `Quit` above).
+        if ok && config.engines[spec].proto != Proto::CodeCup {
             pools.give_back(spec, Pooled { engine, groups }, scheduled.group);
         }
     }
@@ -503,6 +529,8 @@ struct Table<'a> {
     /// The rounds whose end the engines were told of, and the totals they were told.
     rounds_told: usize,
     totals_told: Vec<i64>,
+    /// The seats whose engines speak the CodeCup protocol.
+    codecup: Vec<Option<CodeCupSeat>>,
 }
 
 impl Table<'_> {
@@ -519,6 +547,10 @@ impl Table<'_> {
             .map(|text| format!(" setup={text}"))
             .unwrap_or_default();
         for seat in 0..seats {
+            // A CodeCup engine starts a process per game and is told nothing before `Start`.
+            if self.codecup[seat].is_some() {
+                continue;
+            }
             let engine_seed = engine_seed(seed, self.index, seat);
             let tc = self.clocks[seat].control().newgame_key();
             let command = format!(
@@ -672,6 +704,13 @@ impl Table<'_> {
             if self.replay.is_substituted(other) {
                 continue;
             }
+            // A CodeCup engine hears only the other seat's moves, when it is next asked to move.
+            if let Some(codecup) = &mut self.codecup[other] {
+                if other != seat {
+                    codecup.hear(mv);
+                }
+                continue;
+            }
             if let Err(e) = engine.send(&line) {
                 return Err((other, fault_of(e, Duration::ZERO)));
             }
@@ -710,10 +749,15 @@ impl Table<'_> {
     /// Asks `seat` for its move, checks it against the clock and the rules, plays it and tells
     /// every engine. `Ok(Some(end))` when the seat resigns; `Err` names the seat at fault.
     fn turn(&mut self, seat: usize) -> Result<Option<End>, (usize, Fault)> {
-        let command = self.genmove(seat);
         let waited = self.clocks[seat].remaining() + self.config.margin;
         let sent = Instant::now();
-        let answer = self.engines[seat].request(&command, sent + waited);
+        let answer = match &mut self.codecup[seat] {
+            Some(codecup) => codecup.ask(&mut self.engines[seat], sent + waited),
+            None => {
+                let command = self.genmove(seat);
+                self.engines[seat].request(&command, sent + waited)
+            }
+        };
         let used = sent.elapsed();
         // Helpers an engine started and left (a `setsid` child) are adopted here: reap those
         // that ended as the game goes, so none is left a zombie.

@@ -502,6 +502,45 @@ impl Engine {
         Ok(last)
     }
 
+    /// Writes one line as it is, with no id and no answer due (protocols other than the
+    /// referee's own).
+    pub fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
+        self.note('<', line);
+        self.drain_stderr();
+        let result = self.write_all(format!("{line}\n").as_bytes());
+        if let Err(EngineError::Protocol(text)) = result {
+            self.stdin = None;
+            return Err(self.dead_or(EngineError::Protocol(format!(
+                "stopped reading its input ({text})"
+            ))));
+        }
+        result
+    }
+
+    /// The next line that is not blank, by the deadline (protocols other than the referee's
+    /// own); at most [`MAX_ANSWER_LINES`] blank lines may come before it.
+    pub fn read_plain_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        for _ in 0..MAX_ANSWER_LINES {
+            let line = self.read_line(deadline)?;
+            if !line.trim().is_empty() {
+                return Ok(line);
+            }
+        }
+        Err(EngineError::Protocol(format!(
+            "sent more than {MAX_ANSWER_LINES} blank lines for one move"
+        )))
+    }
+
+    /// Writes `line` (a protocol's goodbye, such as CodeCup's `Quit`) unless the engine has
+    /// ended, gives it half a second to exit, then kills its process group.
+    pub fn quit_with(&mut self, line: &str) {
+        if !self.is_dead() && self.write_line(line).is_ok() {
+            self.stdin = None;
+            let _ = self.dead_or(EngineError::ClosedOutput);
+        }
+        self.kill();
+    }
+
     /// Sends `command` and returns its answer's payload, reading earlier answers first.
     pub fn request(&mut self, command: &str, deadline: Instant) -> Result<String, EngineError> {
         self.send(command)?;

@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod clock;
+pub mod codecup;
 pub mod engine;
 pub mod limits;
 pub mod openings;

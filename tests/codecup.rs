@@ -1,0 +1,104 @@
+//! CodeCup programs (`proto=codecup`): the test engine `tests/engines/codecup.py` plays whole
+//! games of DVONN, Pegs and Double Dutch against the built-in bots, gets the native protocol's
+//! verdicts when it misbehaves, and leaves no process behind; games it cannot play are refused.
+
+mod common;
+
+use std::time::Duration;
+
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use common::{assert_none_left, temp_dir, valid_records};
+use serde_json::Value;
+
+/// Plays `games` games of the CodeCup engine in `mode` against the built-in random bot; returns
+/// the records, after checking that none of the engine's processes is left.
+fn codecup_match(game: &str, mode: &str, games: usize, extra: &[&str]) -> Vec<Value> {
+    let dir = temp_dir(&format!("codecup-{game}-{mode}"));
+    let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
+    let referee = cargo_bin!("referee");
+    cargo_bin_cmd!("referee")
+        .env("REFEREE", referee)
+        .env("CODECUP_PIDS", &pids)
+        .args(["match", "--game", game, "--seed", "6"])
+        .args(["--games", &games.to_string(), "--engine"])
+        .arg(format!(
+            "name=cc proto=codecup cmd='python3 tests/engines/codecup.py {mode} {game} {{time_ms}}'"
+        ))
+        .arg("--engine")
+        .arg(format!(
+            "name=bot cmd='{} bot --game {game} --strategy random'",
+            referee.display()
+        ))
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success();
+    assert_none_left(&pids);
+    let records = valid_records(&out);
+    assert_eq!(records.len(), games);
+    records
+}
+
+#[test]
+fn a_codecup_engine_plays_whole_games_of_every_game_it_can() {
+    for game in ["dvonn", "pegs", "double-dutch"] {
+        // Its first move includes its start-up, as in CodeCup: a clock with a base fits.
+        let records = codecup_match(game, "play", 4, &["--tc", "10+0.1"]);
+        for record in &records {
+            assert_eq!(record["end"]["reason"], "normal", "{game}: {record}");
+        }
+        // It played both seats, and its moves are in the records like anyone's.
+        let seats: Vec<&Value> = records.iter().map(|r| &r["seats"][0]["name"]).collect();
+        assert!(seats.contains(&&Value::from("cc")) && seats.contains(&&Value::from("bot")));
+    }
+}
+
+#[test]
+fn a_codecup_engine_that_misbehaves_gets_the_verdict_a_native_one_would() {
+    for (mode, verdict, detail) in [
+        ("crash", "crash", "exited with code 1"),
+        ("hang", "stall", "no answer within"),
+        ("garbage", "unparseable_move", "hello, this is not a move"),
+        ("illegal", "illegal_move", "A1A2"),
+    ] {
+        let extra = ["--movetime", "300", "--margin", "300"];
+        for record in codecup_match("dvonn", mode, 2, &extra) {
+            let end = &record["end"];
+            assert_eq!(end["verdict"], verdict, "{mode}: {record}");
+            let seat = end["seat"].as_u64().unwrap() as usize;
+            assert_eq!(record["seats"][seat]["name"], "cc", "{mode}: {record}");
+            assert!(
+                end["detail"].as_str().unwrap().contains(detail),
+                "{mode}: {record}"
+            );
+        }
+    }
+}
+
+#[test]
+fn games_and_runs_the_codecup_protocol_cannot_express_are_refused() {
+    let cc = "name=cc proto=codecup cmd='./cc {time_ms}'";
+    for (args, why) in [
+        (vec!["--game", "double"], "games of two seats"),
+        (vec!["--game", "wyx"], "games of two seats"),
+        (
+            vec!["--game", "double-dutch", "--seats", "3", "--engine", "./x"],
+            "games of two seats",
+        ),
+        (
+            vec!["--game", "dvonn", "--random-plies", "4"],
+            "cannot begin from an opening",
+        ),
+        (vec!["--game", "dvonn", "--tc", "inf"], "needs a clock"),
+    ] {
+        cargo_bin_cmd!("referee")
+            .arg("match")
+            .args(&args)
+            .args(["--engine", cc, "--engine", "./other"])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(why));
+    }
+}
