@@ -144,7 +144,7 @@ pub fn children_of(parent: u32) -> Vec<(u32, char)> {
         .collect()
 }
 
-/// Whether bubblewrap can be used here; CI sets `REFEREE_TEST_BWRAP=required` so that the sandbox
+/// Whether bubblewrap can be used here; CI sets `REFEREE_REQUIRE_BWRAP=1` so that the sandbox
 /// tests cannot be skipped there.
 pub fn bwrap_usable() -> bool {
     let works = std::process::Command::new("bwrap")
@@ -153,7 +153,7 @@ pub fn bwrap_usable() -> bool {
         .is_ok_and(|s| s.success());
     if !works {
         assert!(
-            std::env::var("REFEREE_TEST_BWRAP").as_deref() != Ok("required"),
+            std::env::var_os("REFEREE_REQUIRE_BWRAP").is_none(),
             "bubblewrap is required here but `bwrap` does not run"
         );
         eprintln!("skipped: bubblewrap (bwrap) is not installed or cannot run here");
