@@ -6,11 +6,11 @@ and exits with code 1; if it succeeds it says `escaped` and plays on.
 
 Usage: escape.py ATTEMPT. $REFEREE is the referee binary.
 """
-import os, socket, subprocess, sys
+import os, socket, sys
+from relay import relay, start_bot
 
 ATTEMPT = sys.argv[1]
-inner = subprocess.Popen([os.environ["REFEREE"], "bot", "--game", "pegs"],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+bot = start_bot("pegs")
 
 def attempt():
     kind, _, target = ATTEMPT.partition(":")
@@ -33,11 +33,4 @@ for line in sys.stdin.buffer:
             print("escaped", file=sys.stderr, flush=True)
         except OSError as e:
             sys.exit(f"blocked: {e}")
-    inner.stdin.write(line)
-    inner.stdin.flush()
-    while True:
-        part = inner.stdout.readline()
-        sys.stdout.buffer.write(part)
-        if part in (b"\n", b""):
-            break
-    sys.stdout.flush()
+    relay(bot, line)

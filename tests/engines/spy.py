@@ -5,22 +5,15 @@ afterwards what each engine process was told.
 
 Usage: spy.py DIR GAME. $REFEREE is the referee binary.
 """
-import os, subprocess, sys
+import os, sys
+from relay import relay, start_bot
 
 DIR = os.environ.get("REFEREE_SCRATCH") or sys.argv[1]
 GAME = sys.argv[2]
 seen = open(os.path.join(DIR, f"{os.getpid()}.log"), "w")
-inner = subprocess.Popen([os.environ["REFEREE"], "bot", "--game", GAME, "--strategy", "random"],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+bot = start_bot(GAME)
 
 for line in sys.stdin.buffer:
     seen.write(line.decode())
     seen.flush()
-    inner.stdin.write(line)
-    inner.stdin.flush()
-    while True:
-        part = inner.stdout.readline()
-        sys.stdout.buffer.write(part)
-        if part in (b"\n", b""):
-            break
-    sys.stdout.flush()
+    relay(bot, line)
