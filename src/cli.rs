@@ -4,17 +4,45 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-/// A scriptable referee for DVONN (and, later, Double Dutch, Pegs, Wyx and DOUBLE).
+/// A scriptable referee for DVONN, Double Dutch, Pegs, Wyx and DOUBLE.
 ///
-/// Plays matches between bot processes, speaks a GTP-like protocol, writes and checks records.
-///
-/// Speaks a GTP-like protocol (see protocol.md), writes and checks JSON game records.
+/// Plays matches and tournaments between engine processes under its own clocks, speaks a
+/// GTP-like protocol (see protocol.md), writes, checks and draws JSON game records.
 #[derive(Debug, Parser)]
-#[command(name = "referee", version, about, long_about = None)]
+#[command(
+    name = "referee",
+    version,
+    about,
+    after_help = "Examples:
+  referee match --game dvonn --games 4 --movetime 100     the built-in bots, four games
+  referee match --game pegs --engine ./mine --engine ./theirs --games 100 --out games.jsonl
+  referee validate games.jsonl
+  referee completions bash > /etc/bash_completion.d/referee"
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Parses the command line (exiting with clap's message and status 2 when it cannot), keeping
+    /// the words of each `--engine` together: the derive flattens them.
+    pub fn parse_args() -> Cli {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Cli::command().get_matches();
+        let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        let play = match &mut cli.command {
+            Command::Match(args) => &mut args.play,
+            Command::Tournament(args) => &mut args.play,
+            _ => return cli,
+        };
+        let sub = matches.subcommand().map(|(_, sub)| sub);
+        if let Some(Some(groups)) = sub.map(|m| m.get_occurrences::<String>("engines")) {
+            play.engine_words = groups.map(|words| words.cloned().collect()).collect();
+        }
+        cli
+    }
 }
 
 /// The subcommands.
@@ -28,6 +56,8 @@ pub enum Command {
     ///
     /// Each problem is printed as FILE:LINE: ply N (seat S): what is wrong. Exit status: 0 all
     /// valid, 1 a record is invalid, 2 a file could not be read.
+    ///
+    /// Example: referee validate games.jsonl shard-*.jsonl
     Validate {
         /// Record files: `.jsonl` holds one record per line, `.json` one record (or several in a
         /// row); `-` reads JSON lines from stdin.
@@ -38,6 +68,8 @@ pub enum Command {
         json: bool,
     },
     /// Turn real DVONN transcripts into records, one JSON line per game.
+    ///
+    /// Example: referee import --from codecup games.txt -o games.jsonl
     Import {
         /// The transcript's style.
         #[arg(long, value_enum)]
@@ -45,11 +77,30 @@ pub enum Command {
         /// The transcript file (`-` for stdin).
         file: PathBuf,
         /// Write the records here instead of stdout.
-        #[arg(short, long)]
+        #[arg(
+            short = 'o',
+            long = "out",
+            visible_alias = "output",
+            value_name = "FILE"
+        )]
         output: Option<PathBuf>,
     },
     /// Print the JSON Schema of game records.
+    ///
+    /// Example: referee schema > record.schema.json
     Schema,
+    /// Print a shell completion script.
+    ///
+    /// Example: referee completions bash > ~/.local/share/bash-completion/completions/referee
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff).
+    ///
+    /// Example: referee man > referee.1 && man ./referee.1
+    Man,
     /// Run a built-in engine that speaks the engine protocol on stdin/stdout.
     ///
     /// Example: referee match --game dvonn --engine 'referee bot --game dvonn --strategy search'
@@ -87,13 +138,13 @@ pub enum Command {
     Tournament(TournamentArgs),
     /// Draw a position of a record as SVG: after ply N (default: the end).
     ///
-    /// Example: referee render games.jsonl --game 3 --ply 49 -o board.svg
+    /// Example: referee render games.jsonl --index 3 --ply 49 -o board.svg
     Render {
-        /// A record file (`.json`, or `.jsonl` with --game to pick one).
+        /// A record file (`.json`, or `.jsonl` with --index to pick one).
         file: PathBuf,
         /// Which record of the file, from 1.
-        #[arg(long, default_value_t = 1)]
-        game: usize,
+        #[arg(long, default_value_t = 1, value_parser = at_least_1)]
+        index: usize,
         /// Draw the position after this many plies (default: all).
         #[arg(long)]
         ply: Option<usize>,
@@ -101,19 +152,32 @@ pub enum Command {
         #[arg(long)]
         seat: Option<usize>,
         /// Write the SVG here instead of stdout.
-        #[arg(short, long)]
+        #[arg(
+            short = 'o',
+            long = "out",
+            visible_alias = "output",
+            value_name = "FILE"
+        )]
         output: Option<PathBuf>,
     },
     /// Write one self-contained HTML page that replays the games of record files.
     ///
     /// Buttons and the arrow keys step through a game; `#game=2&ply=10` in the address opens a
     /// position. The page needs no network and no other file.
+    ///
+    /// Example: referee view games.jsonl -o games.html
     View {
         /// Record files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The HTML file to write.
-        #[arg(short, long, default_value = "games.html")]
+        #[arg(
+            short = 'o',
+            long = "out",
+            visible_alias = "output",
+            value_name = "FILE",
+            default_value = "games.html"
+        )]
         output: PathBuf,
     },
     /// Write a file of openings for --openings: distinct random openings, one per line.
@@ -134,10 +198,10 @@ pub enum Command {
         #[arg(long)]
         seats: Option<usize>,
         /// Plies per opening.
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_1)]
         plies: usize,
         /// How many openings.
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_1)]
         count: usize,
         /// The most points one seat may lead another by after the opening.
         #[arg(long, default_value_t = 2)]
@@ -146,10 +210,17 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Write the openings here instead of stdout.
-        #[arg(short, long)]
+        #[arg(
+            short = 'o',
+            long = "out",
+            visible_alias = "output",
+            value_name = "FILE"
+        )]
         output: Option<PathBuf>,
     },
     /// Standings, crosstable and pairing statistics of any set of record files, merged.
+    ///
+    /// Example: referee stats shard-*.jsonl
     Stats {
         /// Record files (`.jsonl`).
         #[arg(required = true)]
@@ -167,15 +238,15 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub play: PlayArgs,
     /// How many games.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = at_least_1)]
     pub games: usize,
     /// Times the engines meet in every arrangement of seats (two games with --repeat and two
     /// seats), instead of --games.
-    #[arg(long, conflicts_with = "games")]
+    #[arg(long, conflicts_with = "games", value_parser = at_least_1)]
     pub rounds: Option<usize>,
     /// Append each finished game's record to this file, one JSON line each; it is the match's
     /// state for --resume.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short = 'o', long, visible_alias = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Resuming, sharding and stopping early, shared with `tournament`.
     #[command(flatten)]
@@ -192,11 +263,17 @@ pub struct TournamentArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::RoundRobin)]
     pub format: FormatArg,
     /// Times each table (pairing) is played.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_1)]
     pub rounds: usize,
     /// The records file: each finished game is appended as one JSON line; it is the tournament's
     /// state for --resume.
-    #[arg(long, value_name = "FILE", default_value = "tournament.jsonl")]
+    #[arg(
+        short = 'o',
+        long,
+        visible_alias = "output",
+        value_name = "FILE",
+        default_value = "tournament.jsonl"
+    )]
     pub out: PathBuf,
     /// Resuming, sharding and stopping early, shared with `match`.
     #[command(flatten)]
@@ -235,9 +312,13 @@ pub struct PlayArgs {
     /// An engine: a shell-like command, or `name=NAME cmd='COMMAND'` and any of `dir=DIR`,
     /// `tc=TC`, `movetime=MS`, `proto=codecup` (a CodeCup program; `{time_ms}` in its command is
     /// its time for the game), limits `mem=256M cpu=SECONDS files=N procs=N fsize=64M`,
-    /// `user=NAME|UID[:GID]` (run as that user; the referee must be root), `sandbox=bwrap`.
-    #[arg(long = "engine", value_name = "ENGINE")]
+    /// `user=NAME|UID[:GID]` (run as that user; the referee must be root), `sandbox=bwrap`. The
+    /// keys may be one argument or several (`--engine name=a cmd=./a tc=5+0.1`, as cutechess).
+    #[arg(long = "engine", value_name = "ENGINE", num_args = 1.., action = clap::ArgAction::Append)]
     pub engines: Vec<String>,
+    /// The words of each `--engine`, one list per occurrence (filled by [`Cli::parse_args`]).
+    #[arg(skip)]
+    pub engine_words: Vec<Vec<String>>,
     /// Keys for every engine, as in --engine but without `name` and `cmd`; an engine's own keys
     /// win: `--each 'mem=512M cpu=300 procs=64 sandbox=bwrap'`.
     #[arg(long, value_name = "KEYS", default_value = "")]
@@ -270,7 +351,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "10+0.1")]
     pub tc: String,
     /// A fixed time per move in milliseconds, instead of --tc.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
     /// Milliseconds an answer may come late and still count (cutechess's -timemargin), for the
     /// jitter of a busy machine; how late it was is recorded. Later answers lose on time.
@@ -281,10 +362,10 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", default_value_t = 500)]
     pub margin: u64,
     /// Milliseconds an engine may take to start and answer the handshake or `newgame`.
-    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub startup: u64,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_1)]
     pub concurrency: usize,
     /// What a fault does in a game of three or more seats: `forfeit` ends it (the faulty seat
     /// loses), `substitute` has the referee play random legal moves for the faulty seat, which
@@ -337,4 +418,13 @@ pub enum ImportFormat {
     Codecup,
     /// Little Golem: lower case, numbered (`25. a2b2 b3b2`), 49th placement omitted, `resign`.
     Littlegolem,
+}
+
+/// A count that must be at least 1 (`--games 0` would do nothing, `--concurrency 0` never start).
+fn at_least_1(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }

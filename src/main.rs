@@ -8,8 +8,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
-
 use cli::{
     Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs, RunArgs, StrategyArg,
     TournamentArgs,
@@ -27,7 +25,7 @@ use referee::rules::game::Setup;
 use referee::stats::elo::Sprt;
 
 fn main() -> ExitCode {
-    let result = dispatch(Cli::parse());
+    let result = dispatch(Cli::parse_args());
     if let Err(error) = &result
         && !error.is_closed_output()
     {
@@ -70,11 +68,11 @@ fn dispatch(cli: Cli) -> CommandResult {
         Command::Stats { files, json } => referee::stats::results::run(&files, json, &mut stdout),
         Command::Render {
             file,
-            game,
+            index,
             ply,
             seat,
             output,
-        } => referee::render::picture::run(&file, game, ply, seat, output.as_deref(), &mut stdout),
+        } => referee::render::picture::run(&file, index, ply, seat, output.as_deref(), &mut stdout),
         Command::Openings {
             game,
             variant,
@@ -105,6 +103,26 @@ fn dispatch(cli: Cli) -> CommandResult {
             writeln!(stdout, "{}", referee::records::schema())?;
             Ok(Ended::Done)
         }
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "referee", &mut stdout);
+            Ok(Ended::Done)
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            clap_mangen::Man::new(Cli::command()).render(&mut stdout)?;
+            Ok(Ended::Done)
+        }
+    }
+}
+
+/// One `--engine` value from its words: a single word as it is (`'name=a cmd=./a'`), several
+/// (`name=a cmd=./a`, as cutechess users type them) quoted back into one.
+fn engine_text(words: &[String]) -> Result<String, Error> {
+    match words {
+        [one] => Ok(one.clone()),
+        _ => shlex::try_join(words.iter().map(String::as_str))
+            .map_err(|_| Error::Usage(format!("--engine {words:?} cannot be quoted"))),
     }
 }
 
@@ -115,17 +133,17 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         Some(seed) => seed,
         None => getrandom::u64().map_err(|e| Error::Usage(format!("cannot draw a seed: {e}")))?,
     };
-    let mut engines = if play.engines.is_empty() {
+    let mut engines = if play.engine_words.is_empty() {
         let exe = std::env::current_exe()?;
         let exe = exe.to_string_lossy();
         let exe = shlex::try_quote(&exe)
             .map_err(|_| Error::Usage("this program's path cannot be quoted".into()))?;
         builtin_engines(&exe, &play.game, seats.unwrap_or(2), seed, &play.each)?
     } else {
-        play.engines
+        play.engine_words
             .iter()
-            .map(|text| EngineSpec::parse_with(text, &play.each))
-            .collect::<Result<_, _>>()?
+            .map(|words| Ok(EngineSpec::parse_with(&engine_text(words)?, &play.each)?))
+            .collect::<Result<_, Error>>()?
     };
     unique_names(&mut engines);
     for warning in root_check(&engines, nix::unistd::geteuid().is_root()).map_err(Error::Usage)? {
@@ -203,7 +221,7 @@ fn tournament_of(
 
 fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let json = args.play.json;
-    let engines = args.play.engines.len();
+    let engines = args.play.engine_words.len();
     if let Some(seats) = args.play.seats.filter(|&s| engines > 0 && s != engines) {
         return Err(Error::Usage(format!(
             "--seats {seats} needs {seats} --engine values, not {engines} (a tournament plays \

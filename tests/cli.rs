@@ -1,7 +1,11 @@
 //! The built binary driven through assert_cmd: session, validate, import, schema.
 
+mod common;
+
 use assert_cmd::Command;
-use assert_cmd::cargo::cargo_bin_cmd;
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use common::temp_dir;
+use predicates::prelude::*;
 use serde_json::Value;
 
 fn referee() -> Command {
@@ -415,4 +419,98 @@ fn showboard_svg_answers_a_picture_without_empty_lines() {
         "the other two hands, face down"
     );
     assert_eq!(answers[4], "? no seat 5: seats are 0 to 2");
+}
+
+#[test]
+fn every_subcommand_teaches_by_example() {
+    for sub in [
+        "session",
+        "validate",
+        "import",
+        "schema",
+        "completions",
+        "man",
+        "bot",
+        "match",
+        "tournament",
+        "render",
+        "view",
+        "openings",
+        "stats",
+    ] {
+        cargo_bin_cmd!("referee")
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("Example"));
+    }
+    cargo_bin_cmd!("referee")
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "DVONN, Double Dutch, Pegs, Wyx and DOUBLE",
+        ));
+}
+
+#[test]
+fn counts_that_would_do_nothing_are_refused() {
+    for args in [
+        &["match", "--game", "pegs", "--games", "0"][..],
+        &["match", "--game", "pegs", "--rounds", "0"],
+        &["match", "--game", "pegs", "--concurrency", "0"],
+        &["match", "--game", "pegs", "--movetime", "0"],
+        &["tournament", "--game", "pegs", "--rounds", "0"],
+        &["openings", "--game", "pegs", "--plies", "4", "--count", "0"],
+        &["render", "x.jsonl", "--index", "0"],
+    ] {
+        cargo_bin_cmd!("referee")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("invalid value '0'"));
+    }
+}
+
+#[test]
+fn engines_may_be_given_as_separate_words_as_cutechess_users_type_them() {
+    let dir = temp_dir("cutechess-words");
+    let out = dir.join("games.jsonl");
+    let bot = format!("cmd={} bot --game pegs", cargo_bin!("referee").display());
+    cargo_bin_cmd!("referee")
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+        ])
+        .args(["--engine", "name=first", &bot, "tc=5+0.1"])
+        .args(["--engine", "name=second", &bot, "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let records = common::valid_records(&out);
+    assert_eq!(records[0]["seats"][0]["name"], "first");
+    assert_eq!(records[0]["seats"][1]["name"], "second");
+}
+
+#[test]
+fn completions_and_a_manual_page_are_printed() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        cargo_bin_cmd!("referee")
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("tournament"));
+    }
+    cargo_bin_cmd!("referee")
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(
+            predicates::str::starts_with(".ie").and(predicates::str::contains(".TH referee 1")),
+        );
 }

@@ -352,6 +352,6 @@ fn records_with_numbers_out_of_range_never_crash_a_reader() {
     run(&["stats"]);
     run(&["view", "-o", dir.join("page.html").to_str().unwrap()]);
     for game in 1..=lines.len() {
-        run(&["render", "--game", &game.to_string(), "--ply", "3"]);
+        run(&["render", "--index", &game.to_string(), "--ply", "3"]);
     }
 }

@@ -132,7 +132,7 @@ fn the_viewer_steps_through_every_game_in_chromium() {
         let svg = cargo_bin_cmd!("referee")
             .arg("render")
             .arg(&records_file)
-            .args(["--game", &game.to_string(), "--ply", &steps.to_string()])
+            .args(["--index", &game.to_string(), "--ply", &steps.to_string()])
             .assert()
             .success()
             .get_output()

@@ -30,8 +30,12 @@ pub fn run(
             }
         },
     )?;
-    let record =
-        found.ok_or_else(|| Error::Usage(format!("{} has no game {number}", file.display())))?;
+    let record = found.ok_or_else(|| {
+        Error::Usage(format!(
+            "{} has no record {number} (--index counts from 1)",
+            file.display()
+        ))
+    })?;
     let position = replay_record(&record, ply)?;
     let viewer = match seat {
         Some(seat) if seat < record.seats.len() => Viewer::Seat(seat),
