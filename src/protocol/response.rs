@@ -65,17 +65,18 @@ impl fmt::Display for Response {
 impl FromStr for Response {
     type Err = ResponseError;
 
-    /// Reads one answer: its lines, with or without the closing empty line.
+    /// Reads one answer: its lines, with or without the closing empty line. Tabs count as
+    /// spaces, as GTP treats them.
     fn from_str(text: &str) -> Result<Response, ResponseError> {
         let text = text.trim_end_matches(['\n', '\r']);
         let mut parser = all_consuming((
             alt((char('='), char('?'))),
             opt(map_res(digit1, str::parse::<u64>)),
-            opt(preceded(char(' '), rest)),
+            opt(preceded(alt((char(' '), char('\t'))), rest)),
         ));
         let parsed: nom::IResult<&str, _> = parser.parse(text);
         let (_, (mark, id, payload)) = parsed.map_err(|_| ResponseError)?;
-        let payload = payload.unwrap_or_default().to_owned();
+        let payload = payload.unwrap_or_default().replace('\t', " ");
         Ok(Response {
             id,
             body: if mark == '=' {
@@ -113,6 +114,16 @@ mod tests {
         assert_eq!(Response::ok(Some(4), "x y").to_string(), "=4 x y\n\n");
         assert_eq!(Response::error(Some(4), "bad").to_string(), "?4 bad\n\n");
         assert_eq!(Response::ok(None, "a\n\nb\n").to_string(), "= a\nb\n\n");
+    }
+
+    #[test]
+    fn tabs_are_spaces() {
+        assert_eq!("=4\tD2".parse(), Ok(Response::ok(Some(4), "D2")));
+        assert_eq!(
+            "=4\tleft\tc31".parse(),
+            Ok(Response::ok(Some(4), "left c31"))
+        );
+        assert_eq!("?\tbad".parse(), Ok(Response::error(None, "bad")));
     }
 
     #[test]
