@@ -514,3 +514,22 @@ fn completions_and_a_manual_page_are_printed() {
             predicates::str::starts_with(".ie").and(predicates::str::contains(".TH referee 1")),
         );
 }
+
+#[test]
+fn an_empty_file_and_an_unknown_end_field_do_not_validate() {
+    let empty = write_temp("empty.jsonl", "");
+    referee()
+        .arg("validate")
+        .arg(&empty)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("empty.jsonl:0: holds no records"));
+    let record = r#"{"format":"referee-record","version":1,"game":"dvonn","seats":[{"name":"a"},{"name":"b"}],"seed":0,"moves":[],"end":{"reason":"normal","extra":1}}"#;
+    let extra = write_temp("extra.jsonl", &format!("{record}\n"));
+    referee()
+        .arg("validate")
+        .arg(&extra)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("unknown field `extra`"));
+}

@@ -168,10 +168,12 @@ fn interrupted_match(dir: &std::path::Path, signal: &str, delay: Duration) -> Ve
         let deadline = Instant::now() + Duration::from_secs(2);
         assert_stops_by(pid, deadline, &format!("{signal}: an engine"));
     }
-    let records = if out.exists() {
-        valid_records(&out)
-    } else {
+    // A run stopped before its first game finished leaves its --out empty (or none at all).
+    let empty = std::fs::metadata(&out).map_or(true, |m| m.len() == 0);
+    let records = if empty {
         Vec::new()
+    } else {
+        valid_records(&out)
     };
     let late = std::fs::read_to_string(&starts)
         .unwrap_or_default()

@@ -20,10 +20,13 @@ pub const VERSION: u32 = 1;
 #[serde(deny_unknown_fields)]
 pub struct Record {
     /// Always `referee-record`.
+    #[schemars(extend("const" = "referee-record"))]
     pub format: String,
     /// The format version; this is version 1.
+    #[schemars(extend("const" = 1))]
     pub version: u32,
     /// The game's id: `dvonn`, `double-dutch`, `pegs`, `wyx`, or `double`.
+    #[schemars(extend("enum" = ["dvonn", "double-dutch", "pegs", "wyx", "double"]))]
     pub game: String,
     /// The variant, for games that have them (`pegs` `standard` or `turbo`, `wyx` `double`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,10 +118,11 @@ pub struct GameResult {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "reason", rename_all = "snake_case")]
+#[serde(tag = "reason", rename_all = "snake_case", deny_unknown_fields)]
 pub enum End {
     /// The rules ended it; the result is the rules' result.
-    Normal,
+    // A struct variant, so that serde refuses unknown fields in it too.
+    Normal {},
     /// A seat resigned; every other seat wins.
     Resignation {
         /// The seat that resigned.
@@ -214,7 +218,7 @@ impl End {
     /// `normal`, `resignation`, or the verdict's name.
     pub fn name(&self) -> &'static str {
         match self {
-            End::Normal => "normal",
+            End::Normal {} => "normal",
             End::Resignation { .. } => "resignation",
             End::Verdict { verdict, .. } => verdict.name(),
         }
@@ -230,6 +234,27 @@ pub fn schema() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The schema is as strict as `validate`: the fixed fields are constants, the games the ones
+    /// the referee knows, and no object takes fields it does not define.
+    #[test]
+    fn the_schema_allows_only_what_validate_accepts() {
+        let schema: serde_json::Value = serde_json::from_str(&schema()).unwrap();
+        let properties = &schema["properties"];
+        assert_eq!(properties["format"]["const"], "referee-record");
+        assert_eq!(properties["version"]["const"], 1);
+        assert_eq!(
+            properties["game"]["enum"],
+            serde_json::json!(crate::rules::GAMES)
+        );
+        let ends = schema["$defs"]["End"]["oneOf"].as_array().unwrap();
+        assert_eq!(ends.len(), 3);
+        for end in ends {
+            assert_eq!(end["additionalProperties"], false, "{end}");
+        }
+        let extra = r#"{"reason":"normal","extra":1}"#;
+        assert!(serde_json::from_str::<End>(extra).is_err());
+    }
 
     #[test]
     fn verdict_names_are_their_names_in_records() {

@@ -136,7 +136,8 @@ impl Replay {
     /// The record of the game so far, ended by `end` if the referee ended it; a game the rules
     /// ended gets `End::Normal` by itself.
     pub fn record(&self, names: &[String], end: Option<End>) -> Record {
-        let end = end.or_else(|| (self.game.outcome() != Outcome::Ongoing).then_some(End::Normal));
+        let end =
+            end.or_else(|| (self.game.outcome() != Outcome::Ongoing).then_some(End::Normal {}));
         Record {
             format: FORMAT.to_owned(),
             version: VERSION,
@@ -246,7 +247,7 @@ pub fn result_of<G: Game>(game: &G, end: &End, faults: &[SeatFault]) -> GameResu
     let seats = game.seats();
     let faulted = |s: &Seat| faults.iter().any(|f| f.seat == *s);
     let mut winners = match end {
-        End::Normal => game.outcome().winners(seats),
+        End::Normal {} => game.outcome().winners(seats),
         End::Resignation { seat } | End::Verdict { seat, .. } => game.forfeit_winners(*seat),
     };
     winners.retain(|s| !faulted(s));

@@ -42,6 +42,8 @@ pub enum ProblemKind {
     Result,
     /// The same game (same run, same game number) is in the input twice.
     Duplicate,
+    /// A file holds no record at all: nothing to vouch for, most likely a run that wrote nothing.
+    Empty,
 }
 
 /// One thing wrong with a record, and where.
@@ -154,9 +156,14 @@ impl Report {
         duplicates: &mut Duplicates,
         index: usize,
     ) {
+        let before = self.records;
         loop {
             let (line, entry) = match reader.next_entry() {
                 Ok(Some(next)) => next,
+                Ok(None) if self.records == before => {
+                    let problem = RecordProblem::new(ProblemKind::Empty, "holds no records");
+                    return self.add(file, 0, problem);
+                }
                 Ok(None) => return,
                 Err(e) => return self.unreadable(file, &e),
             };
@@ -405,7 +412,7 @@ fn check_end(game: &AnyGame, record: &Record) -> Result<(), RecordProblem> {
                 None => Ok(()),
             };
         }
-        (Some(End::Normal), false) => {
+        (Some(End::Normal {}), false) => {
             return end_problem(format!(
                 "the record says the rules ended the game, but after {plies} plies it goes on"
             ));

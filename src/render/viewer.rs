@@ -51,7 +51,7 @@ fn end_text(record: &Record) -> String {
     });
     let how = match &record.end {
         None => return "unfinished".to_owned(),
-        Some(End::Normal) => "normal end".to_owned(),
+        Some(End::Normal {}) => "normal end".to_owned(),
         Some(End::Resignation { seat }) => format!("{} resigned", name(*seat)),
         Some(End::Verdict {
             seat,
@@ -259,7 +259,7 @@ mod end_tests {
                 winners: vec![0],
                 scores: vec![3, 1, 0],
             }),
-            end: Some(End::Normal),
+            end: Some(End::Normal {}),
         };
         assert_eq!(
             end_text(&record),

@@ -428,7 +428,7 @@ mod tests {
                 winners: winners.to_vec(),
                 scores: vec![0; names.len()],
             }),
-            end: Some(End::Normal),
+            end: Some(End::Normal {}),
         }
     }
 

@@ -24,7 +24,7 @@ pub fn game_line(index: usize, record: &Record, total: usize) -> String {
     };
     let how = match &record.end {
         None => "unfinished".to_owned(),
-        Some(End::Normal) => {
+        Some(End::Normal {}) => {
             let scores = record.result.as_ref().map(|r| &r.scores[..]).unwrap_or(&[]);
             let scores: Vec<String> = scores.iter().map(ToString::to_string).collect();
             format!("normal end, scores {}", scores.join(" "))
