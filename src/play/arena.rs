@@ -226,28 +226,24 @@ impl Pools {
         };
         let sandbox = self.sandbox.as_ref().map(|s| (s, spec));
         let engine_spec = &config.engines[spec];
-        if engine_spec.proto == Proto::CodeCup {
+        let codecup = engine_spec.proto == Proto::CodeCup;
+        let mut command = engine_spec.command.clone();
+        if codecup {
             // A process per game, told its time in its command; there is no handshake.
-            let mut command = engine_spec.command.clone();
             command.command =
                 codecup::command_for(engine_spec, engine_spec.tc.unwrap_or(config.tc));
-            let engine = Engine::start(&command, sandbox, transcript.cloned())
-                .map_err(|e| failed(e.to_string()))?;
-            self.started[spec].store(true, Ordering::Relaxed);
-            return Ok(Pooled {
-                engine,
-                groups: Vec::new(),
-            });
         }
-        let mut engine = Engine::start(&engine_spec.command, sandbox, transcript.cloned())
+        let mut engine = Engine::start(&command, sandbox, transcript.cloned())
             .map_err(|e| failed(e.to_string()))?;
-        let deadline = Instant::now() + config.startup;
-        let handshake = engine
-            .request("protocol_version", deadline)
-            .and_then(|_| engine.request("name", deadline));
-        if let Err(e) = handshake {
-            let detail = fault_of(e, config.startup).detail;
-            return Err(failed(with_stderr(detail, &mut engine)));
+        if !codecup {
+            let deadline = Instant::now() + config.startup;
+            let handshake = engine
+                .request("protocol_version", deadline)
+                .and_then(|_| engine.request("name", deadline));
+            if let Err(e) = handshake {
+                let detail = fault_of(e, config.startup).detail;
+                return Err(failed(with_stderr(detail, &mut engine)));
+            }
         }
         self.started[spec].store(true, Ordering::Relaxed);
         Ok(Pooled {
@@ -382,12 +378,6 @@ pub fn run(
     result
 }
 
-/// The transcript file of game `index` (from 0).
-fn log_path(config: &MatchConfig, index: usize) -> PathBuf {
-    let dir = config.log_dir.clone().unwrap_or_default();
-    dir.join(format!("game-{:05}.log", index + 1))
-}
-
 /// Plays one scheduled game.
 fn play_one(
     config: &MatchConfig,
@@ -408,14 +398,13 @@ fn play_one(
         layout: None,
     };
     let mut replay = Replay::new(&config.game, &setup)?;
-    let transcript = match &config.log_dir {
-        Some(_) => {
-            let transcript = Transcript::create(&log_path(config, index), config.log_limit);
-            transcript.line("referee", '#', &format!("game {} seed {seed}", index + 1));
-            Some(transcript)
-        }
-        None => None,
-    };
+    let log_path =
+        (config.log_dir.as_ref()).map(|dir| dir.join(format!("game-{:05}.log", index + 1)));
+    let transcript = log_path.as_ref().map(|path| {
+        let transcript = Transcript::create(path, config.log_limit);
+        transcript.line("referee", '#', &format!("game {} seed {seed}", index + 1));
+        transcript
+    });
 
     let mut engines = Vec::with_capacity(seats);
     let mut groups = Vec::with_capacity(seats);
@@ -489,13 +478,12 @@ fn play_one(
     }
     let mut record = replay.record(&names, end);
     record.tags.insert("game".into(), (index + 1).to_string());
-    if let Some(transcript) = &transcript {
+    if let (Some(transcript), Some(path)) = (&transcript, log_path) {
         let result = serde_json::to_string(&record.end).unwrap_or_default();
         transcript.line("referee", '#', &format!("end {result}"));
-        transcript.finish().map_err(|source| MatchError::Log {
-            path: log_path(config, index),
-            source,
-        })?;
+        transcript
+            .finish()
+            .map_err(|source| MatchError::Log { path, source })?;
     }
     // Faulty engines are dropped, which kills them; the next game starts a fresh process.
     let seats_played = engines.into_iter().zip(groups).zip(healthy);

@@ -298,7 +298,7 @@ impl Engine {
         let words = shlex::split(&command.command)
             .filter(|w| !w.is_empty())
             .ok_or_else(|| spawn_error(io::Error::other("unbalanced quotes or no command")))?;
-        let (mut cmd, scratch) = match sandbox.filter(|_| command.sandbox) {
+        let (mut cmd, sandboxed) = match sandbox.filter(|_| command.sandbox) {
             Some((sandbox, spec)) => {
                 let cwd = match &command.dir {
                     Some(dir) => dir.clone(),
@@ -314,7 +314,7 @@ impl Engine {
                         .map_err(spawn_error)?,
                 );
                 cmd.args(&words);
-                (cmd, Some(scratch))
+                (cmd, true)
             }
             None => {
                 let mut cmd = Command::new(&words[0]);
@@ -322,7 +322,7 @@ impl Engine {
                 if let Some(dir) = &command.dir {
                     cmd.current_dir(dir);
                 }
-                (cmd, None)
+                (cmd, false)
             }
         };
         cmd.stdin(Stdio::piped())
@@ -333,7 +333,7 @@ impl Engine {
         }
         let mut child = process::start(cmd, command.limits).map_err(|e| match e.kind() {
             ErrorKind::Interrupted => EngineError::Stopping,
-            ErrorKind::NotFound if scratch.is_some() => spawn_error(io::Error::new(
+            ErrorKind::NotFound if sandboxed => spawn_error(io::Error::new(
                 ErrorKind::NotFound,
                 "sandbox=bwrap needs bubblewrap: install the `bubblewrap` package (no `bwrap` found)",
             )),
@@ -421,20 +421,7 @@ impl Engine {
     fn send_as(&mut self, command: &str, required: bool) -> Result<u64, EngineError> {
         let id = self.next_id;
         self.next_id += 1;
-        let line = format!("{id} {command}\n");
-        self.note('<', &line[..line.len() - 1]);
-        // An engine that is not on move may have written to stderr: read it, so it never blocks
-        // there while the referee waits on its input pipe.
-        self.drain_stderr();
-        if let Err(e) = self.write_all(line.as_bytes()) {
-            self.stdin = None;
-            return Err(match e {
-                EngineError::Protocol(text) => self.dead_or(EngineError::Protocol(format!(
-                    "stopped reading its input ({text})"
-                ))),
-                other => other,
-            });
-        }
+        self.write_framed(&format!("{id} {command}\n"))?;
         self.pending.push_back(Pending {
             id,
             command: command.to_owned(),
@@ -505,16 +492,26 @@ impl Engine {
     /// Writes one line as it is, with no id and no answer due (protocols other than the
     /// referee's own).
     pub fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
-        self.note('<', line);
+        self.write_framed(&format!("{line}\n"))
+    }
+
+    /// Writes `line` (ending in a newline) in one write and notes it in the transcript; an engine
+    /// that cannot take it has its input closed.
+    fn write_framed(&mut self, line: &str) -> Result<(), EngineError> {
+        self.note('<', line.trim_end_matches('\n'));
+        // An engine that is not on move may have written to stderr: read it, so it never blocks
+        // there while the referee waits on its input pipe.
         self.drain_stderr();
-        let result = self.write_all(format!("{line}\n").as_bytes());
-        if let Err(EngineError::Protocol(text)) = result {
-            self.stdin = None;
-            return Err(self.dead_or(EngineError::Protocol(format!(
+        let Err(e) = self.write_all(line.as_bytes()) else {
+            return Ok(());
+        };
+        self.stdin = None;
+        Err(match e {
+            EngineError::Protocol(text) => self.dead_or(EngineError::Protocol(format!(
                 "stopped reading its input ({text})"
-            ))));
-        }
-        result
+            ))),
+            other => other,
+        })
     }
 
     /// The next line that is not blank, by the deadline (protocols other than the referee's

@@ -132,18 +132,10 @@ impl Sandbox {
                 args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
             }
         }
-        for (flag, value) in [
-            ("--bind", scratch),
-            ("--chdir", &cwd),
-            ("--setenv", Path::new("TMPDIR")),
-            ("--setenv", Path::new("HOME")),
-            ("--setenv", Path::new("REFEREE_SCRATCH")),
-        ] {
-            args.push(flag.into());
-            args.push(value.into());
-            if flag != "--chdir" {
-                args.push(scratch.into());
-            }
+        args.extend(["--bind".into(), scratch.into(), scratch.into()]);
+        args.extend(["--chdir".into(), cwd.into()]);
+        for variable in ["TMPDIR", "HOME", "REFEREE_SCRATCH"] {
+            args.extend(["--setenv".into(), variable.into(), scratch.into()]);
         }
         args.push("--".into());
         Ok(args)

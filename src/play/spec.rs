@@ -69,8 +69,9 @@ impl EngineSpec {
             text: each.to_owned(),
             reason,
         };
-        let each_pairs =
-            pairs(each).ok_or_else(|| each_error("expected KEY=VALUE words".into()))?;
+        let each_pairs = shlex::split(each)
+            .and_then(|words| pairs(&words))
+            .ok_or_else(|| each_error("expected KEY=VALUE words".into()))?;
         for (key, value) in each_pairs {
             if matches!(key.as_str(), "name" | "cmd") {
                 return Err(each_error(format!("`{key}` belongs to one engine")));
@@ -83,7 +84,7 @@ impl EngineSpec {
             reason,
         };
         let words = shlex::split(text).ok_or_else(|| error("unbalanced quotes".into()))?;
-        let own = pairs(text).filter(|p| p.iter().any(|(k, _)| k == "cmd"));
+        let own = pairs(&words).filter(|p| p.iter().any(|(k, _)| k == "cmd"));
         for (key, value) in own.unwrap_or_default() {
             spec.set(&key, &value).map_err(error)?;
         }
@@ -147,9 +148,9 @@ impl EngineSpec {
     }
 }
 
-/// The `key=value` words of `text` (shell quoting), or `None` if a word is not one.
-fn pairs(text: &str) -> Option<Vec<(String, String)>> {
-    shlex::split(text)?
+/// The words as `key=value` pairs, or `None` if a word is not one.
+fn pairs(words: &[String]) -> Option<Vec<(String, String)>> {
+    words
         .iter()
         .map(|w| {
             let (k, v) = w.split_once('=')?;
