@@ -85,6 +85,16 @@ pub enum Command {
         )]
         output: Option<PathBuf>,
     },
+    /// Print the rules of a game as the referee enforces them, every decision with its reason.
+    ///
+    /// Without a game, the list of games. The same pages are docs/rules/ in the repository.
+    ///
+    /// Example: referee rules pegs | less
+    Rules {
+        /// The game: dvonn, double-dutch, pegs, wyx or double.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
+        game: Option<String>,
+    },
     /// Print the JSON Schema of game records.
     ///
     /// Example: referee schema > record.schema.json

@@ -98,6 +98,16 @@ fn dispatch(cli: Cli) -> CommandResult {
             referee::play::openings::generate(&options, output.as_deref(), &mut stdout)
         }
         Command::View { files, output } => referee::render::viewer::run(&files, &output),
+        Command::Rules { game } => {
+            use std::io::Write;
+            let text = match game.as_deref() {
+                None => referee::rules::docs::INDEX,
+                Some(id) => referee::rules::docs::page(id)
+                    .ok_or_else(|| Error::Usage(format!("no rules for game {id}")))?,
+            };
+            stdout.write_all(text.as_bytes())?;
+            Ok(Ended::Done)
+        }
         Command::Schema => {
             use std::io::Write;
             writeln!(stdout, "{}", referee::records::schema())?;

@@ -423,21 +423,21 @@ fn showboard_svg_answers_a_picture_without_empty_lines() {
 
 #[test]
 fn every_subcommand_teaches_by_example() {
-    for sub in [
-        "session",
-        "validate",
-        "import",
-        "schema",
-        "completions",
-        "man",
-        "bot",
-        "match",
-        "tournament",
-        "render",
-        "view",
-        "openings",
-        "stats",
-    ] {
+    // The subcommands as the top-level help lists them, so a new one cannot be missed.
+    let help = referee().arg("--help").output().expect("help runs");
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let listed: Vec<&str> = help
+        .split("Commands:")
+        .nth(1)
+        .expect("a Commands section")
+        .lines()
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|&sub| sub != "help")
+        .collect();
+    assert!(listed.len() >= 14 && listed.contains(&"rules"), "{listed:?}");
+    for sub in listed {
         cargo_bin_cmd!("referee")
             .args([sub, "--help"])
             .assert()
@@ -532,4 +532,61 @@ fn an_empty_file_and_an_unknown_end_field_do_not_validate() {
         .assert()
         .code(1)
         .stdout(predicates::str::contains("unknown field `extra`"));
+}
+
+#[test]
+fn the_rules_of_every_game_are_printed_and_are_the_repositorys_pages() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for game in ["dvonn", "double-dutch", "pegs", "wyx", "double"] {
+        let page = std::fs::read_to_string(root.join(format!("docs/rules/{game}.md")))
+            .expect("a rules page per game");
+        referee()
+            .args(["rules", game])
+            .assert()
+            .success()
+            .stdout(predicates::ord::eq(page));
+    }
+    referee()
+        .arg("rules")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("double-dutch.md"));
+    referee()
+        .args(["rules", "chess"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("possible values"));
+}
+
+#[test]
+fn nothing_a_user_reads_points_outside_the_repository() {
+    // Users clone the repository alone: docs, help and messages must stand on their own.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md"), root.join("protocol.md")];
+    let mut dirs: Vec<_> = ["docs", "fixtures", "examples", "src"]
+        .iter()
+        .map(|dir| root.join(dir))
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).expect("a folder of the repository") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|ext| ext == "md" || ext == "rs" || ext == "py")
+            {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() > 40, "{} files", files.len());
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a text file");
+        for outside in ["../shared", "shared/rules", "rulebooks/"] {
+            assert!(!text.contains(outside), "{} mentions {outside}", path.display());
+        }
+    }
+    let manual = referee().arg("man").output().expect("man runs");
+    assert!(!String::from_utf8_lossy(&manual.stdout).contains("shared/"));
 }

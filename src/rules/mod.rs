@@ -1,7 +1,9 @@
 //! The rules: the `Game` trait, one file per game (pure state machines with their data tables at
-//! the top, no I/O, clock or threads), `AnyGame` over them, and the seeded random draws.
+//! the top, no I/O, clock or threads), `AnyGame` over them, the seeded random draws, and the rules
+//! in words.
 
 mod any;
+pub mod docs;
 pub mod double;
 pub mod double_dutch;
 pub mod dvonn;
