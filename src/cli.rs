@@ -50,8 +50,42 @@ impl Cli {
 pub enum Command {
     /// Read protocol commands on stdin and answer on stdout, for scripts.
     ///
+    /// Answers are GTP-framed (`= ANSWER` or `? ERROR`, then a blank line); with --plain, for
+    /// shell scripts, only the answers are printed, errors go to stderr as `referee: line N: ...`,
+    /// and the exit status is 1 if any command failed.
+    ///
     /// Example: printf 'newgame dvonn\nplay D2\nlegal_moves\n' | referee session
-    Session,
+    Session {
+        /// Answers without framing, errors on stderr, exit status 1 after any error.
+        #[arg(long)]
+        plain: bool,
+    },
+    /// Print the legal moves after the given moves, one per line (none when the game is over).
+    ///
+    /// The moves are played from the start; chance events (Wyx's rack, DOUBLE's deal and draws)
+    /// come from --seed. A move that does not parse or is illegal is reported on stderr with its
+    /// ply and seat, exit status 1.
+    ///
+    /// Example: referee moves --game dvonn D2 C1
+    Moves {
+        /// The game: dvonn, double-dutch, pegs, wyx or double.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
+        game: String,
+        /// The variant (pegs: standard or turbo; wyx: double).
+        #[arg(long)]
+        variant: Option<String>,
+        /// The number of seats, where the game allows several.
+        #[arg(long)]
+        seats: Option<u32>,
+        /// The seed of the game's chance events.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The public setup token, as records store it (Wyx's rack).
+        #[arg(long)]
+        setup: Option<String>,
+        /// The moves, each one argument (quote DOUBLE's: 'left c31:RYB').
+        moves: Vec<String>,
+    },
     /// Replay game records against the rules; exit 0 only when all are valid.
     ///
     /// Each problem is printed as FILE:LINE: ply N (seat S): what is wrong. Exit status: 0 all

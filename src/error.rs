@@ -3,7 +3,7 @@
 //! | status | meaning |
 //! |---|---|
 //! | 0 | the work was done (every record valid, every game imported) |
-//! | 1 | the input is wrong: a record is invalid, a transcript does not replay |
+//! | 1 | the input is wrong: a record is invalid, a transcript does not replay, a move given to `moves` or `session --plain` fails |
 //! | 2 | the work could not be done: bad arguments, unreadable files, an output that cannot be written |
 //! | 3 | an engine could not be started (the first time it was needed) |
 //! | 128 + N | signal N stopped a run (130 for INT, 143 for TERM); the standings so far were printed |
@@ -95,6 +95,9 @@ pub enum Error {
     /// Records for the viewer, one of which does not replay.
     #[error(transparent)]
     Page(#[from] PageError),
+    /// `referee moves` given a game it cannot set up (status 2) or a move it cannot play (status 1).
+    #[error(transparent)]
+    Moves(#[from] crate::session::MovesError),
     /// A named file that cannot be read or written.
     #[error("cannot {action} {path}: {source}")]
     File {
@@ -145,6 +148,8 @@ impl Error {
             SUCCESS
         } else if matches!(self, Error::Match(MatchError::EngineStart { .. })) {
             ENGINE_FAILED
+        } else if matches!(self, Error::Moves(crate::session::MovesError::Move(_))) {
+            INVALID
         } else {
             FAILURE
         }

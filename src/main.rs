@@ -37,8 +37,41 @@ fn main() -> ExitCode {
 fn dispatch(cli: Cli) -> CommandResult {
     let mut stdout = io::stdout().lock();
     match cli.command {
-        Command::Session => {
-            referee::session::run(io::stdin().lock(), stdout)?;
+        Command::Session { plain: false } => {
+            let framing = referee::protocol::Framing::Gtp;
+            referee::session::run(io::stdin().lock(), stdout, framing)?;
+            Ok(Ended::Done)
+        }
+        Command::Session { plain: true } => {
+            let mut stderr = io::stderr().lock();
+            let framing = referee::protocol::Framing::Plain {
+                errors: &mut stderr,
+            };
+            match referee::session::run(io::stdin().lock(), stdout, framing)? {
+                0 => Ok(Ended::Done),
+                _ => Ok(Ended::Invalid),
+            }
+        }
+        Command::Moves {
+            game,
+            variant,
+            seats,
+            seed,
+            setup,
+            moves,
+        } => {
+            use std::io::Write;
+            let mut options = vec![("seed".to_owned(), seed.to_string())];
+            options.extend(seats.map(|n| ("seats".to_owned(), n.to_string())));
+            options.extend(setup.map(|token| ("setup".to_owned(), token)));
+            let new = referee::protocol::NewGame {
+                game,
+                variant,
+                options,
+            };
+            for mv in referee::session::legal_after(&new, &moves)? {
+                writeln!(stdout, "{mv}")?;
+            }
             Ok(Ended::Done)
         }
         Command::Validate { files, json } => {

@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::protocol::{Answerer, Command, NewGame};
+use crate::protocol::{Answerer, Command, Framing, NewGame};
 use crate::records::replay::Replay;
 use crate::rules::game::{Actor, Game, Seat, Setup, Viewer};
 use crate::rules::perft_within;
@@ -20,9 +20,39 @@ struct Session {
 }
 
 /// Runs a session until `quit` or the end of `input`. A closed output ends it cleanly too.
-pub fn run(input: impl BufRead, output: impl Write) -> io::Result<()> {
+/// Returns how many commands were answered with an error.
+pub fn run(input: impl BufRead, output: impl Write, framing: Framing) -> io::Result<usize> {
     let mut session = Session::default();
-    crate::protocol::serve(input, output, |command| session.answer_one(command))
+    crate::protocol::serve(input, output, framing, |command| {
+        session.answer_one(command)
+    })
+}
+
+/// Why `referee moves` has no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum MovesError {
+    /// The game cannot be set up as asked.
+    #[error("{0}")]
+    Setup(String),
+    /// A move does not parse or is illegal where it is given (the message says which, with the ply
+    /// and seat).
+    #[error("{0}")]
+    Move(String),
+}
+
+/// `referee moves`: the legal moves after `moves` are played from the start of `new` (chance
+/// events play themselves, from the seed), sorted; none when the game is over.
+pub fn legal_after(new: &NewGame, moves: &[String]) -> Result<Vec<String>, MovesError> {
+    let mut session = Session {
+        replay: Some(new_game(new).map_err(MovesError::Setup)?),
+    };
+    if let Some(replay) = session.replay.as_mut() {
+        replay.settle_chance();
+    }
+    for mv in moves {
+        session.play(None, mv).map_err(MovesError::Move)?;
+    }
+    Ok(session.legal_moves().unwrap_or_default())
 }
 
 impl Session {
@@ -30,6 +60,15 @@ impl Session {
         self.replay
             .as_ref()
             .ok_or_else(|| "no game: start one with newgame, e.g. newgame dvonn".to_owned())
+    }
+
+    /// The legal moves, sorted.
+    fn legal_moves(&self) -> Result<Vec<String>, String> {
+        let mut moves = Vec::new();
+        self.replay()?.game().legal_moves(&mut moves);
+        let mut texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        texts.sort();
+        Ok(texts)
     }
 
     fn answer_one(&mut self, command: Command) -> Result<String, String> {
@@ -47,10 +86,7 @@ impl Session {
                 Ok(String::new())
             }
             Command::LegalMoves => {
-                let mut moves = Vec::new();
-                self.replay()?.game().legal_moves(&mut moves);
-                let mut texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
-                texts.sort();
+                let texts = self.legal_moves()?;
                 // DOUBLE's actions hold spaces (`left c31:RYB`), so its moves are comma separated.
                 let separator = if texts.iter().any(|t| t.contains(' ')) {
                     ", "
@@ -182,11 +218,11 @@ fn join(values: Vec<i64>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::run;
+    use super::{Framing, NewGame, legal_after, run};
 
     fn session(input: &str) -> String {
         let mut output = Vec::new();
-        run(input.as_bytes(), &mut output).unwrap();
+        run(input.as_bytes(), &mut output, Framing::Gtp).unwrap();
         String::from_utf8(output).unwrap()
     }
 
@@ -211,9 +247,45 @@ mod tests {
     #[test]
     fn invalid_utf8_gets_an_error_not_a_crash() {
         let mut output = Vec::new();
-        run(&b"\xff\xfe play\nname\n"[..], &mut output).unwrap();
+        run(&b"\xff\xfe play\nname\n"[..], &mut output, Framing::Gtp).unwrap();
         let out = String::from_utf8(output).unwrap();
         assert!(out.starts_with("? unknown command"), "{out}");
         assert!(out.ends_with("= referee\n\n"), "{out}");
+    }
+
+    #[test]
+    fn plain_answers_are_bodies_and_errors_go_apart_with_their_line() {
+        let (mut output, mut errors) = (Vec::new(), Vec::new());
+        let input = "newgame pegs\n# a comment\nplay c2c4\nto_move\n1 play c2c3\nscore\n";
+        let framing = Framing::Plain {
+            errors: &mut errors,
+        };
+        let count = run(input.as_bytes(), &mut output, framing).unwrap();
+        assert_eq!(count, 1);
+        assert_eq!(String::from_utf8(output).unwrap(), "0\n11 11\n");
+        let errors = String::from_utf8(errors).unwrap();
+        assert!(
+            errors.starts_with("referee: line 3: ply 0 (seat 0): illegal move c2c4"),
+            "{errors}"
+        );
+    }
+
+    #[test]
+    fn legal_after_tells_a_parse_error_from_an_illegal_move() {
+        let pegs = NewGame {
+            game: "pegs".into(),
+            variant: None,
+            options: vec![],
+        };
+        let moves = legal_after(&pegs, &["c2c3".into()]).unwrap();
+        assert!(moves.contains(&"c6c5".to_owned()), "{moves:?}");
+        let unparsed = legal_after(&pegs, &["c2c3".into(), "zz".into()]).unwrap_err();
+        assert!(
+            unparsed.to_string().contains("ply 1 (seat 1)"),
+            "{unparsed}"
+        );
+        let illegal = legal_after(&pegs, &["c2c4".into()]).unwrap_err();
+        assert!(illegal.to_string().contains("illegal move"), "{illegal}");
+        assert!(!unparsed.to_string().contains("illegal"), "{unparsed}");
     }
 }

@@ -436,7 +436,10 @@ fn every_subcommand_teaches_by_example() {
         .filter_map(|line| line.split_whitespace().next())
         .filter(|&sub| sub != "help")
         .collect();
-    assert!(listed.len() >= 14 && listed.contains(&"rules"), "{listed:?}");
+    assert!(
+        listed.len() >= 14 && listed.contains(&"rules"),
+        "{listed:?}"
+    );
     for sub in listed {
         cargo_bin_cmd!("referee")
             .args([sub, "--help"])
@@ -584,9 +587,118 @@ fn nothing_a_user_reads_points_outside_the_repository() {
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a text file");
         for outside in ["../shared", "shared/rules", "rulebooks/"] {
-            assert!(!text.contains(outside), "{} mentions {outside}", path.display());
+            assert!(
+                !text.contains(outside),
+                "{} mentions {outside}",
+                path.display()
+            );
         }
     }
     let manual = referee().arg("man").output().expect("man runs");
     assert!(!String::from_utf8_lossy(&manual.stdout).contains("shared/"));
+}
+
+#[test]
+fn the_readmes_bash_example_plays_a_game_to_its_end() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let script = readme
+        .split("### Scripting a game in bash")
+        .nth(1)
+        .and_then(|section| section.split("```bash\n").nth(1))
+        .and_then(|block| block.split("```").next())
+        .expect("a bash block in the scripting section");
+    let bin = cargo_bin("referee");
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("the binary's folder").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for _ in 0..3 {
+        let out = std::process::Command::new("bash")
+            .args(["-euo", "pipefail", "-c", script])
+            .env("PATH", &path)
+            .output()
+            .expect("bash runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Pegs always ends with a winner or a draw, never `ongoing`.
+        let last = stdout.lines().last().unwrap_or("");
+        assert!(last.starts_with("winner ") || last == "draw", "{stdout}");
+    }
+}
+
+#[test]
+fn moves_prints_the_legal_moves_and_tells_bad_moves_apart() {
+    let out = referee()
+        .args(["moves", "--game", "dvonn", "D2", "c1"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let moves: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    // 49 cells, two taken: the rules page's placement phase.
+    assert_eq!(moves.len(), 47);
+    assert!(!moves.contains(&"D2".to_owned()) && moves.contains(&"A1".to_owned()));
+    referee()
+        .args(["moves", "--game", "pegs", "c2c3", "zz"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "ply 1 (seat 1): cannot parse move `zz`",
+        ));
+    referee()
+        .args(["moves", "--game", "pegs", "c2c4"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "ply 0 (seat 0): illegal move c2c4",
+        ));
+    referee()
+        .args(["moves", "--game", "pegs", "--variant", "fast"])
+        .assert()
+        .code(2);
+    // DOUBLE's actions hold spaces: one per line, dealt from the seed.
+    let out = referee()
+        .args(["moves", "--game", "double", "--seed", "7"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|line| line == "draw"), "{text}");
+    let again = referee()
+        .args(["moves", "--game", "double", "--seed", "7"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.stdout, again.stdout);
+}
+
+#[test]
+fn a_plain_session_prints_answers_only_and_fails_after_an_error() {
+    referee()
+        .args(["session", "--plain"])
+        .write_stdin("newgame pegs\nplay c2c3\nto_move\nplay zz\nscore\n")
+        .assert()
+        .code(1)
+        .stdout("1\n11 11\n")
+        .stderr(predicates::str::starts_with(
+            "referee: line 4: ply 1 (seat 1): cannot parse",
+        ));
+    referee()
+        .args(["session", "--plain"])
+        .write_stdin("newgame pegs\nplay c2c3\n")
+        .assert()
+        .success()
+        .stdout("");
 }

@@ -323,8 +323,11 @@ proptest! {
     fn any_session_input_gets_one_answer_per_command(lines in prop::collection::vec(session_line(), 0..40)) {
         let input = lines.join("\n");
         let mut output = Vec::new();
-        referee::session::run(input.as_bytes(), &mut output).unwrap();
+        let errors = referee::session::run(input.as_bytes(), &mut output, referee::protocol::Framing::Gtp).unwrap();
         let text = String::from_utf8(output).unwrap();
+        // The count of failed commands (`session --plain`'s exit status) is the count of `?` answers.
+        let failed = text.split_terminator("\n\n").filter(|answer| answer.starts_with('?')).count();
+        prop_assert_eq!(errors, failed, "{}", text);
         let commands: Vec<String> = lines.iter().filter_map(|l| referee::protocol::clean_line(l)).collect();
         let answers = text.split_terminator("\n\n").count();
         // A `quit` ends the session early; otherwise every command is answered.

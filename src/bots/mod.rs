@@ -321,7 +321,10 @@ pub fn run(
         game: None,
         history: Vec::new(),
     };
-    crate::protocol::serve(input, output, |command| state.answer(command))
+    crate::protocol::serve(input, output, crate::protocol::Framing::Gtp, |command| {
+        state.answer(command)
+    })
+    .map(|_| ())
 }
 
 #[cfg(test)]

@@ -10,19 +10,35 @@ use std::io::{self, BufRead, Write};
 
 use crate::bounded::Line;
 
+/// How answers are written.
+pub enum Framing<'a> {
+    /// GTP's: `=ID BODY` or `?ID MESSAGE`, then a blank line.
+    Gtp,
+    /// For shell scripts: a success's body alone, as its lines (nothing for an empty one); an
+    /// error as `referee: line N: MESSAGE` on `errors`, N counting every input line from 1.
+    Plain {
+        /// Where errors go (standard error).
+        errors: &'a mut dyn Write,
+    },
+}
+
 /// Answers commands read from `input` on `output` until `quit` (answered first) or the end of
 /// input; a closed output ends it cleanly too. Bad lines are answered `?` without reaching
-/// `answer`. Both the session and the built-in engines serve this way.
+/// `answer`. Both the session and the built-in engines serve this way. Returns how many answers
+/// were errors.
 pub fn serve(
     mut input: impl BufRead,
     mut output: impl Write,
+    mut framing: Framing,
     mut answer: impl FnMut(Command) -> Result<String, String>,
-) -> io::Result<()> {
+) -> io::Result<usize> {
     let mut line = Vec::new();
+    let (mut number, mut errors) = (0usize, 0usize);
     loop {
         let Some(end) = crate::bounded::read_line(&mut input, &mut line, MAX_LINE)? else {
-            return Ok(());
+            return Ok(errors);
         };
+        number += 1;
         let (response, quit) = if end == Line::TooLong {
             let message = format!("a command line is at most {MAX_LINE} bytes");
             (Response::error(None, message), false)
@@ -50,12 +66,21 @@ pub fn serve(
                 ),
             }
         };
-        match write!(output, "{response}").and_then(|()| output.flush()) {
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        errors += usize::from(response.body.is_err());
+        let written = match (&mut framing, &response.body) {
+            (Framing::Gtp, _) => write!(output, "{response}"),
+            (Framing::Plain { .. }, Ok(body)) if body.is_empty() => Ok(()),
+            (Framing::Plain { .. }, Ok(body)) => writeln!(output, "{body}"),
+            (Framing::Plain { errors }, Err(message)) => {
+                writeln!(errors, "referee: line {number}: {message}")
+            }
+        };
+        match written.and_then(|()| output.flush()) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(errors),
             result => result?,
         }
         if quit {
-            return Ok(());
+            return Ok(errors);
         }
     }
 }
