@@ -1,5 +1,6 @@
 //! `import`: real DVONN transcripts (CodeCup and Little Golem styles) turned into records.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -12,9 +13,10 @@ use crate::rules::game::{Actor, Game, Setup};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
     /// CodeCup 2011: one game per line, `game N:` then every ply in upper case, all 49
-    /// placements, `PASS`.
+    /// placements, `PASS`; separated by spaces or, as the game pages list them, by commas.
     CodeCup,
-    /// Little Golem: one game per file, lower case, move numbers like `25.`, the forced 49th
+    /// Little Golem: one game per file, header tags first (`Event [...] Site [...] White [...]
+    /// Black [...]`), then lower case moves with move numbers like `25.`, the forced 49th
     /// placement omitted, `pass`, `resign`.
     LittleGolem,
 }
@@ -88,7 +90,8 @@ fn codecup_game(line: usize, text: &str) -> Result<Record, ImportError> {
         None => (None, text),
     };
     let mut replay = new_replay();
-    for token in moves.split_whitespace() {
+    let tokens = moves.split(|c: char| c == ',' || c.is_whitespace());
+    for token in tokens.filter(|token| !token.is_empty()) {
         play(&mut replay, line, token)?;
     }
     let mut record = replay.record(&names(), None);
@@ -100,10 +103,23 @@ fn codecup_game(line: usize, text: &str) -> Result<Record, ImportError> {
 }
 
 fn little_golem_game(text: &str) -> Result<Record, ImportError> {
+    let (tags, moves) = header_tags(text);
+    let header_lines = text[..text.len() - moves.len()].matches('\n').count();
+    let mut names = names();
+    let mut record_tags = BTreeMap::new();
+    for (key, value) in tags {
+        match key.to_ascii_lowercase().as_str() {
+            "white" => names[0] = value.to_owned(),
+            "black" => names[1] = value.to_owned(),
+            key => {
+                record_tags.insert(key.to_owned(), value.to_owned());
+            }
+        }
+    }
     let mut replay = new_replay();
     let mut end = None;
-    for (index, line) in text.lines().enumerate() {
-        let line_number = index + 1;
+    for (index, line) in moves.lines().enumerate() {
+        let line_number = header_lines + index + 1;
         for token in line.split_whitespace() {
             let token = token.trim_start_matches(|c: char| c.is_ascii_digit());
             let token = token.strip_prefix('.').unwrap_or(token);
@@ -140,9 +156,47 @@ fn little_golem_game(text: &str) -> Result<Record, ImportError> {
             play(&mut replay, line_number, token)?;
         }
     }
-    let mut record = replay.record(&names(), end);
+    let mut record = replay.record(&names, end);
+    record.tags = record_tags;
     record.tags.insert("source".into(), "littlegolem".into());
     Ok(record)
+}
+
+/// The header tags at the start of a Little Golem transcript, as Little Golem writes them
+/// (`Event [Tournament dvonn.mc.2014.may.1.1] Site [www.littlegolem.net]`, any number per line)
+/// or as PGN does (`[White "name"]`), each with its value trimmed; and the text after them.
+fn header_tags(text: &str) -> (Vec<(&str, &str)>, &str) {
+    use nom::Parser;
+    use nom::branch::alt;
+    use nom::bytes::complete::{take_till, take_while1};
+    use nom::character::complete::{char, multispace0, multispace1};
+    use nom::multi::many0;
+    use nom::sequence::{delimited, preceded, separated_pair};
+
+    let key = || take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    let little_golem = separated_pair(
+        key(),
+        multispace0,
+        delimited(char('['), take_till(|c| c == ']'), char(']')),
+    );
+    let pgn = delimited(
+        char('['),
+        separated_pair(
+            key(),
+            multispace1,
+            delimited(char('"'), take_till(|c| c == '"'), char('"')),
+        ),
+        preceded(multispace0, char(']')),
+    );
+    let mut tags = many0(preceded(multispace0, alt((little_golem, pgn))));
+    let parsed: nom::IResult<&str, Vec<(&str, &str)>> = tags.parse(text);
+    match parsed {
+        Ok((rest, tags)) => {
+            let tags = tags.into_iter().map(|(k, v)| (k, v.trim()));
+            (tags.filter(|(_, v)| !v.is_empty()).collect(), rest)
+        }
+        Err(_) => (Vec::new(), text),
+    }
 }
 
 fn new_replay() -> Replay {
@@ -212,5 +266,82 @@ mod tests {
             err.to_string()
                 .starts_with("1: ply 1 (seat 1): cannot parse move `Q9`")
         );
+    }
+
+    /// The real CodeCup game as Little Golem would show it: header tags on one line, then
+    /// numbered lower-case moves, the 49th placement left out.
+    fn little_golem_transcript(header: &str, plies: usize, last: &str) -> (String, Vec<String>) {
+        let codecup =
+            std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.txt").unwrap();
+        let moves: Vec<String> = codecup
+            .split_whitespace()
+            .skip(2)
+            .map(String::from)
+            .collect();
+        let mut lg = format!("{header}\n");
+        for (i, mv) in moves.iter().take(plies).enumerate() {
+            if i == 48 {
+                continue;
+            }
+            if i % 2 == 0 {
+                lg.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            lg.push_str(&mv.to_lowercase());
+            lg.push(if i % 10 == 9 { '\n' } else { ' ' });
+        }
+        lg.push_str(last);
+        (lg, moves[..plies].to_vec())
+    }
+
+    #[test]
+    fn little_golem_headers_name_the_seats_and_become_tags() {
+        let header = "Event [Tournament dvonn.mc.2014.may.1.1] Site [www.littlegolem.net] \
+                      White [Ann Example] Black [bob_42]";
+        let (lg, moves) = little_golem_transcript(header, 60, "resign\n");
+        let record = import(Source::LittleGolem, &lg).remove(0).unwrap();
+        let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Ann Example", "bob_42"]);
+        assert_eq!(record.tags["event"], "Tournament dvonn.mc.2014.may.1.1");
+        assert_eq!(record.tags["site"], "www.littlegolem.net");
+        assert_eq!(record.tags["source"], "littlegolem");
+        let plies: Vec<&str> = record.moves.iter().map(|p| p.mv.as_str()).collect();
+        assert_eq!(plies, moves);
+        assert_eq!(record.end, Some(End::Resignation { seat: 1 }));
+
+        // PGN-style tags, one per line, read the same.
+        let header = "[Event \"dvonn.ch.12.1.1\"]\n[White \"ann\"]\n[Black \"bob\"]";
+        let (lg, _) = little_golem_transcript(header, 60, "resign\n");
+        let record = import(Source::LittleGolem, &lg).remove(0).unwrap();
+        assert_eq!(record.seats[1].name, "bob");
+        assert_eq!(record.tags["event"], "dvonn.ch.12.1.1");
+    }
+
+    #[test]
+    fn a_bad_move_after_little_golem_headers_names_its_own_line() {
+        // Three header lines, then moves ten plies a line: ply 12 is on line 5.
+        let header = "Event [t]\nSite [www.littlegolem.net]\nWhite [a] Black [b]";
+        let (mut lg, _) = little_golem_transcript(header, 12, "");
+        lg.push_str("d2\n");
+        let err = import(Source::LittleGolem, &lg).remove(0).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("5: ply 12 (seat 0): illegal move D2"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn codecup_game_pages_list_moves_with_commas() {
+        let codecup =
+            std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.txt").unwrap();
+        let moves: Vec<&str> = codecup.split_whitespace().skip(2).collect();
+        let listed = import(Source::CodeCup, &moves.join(",")).remove(0).unwrap();
+        let spaced = import(Source::CodeCup, &codecup).remove(0).unwrap();
+        assert_eq!(listed.moves, spaced.moves);
+        assert_eq!(listed.moves.len(), moves.len());
+        let with_spaces = import(Source::CodeCup, &moves.join(", "))
+            .remove(0)
+            .unwrap();
+        assert_eq!(with_spaces.moves, spaced.moves);
     }
 }
