@@ -224,6 +224,32 @@ pub enum Command {
         )]
         output: PathBuf,
     },
+    /// Write one self-contained HTML report of a run: standings, crosstable, Elo as games
+    /// accumulate, the SPRT's LLR, and every game in the replay viewer.
+    ///
+    /// The Elo plot shows each engine's Elo against the field (mean points per game in games of
+    /// three or more seats) with its 95% interval after each stretch of games, in the order of the
+    /// files. Give the match's --sprt again to plot the LLR of the first record's seat 0 engine
+    /// (the challenger) with the test's bounds.
+    ///
+    /// Example: referee report sprt.jsonl --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -o report.html
+    Report {
+        /// Record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The HTML file to write.
+        #[arg(
+            short = 'o',
+            long = "out",
+            visible_alias = "output",
+            value_name = "FILE",
+            default_value = "report.html"
+        )]
+        output: PathBuf,
+        /// The SPRT the run used, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05.
+        #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+        sprt: Vec<String>,
+    },
     /// Write a file of openings for --openings: distinct random openings, one per line.
     ///
     /// Openings after which the game is over, or a seat leads by more than --max-lead points,

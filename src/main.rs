@@ -131,6 +131,17 @@ fn dispatch(cli: Cli) -> CommandResult {
             referee::play::openings::generate(&options, output.as_deref(), &mut stdout)
         }
         Command::View { files, output } => referee::render::viewer::run(&files, &output),
+        Command::Report {
+            files,
+            output,
+            sprt,
+        } => {
+            let sprt = match sprt.is_empty() {
+                true => None,
+                false => Some(Sprt::parse(&sprt)?),
+            };
+            referee::render::report::run(&files, &output, sprt.as_ref())
+        }
         Command::Rules { game } => {
             use std::io::Write;
             let text = match game.as_deref() {

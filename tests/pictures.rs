@@ -39,10 +39,10 @@ fn count(svg: &str, class: &str) -> usize {
 /// The numbers written right after each element of `class` (pawn counts, stack heights).
 fn numbers_after(svg: &str, class: &str) -> Vec<u32> {
     let doc = roxmltree::Document::parse(svg).unwrap();
+    // In document order, through the groups that name cells (`data-mark`).
     let elements: Vec<_> = doc
-        .root_element()
-        .children()
-        .filter(|n| n.is_element())
+        .descendants()
+        .filter(|n| n.is_element() && n.tag_name().name() != "g")
         .collect();
     elements
         .iter()

@@ -110,7 +110,7 @@ fn the_viewer_steps_through_every_game_in_chromium() {
         let game = index + 1;
         let plies = record["moves"].as_array().unwrap().len();
         let steps = (plies * 2 / 3).max(1);
-        let url = format!("file://{}#game={game}&steps={steps}", page.display());
+        let url = format!("file://{}#game={game}&ply=0&steps={steps}", page.display());
         let dom = String::from_utf8(chromium(&dir, &url, &["--dump-dom"])).unwrap();
         assert!(
             dom.contains(r#"data-ready="yes""#),
@@ -128,6 +128,40 @@ fn the_viewer_steps_through_every_game_in_chromium() {
             dom.contains(&format!(r#"<span id="plies">{plies}</span>"#)),
             "game {game}"
         );
+        // Moves are listed with the seat's name; the picture has its legend.
+        let first = &record["moves"][0];
+        let who = match first["seat"].as_u64() {
+            Some(seat) => record["seats"][seat as usize]["name"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+            None => "chance".to_owned(),
+        };
+        let row = format!("1. {who}: {}", first["move"].as_str().unwrap());
+        assert!(dom.contains(&row), "game {game}: no row `{row}`");
+        assert!(
+            !dom.contains(r#"<div id="legend"></div>"#) && dom.contains(r#"<div id="legend">"#),
+            "game {game}: a legend"
+        );
+        // The last move is ringed on the board (a pass touches nothing; in DOUBLE a chance ply
+        // or a draw neither).
+        let last = record["moves"][steps - 1]["move"].as_str().unwrap();
+        let rings = dom.matches(r#"class="last-move""#).count();
+        let touches = match record["game"].as_str().unwrap() {
+            "double" => ["left ", "right ", "single ", "start "]
+                .iter()
+                .any(|p| last.starts_with(p)),
+            _ => !last.eq_ignore_ascii_case("pass"),
+        };
+        if record["game"] == "double" {
+            assert!(rings <= 1, "game {game}: {rings} rings after {last}");
+        } else {
+            assert_eq!(
+                rings > 0,
+                touches,
+                "game {game}: {rings} rings after {last}"
+            );
+        }
         // The board shown is the position after those plies: the same pieces `render` draws.
         let svg = cargo_bin_cmd!("referee")
             .arg("render")
@@ -160,6 +194,13 @@ fn the_viewer_steps_through_every_game_in_chromium() {
                 "game {game}: {class}"
             );
         }
+        // Without a ply in the address, the page opens at the final position.
+        let end = format!("file://{}#game={game}", page.display());
+        let dom = String::from_utf8(chromium(&dir, &end, &["--dump-dom"])).unwrap();
+        assert!(
+            dom.contains(&format!(r#"<span id="ply">{plies}</span>"#)),
+            "game {game}: opens at ply {plies}"
+        );
         let shot = dir.join(format!("game-{game}.png"));
         let flag = format!("--screenshot={}", shot.display());
         chromium(&dir, &url, &[&flag]);
@@ -169,4 +210,98 @@ fn the_viewer_steps_through_every_game_in_chromium() {
             "game {game}: a real screenshot"
         );
     }
+}
+
+#[test]
+fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
+    let dir = temp_dir("report");
+    let out = dir.join("sprt.jsonl");
+    let sprt = ["--sprt", "elo0=0", "elo1=100", "alpha=0.05", "beta=0.05"];
+    // Two random bots: mixed results, so the Elo is finite and has error bars.
+    let bin = assert_cmd::cargo::cargo_bin("referee");
+    let random = |name: &str, seed: u32| {
+        format!(
+            "name={name} cmd='{} bot --game pegs --seed {seed}'",
+            bin.display()
+        )
+    };
+    cargo_bin_cmd!("referee")
+        .args([
+            "match", "--game", "pegs", "--games", "24", "--repeat", "--seed", "3",
+        ])
+        .args(["--engine", &random("ann", 1), "--engine", &random("bob", 2)])
+        .args(["--movetime", "20", "--out"])
+        .arg(&out)
+        .args(sprt)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let records = valid_records(&out);
+    let page = dir.join("report.html");
+    cargo_bin_cmd!("referee")
+        .arg("report")
+        .arg(&out)
+        .args(sprt)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        !html.contains("http://") && !html.contains("https://") && !html.contains("<script src")
+    );
+    let names: Vec<String> = records[0]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_owned())
+        .collect();
+    // The standings are those of `stats`: the same engines, games and points.
+    let stats = cargo_bin_cmd!("referee")
+        .arg("stats")
+        .arg(&out)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    for engine in stats["engines"].as_array().unwrap() {
+        let row = format!(
+            "<td>{}</td><td>{}</td><td>{:.1}</td>",
+            engine["name"].as_str().unwrap(),
+            engine["games"],
+            engine["points"].as_f64().unwrap()
+        );
+        assert!(html.contains(&row), "no standings row {row}");
+    }
+    assert!(html.contains(r#"id="crosstable""#));
+    for name in &names {
+        let line = format!(r#"<polyline class="line" data-name="{name}""#);
+        assert!(html.contains(&line), "no Elo line for {name}");
+    }
+    assert!(html.contains(r#"<svg class="llr-plot""#));
+    assert_eq!(
+        html.matches(r#"class="bound""#).count(),
+        2,
+        "the SPRT's two bounds"
+    );
+    assert!(html.matches(r#"class="error-bar""#).count() > 0);
+
+    if Command::new("chromium").arg("--version").output().is_err() {
+        assert!(std::env::var_os("REFEREE_REQUIRE_CHROMIUM").is_none());
+        eprintln!("note: no chromium installed; the report was not opened in a browser");
+        return;
+    }
+    // The report links into the viewer: `#game=3` shows game 3 at its final position.
+    let plies = records[2]["moves"].as_array().unwrap().len();
+    let url = format!("file://{}#game=3", page.display());
+    let dom = String::from_utf8(chromium(&dir, &url, &["--dump-dom"])).unwrap();
+    assert!(dom.contains(r#"data-ready="yes""#));
+    assert!(dom.contains(r#"id="standings""#));
+    assert!(
+        dom.contains(&format!(r#"<span id="ply">{plies}</span>"#)),
+        "game 3 opened"
+    );
+    let shot = dir.join("report.png");
+    chromium(&dir, &url, &[&format!("--screenshot={}", shot.display())]);
+    assert!(std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"));
 }

@@ -171,16 +171,6 @@ fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
     })
 }
 
-/// The SPRT's log-likelihood ratio for `first` against the others: on game pairs when the games
-/// are played in pairs, on games otherwise.
-fn llr(sprt: &Sprt, results: &Results, first: &str, paired: bool) -> f64 {
-    if paired {
-        sprt.llr_pentanomial(&results.pentanomial_against_field(first))
-    } else {
-        sprt.llr(&results.tally_against_field(first))
-    }
-}
-
 /// Plays a match or tournament, or the rest of one: the games its records file does not hold
 /// yet, in schedule order, with a line per game on `stdout` (unless `json`), progress on stderr,
 /// and the standings at the end.
@@ -253,7 +243,7 @@ pub fn run(
                 .suspend(|| writeln!(stdout, "{}", game_line(finished.index, record, games)))?;
         }
         if let Some(sprt) = &sprt {
-            let llr = llr(sprt, &results, &names[0], paired);
+            let llr = results.llr(sprt, &names[0], paired);
             let (lower, upper) = sprt.bounds();
             status.push_str(&format!(", LLR {llr:.2} [{lower:.2}, {upper:.2}]"));
             let state = sprt.decide(llr);
@@ -268,7 +258,7 @@ pub fn run(
     progress.finish();
     let results = counter.results();
     let sprt = sprt.map(|sprt| {
-        let llr = llr(&sprt, &results, &names[0], paired);
+        let llr = results.llr(&sprt, &names[0], paired);
         (sprt, llr, decided.unwrap_or(sprt.decide(llr)))
     });
     print_standings(&results, &names, sprt, paired, json, stdout)?;

@@ -1,5 +1,6 @@
-//! Pictures: SVG helpers the games draw with, and the self-contained HTML viewer.
+//! Pictures: SVG helpers the games draw with, the self-contained HTML viewer, and the report.
 
 pub mod picture;
+pub mod report;
 pub mod svg;
 pub mod viewer;

@@ -19,6 +19,7 @@ use crate::error::{CommandResult, Ended, Error};
 use crate::records::file::read_all;
 use crate::records::replay::{ReplayError, replay_steps};
 use crate::records::{End, Record};
+use crate::rules::AnyGame;
 use crate::rules::game::{Game, Viewer};
 
 /// One game as the page shows it.
@@ -26,10 +27,14 @@ use crate::rules::game::{Game, Viewer};
 struct PageGame {
     title: String,
     result: String,
+    /// What the picture's symbols mean.
+    legend: &'static str,
     /// Per ply: who played, what, the time used and the clock left.
     moves: Vec<PageMove>,
     /// The picture before the first ply and after each ply.
     frames: Vec<String>,
+    /// Per picture, the cells or cards its last move touched (`data-mark` in the picture).
+    marks: Vec<Vec<String>>,
     scores: Vec<Vec<i64>>,
 }
 
@@ -65,15 +70,31 @@ fn end_text(record: &Record) -> String {
 
 fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
     let mut frames = Vec::new();
+    let mut marks = Vec::new();
     let mut scores = Vec::new();
     let mut moves = Vec::new();
+    let mut legend = "";
+    // The position before each ply, which knows what the ply touches.
+    let mut before: Option<AnyGame> = None;
     replay_steps(&record.moves, record, |game, ply| {
         frames.push(game.render_svg(Viewer::Everyone));
         scores.push(game.scores());
+        legend = game.legend();
+        let touched = match (&before, ply) {
+            (Some(before), Some(ply)) => before
+                .parse_move(&ply.mv)
+                .map(|mv| before.marks(&mv))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        marks.push(touched);
+        before = Some(game.clone());
         if let Some(ply) = ply {
             moves.push(PageMove {
                 text: ply.mv.clone(),
-                seat: ply.seat.map_or("chance".to_owned(), |s| s.to_string()),
+                seat: ply
+                    .seat
+                    .map_or("chance".to_owned(), |s| record.seat_name(s).to_owned()),
                 clock: match (ply.time_ms, ply.clock_ms) {
                     (Some(used), Some(left)) => format!("{used} ms, {left} ms left"),
                     _ => String::new(),
@@ -85,8 +106,10 @@ fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
     Ok(PageGame {
         title: format!("{}. {}: {}", index + 1, record.game, names.join(" vs ")),
         result: end_text(record),
+        legend,
         moves,
         frames,
+        marks,
         scores,
     })
 }
@@ -103,6 +126,12 @@ pub struct PageError {
 
 /// The page for `records`.
 pub fn page(records: &[Record]) -> Result<String, PageError> {
+    page_with(records, "")
+}
+
+/// The page for `records` with `report` (HTML) above the game view, shown until a game is
+/// picked (`referee report`).
+pub fn page_with(records: &[Record], report: &str) -> Result<String, PageError> {
     let games = records
         .iter()
         .enumerate()
@@ -115,7 +144,9 @@ pub fn page(records: &[Record]) -> Result<String, PageError> {
     let mut gzip = GzEncoder::new(Vec::new(), Compression::best());
     let _ = gzip.write_all(data.as_bytes());
     let packed = gzip.finish().unwrap_or_default();
-    Ok(TEMPLATE.replace("/*DATA*/", &BASE64.encode(packed)))
+    Ok(TEMPLATE
+        .replace("<!--REPORT-->", report)
+        .replace("/*DATA*/", &BASE64.encode(packed)))
 }
 
 /// `referee view`: the page for every record of `files` (each game once), written to `output`.
@@ -141,15 +172,21 @@ body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
 #list a.current { background: #dde8f4; }
 #main { flex: 1; padding: 12px; overflow: auto; }
 #controls button { font-size: 16px; margin-right: 4px; }
-#layout { display: flex; gap: 16px; margin-top: 8px; }
+#layout { display: flex; flex-wrap: wrap; gap: 16px; margin-top: 8px; align-items: flex-start; }
+#legend { color: #555; font-size: 13px; max-width: 640px; margin-top: 4px; }
+.last-move { fill: none; stroke: #f08c00; stroke-width: 3; }
 #moves { max-height: 70vh; overflow-y: auto; font-family: monospace; min-width: 280px; }
 #moves div { padding: 1px 4px; }
 #moves div.current { background: #ffe9a8; }
+#report table { border-collapse: collapse; margin: 6px 0 12px; }
+#report td, #report th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
+#report svg { display: block; margin: 8px 0; }
 </style>
 </head>
 <body>
 <div id="list"></div>
 <div id="main">
+  <div id="report"><!--REPORT--></div>
   <h3 id="title"></h3>
   <div id="result"></div>
   <div id="controls">
@@ -161,7 +198,7 @@ body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
     &nbsp; scores <span id="scores"></span>
   </div>
   <div id="layout">
-    <div id="board"></div>
+    <div><div id="board"></div><div id="legend"></div></div>
     <div id="moves"></div>
   </div>
 </div>
@@ -178,12 +215,27 @@ function show() {
   $("scores").textContent = g.scores[ply].join(" ");
   $("board").innerHTML = g.frames[ply];
   $("board").dataset.ply = ply;
-  document.querySelectorAll("#list a").forEach((a, i) => a.className = i === game ? "current" : "");
+  $("legend").textContent = g.legend;
+  // Ring what the last move touched: the cells or cards the picture names in data-mark.
+  const svg = $("board").querySelector("svg");
+  g.marks[ply].forEach((name) => {
+    const target = svg.querySelector('[data-mark="' + CSS.escape(name) + '"]');
+    if (!target) return;
+    const box = target.getBBox();
+    const ring = document.createElementNS(svg.namespaceURI, "rect");
+    [["x", box.x - 3], ["y", box.y - 3], ["width", box.width + 6], ["height", box.height + 6], ["rx", 6], ["class", "last-move"]]
+      .forEach(([k, v]) => ring.setAttribute(k, v));
+    svg.appendChild(ring);
+  });
+  document.querySelectorAll("#list a").forEach((a, i) => {
+    a.className = i === game ? "current" : "";
+    if (i === game) a.scrollIntoView({ block: "nearest" });
+  });
   const moves = $("moves");
   moves.innerHTML = "";
   g.moves.forEach((m, i) => {
     const row = document.createElement("div");
-    row.textContent = (i + 1) + ". [" + m.seat + "] " + m.text + (m.clock ? "  (" + m.clock + ")" : "");
+    row.textContent = (i + 1) + ". " + m.seat + ": " + m.text + (m.clock ? "  (" + m.clock + ")" : "");
     row.onclick = () => { ply = i + 1; show(); };
     moves.appendChild(row);
     if (i + 1 === ply) {
@@ -212,16 +264,24 @@ async function start() {
     const a = document.createElement("a");
     a.href = "#game=" + (i + 1);
     a.textContent = g.title + " (" + g.result + ")";
-    a.onclick = (e) => { e.preventDefault(); game = i; go(0); };
+    a.onclick = (e) => { e.preventDefault(); game = i; go(games[i].moves.length); a.scrollIntoView({ block: "nearest" }); };
     $("list").appendChild(a);
   });
+  window.addEventListener("hashchange", open);
+  open();
   const params = new URLSearchParams(location.hash.slice(1));
-  game = Math.max(0, Math.min(games.length - 1, (parseInt(params.get("game")) || 1) - 1));
-  go(parseInt(params.get("ply")) || 0);
   for (let i = 0; i < (parseInt(params.get("steps")) || 0); i++) {
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
   }
   document.body.dataset.ready = "yes";
+}
+// Shows the game and ply the address names: `#game=2&ply=10`.
+function open() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  game = Math.max(0, Math.min(games.length - 1, (parseInt(params.get("game")) || 1) - 1));
+  // The final position unless the address names a ply.
+  const named = parseInt(params.get("ply"));
+  go(Number.isNaN(named) ? games[game].moves.length : named);
 }
 start();
 </script>

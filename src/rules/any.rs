@@ -137,6 +137,17 @@ macro_rules! games {
                 dispatch!(self, g => g.render(viewer))
             }
 
+            fn marks(&self, mv: &AnyMove) -> Vec<String> {
+                match (self, mv) {
+                    $((AnyGame::$variant(g), AnyMove::$variant(mv)) => g.marks(mv),)+
+                    _ => Vec::new(),
+                }
+            }
+
+            fn legend(&self) -> &'static str {
+                dispatch!(self, g => g.legend())
+            }
+
             fn render_svg(&self, viewer: Viewer) -> String {
                 dispatch!(self, g => g.render_svg(viewer))
             }

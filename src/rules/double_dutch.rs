@@ -301,6 +301,7 @@ impl DoubleDutch {
             let shift = if r % 2 == 1 { 22.0 } else { 0.0 };
             let x = 45.0 + f64::from(c) * 44.0 + shift;
             let y = 40.0 + f64::from(6 - r) * 38.0;
+            svg.start_mark(&Cell(cell).to_string());
             svg.polygon(
                 &crate::render::svg::hexagon(x, y, 25.0),
                 "#f8f8f0",
@@ -320,6 +321,7 @@ impl DoubleDutch {
                     svg.circle(x, y, 14.0, SEAT_FILLS[seat], "#111", &class);
                 }
             }
+            svg.end_mark();
         }
         svg.caption(7.0 * 38.0 + 55.0, &self.render(Viewer::Everyone));
         svg.finish()
@@ -468,6 +470,19 @@ impl Game for DoubleDutch {
 
     fn render_svg(&self, _viewer: Viewer) -> String {
         self.svg()
+    }
+
+    fn marks(&self, mv: &Move) -> Vec<String> {
+        match *mv {
+            Move::Place(cell) => vec![cell.to_string()],
+            Move::Slide { from, to } => vec![from.to_string(), to.to_string()],
+            Move::Pass => Vec::new(),
+        }
+    }
+
+    fn legend(&self) -> &'static str {
+        "Discs are flat pieces, which may still slide; diamonds are flipped pieces, which never \
+         move again. Light: seat 0, dark: seat 1, red: seat 2."
     }
 
     fn render(&self, _viewer: Viewer) -> String {

@@ -419,9 +419,11 @@ impl Dvonn {
             let x = 40.0 + (f64::from(cell.x()) - f64::from(cell.y()) / 2.0 + 1.0) * STEP;
             let y = 40.0 + f64::from(4 - cell.y()) * ROW;
             let index = cell.0 as usize;
+            svg.start_mark(&cell.to_string());
             if self.occupied & cell.mask() == 0 {
                 svg.circle(x, y, 4.0, "#ccc", "none", "cell");
                 svg.text(x, y + 13.0, 9.0, "#aaa", &cell.to_string());
+                svg.end_mark();
                 continue;
             }
             let (class, fill, ink) = if self.tops[0] & cell.mask() != 0 {
@@ -436,6 +438,7 @@ impl Dvonn {
                 svg.circle(x, y, 22.0, "none", "#d22", "dvonn-mark");
             }
             svg.text(x, y, 15.0, ink, &self.height[index].to_string());
+            svg.end_mark();
         }
         svg.caption(4.0 * ROW + 85.0, &self.render(Viewer::Everyone));
         svg.finish()
@@ -635,6 +638,19 @@ impl Game for Dvonn {
 
     fn render_svg(&self, _viewer: Viewer) -> String {
         self.svg()
+    }
+
+    fn marks(&self, mv: &Move) -> Vec<String> {
+        match *mv {
+            Move::Place(cell) => vec![cell.to_string()],
+            Move::Step { from, to } => vec![from.to_string(), to.to_string()],
+            Move::Pass => Vec::new(),
+        }
+    }
+
+    fn legend(&self) -> &'static str {
+        "A disc is a stack with its height; its colour is its top piece's (red: a DVONN piece on \
+         top). A red ring: a DVONN piece inside. Grey dots are empty cells."
     }
 
     fn render(&self, _viewer: Viewer) -> String {

@@ -326,6 +326,7 @@ impl Pegs {
                 } else {
                     ("#f4f1ea", "hole")
                 };
+                svg.start_mark(&cell.to_string());
                 svg.rect(x - 21.0, y - 21.0, 42.0, 42.0, fill, "#ccc", class);
                 if self.pegs[0] & cell.mask() != 0 {
                     svg.circle(x, y, 14.0, "#c22", "#111", "peg south");
@@ -335,6 +336,7 @@ impl Pegs {
                     svg.circle(x, y, 5.0, "#999", "none", "empty");
                     svg.text(x, y + 13.0, 9.0, "#aaa", &cell.to_string());
                 }
+                svg.end_mark();
             }
         }
         svg.caption(7.0 * 44.0 + 55.0, &self.render(Viewer::Everyone));
@@ -447,6 +449,15 @@ impl Game for Pegs {
 
     fn render_svg(&self, _viewer: Viewer) -> String {
         self.svg()
+    }
+
+    fn marks(&self, mv: &Move) -> Vec<String> {
+        vec![mv.from.to_string(), mv.to.to_string()]
+    }
+
+    fn legend(&self) -> &'static str {
+        "Red pegs: South (seat 0), moving up to row 7. Black pegs: North (seat 1), moving down to \
+         row 1. Yellow holes: the four corner spaces."
     }
 
     fn render(&self, _viewer: Viewer) -> String {

@@ -387,6 +387,7 @@ impl Wyx {
             } else {
                 ("#f7f5ee", "square")
             };
+            svg.start_mark(&square.to_string());
             svg.rect(x, y, SQUARE, SQUARE, fill, "#ccc", class);
             if is_strong(square) {
                 svg.text(
@@ -420,6 +421,7 @@ impl Wyx {
                 svg.rect(cx - 11.0, cy - 18.0, 22.0, 16.0, fill, "#111", class);
                 svg.text(cx, cy - 10.0, 12.0, ink, "N");
             }
+            svg.end_mark();
         }
         let rack_x = 8.0 * SQUARE + 60.0;
         svg.label(rack_x, 18.0, 13.0, "rack (next domino at the foot)");
@@ -599,6 +601,23 @@ impl Game for Wyx {
 
     fn render_svg(&self, _viewer: Viewer) -> String {
         self.svg()
+    }
+
+    fn marks(&self, mv: &Move) -> Vec<String> {
+        let Move::Column(column) = *mv else {
+            return Vec::new();
+        };
+        let from = self.knights[self.to_move as usize];
+        match self.target(self.to_move, column.into()) {
+            Ok(to) => vec![from.to_string(), to.to_string()],
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn legend(&self) -> &'static str {
+        "N: the knights (white moves first; in Double Wyx the seats swap colours in round 2). \
+         Discs: pawns, with their number. Tan squares are strong (2 or 3 pawns). The rack's \
+         dominoes are jumps: R2D3 is two files right, three ranks down."
     }
 
     fn render(&self, _viewer: Viewer) -> String {

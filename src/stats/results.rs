@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::error::{CommandResult, Ended};
 use crate::records::Record;
-use crate::stats::elo::{Estimate, Tally, elo_text};
+use crate::stats::elo::{Estimate, Sprt, Tally, elo_text};
 
 /// One engine's line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -311,6 +311,16 @@ impl Results {
             }
         }
         sum
+    }
+
+    /// The SPRT's log-likelihood ratio for `first` against the others: on game pairs when the
+    /// games were played in pairs, on games otherwise.
+    pub fn llr(&self, sprt: &Sprt, first: &str, paired: bool) -> f64 {
+        if paired {
+            sprt.llr_pentanomial(&self.pentanomial_against_field(first))
+        } else {
+            sprt.llr(&self.tally_against_field(first))
+        }
     }
 
     /// Points `a` won against `b` in their two-seat games, and how many they played.

@@ -926,6 +926,22 @@ impl Game for Double {
         self.svg(viewer)
     }
 
+    fn marks(&self, mv: &Move) -> Vec<String> {
+        match mv {
+            Move::Start { card }
+            | Move::Cover { card, .. }
+            | Move::Single { card, .. }
+            | Move::Unsaid { card, .. } => vec![card.to_string()],
+            _ => Vec::new(),
+        }
+    }
+
+    fn legend(&self) -> &'static str {
+        "Cards show their three sectors left to right as they lie: red, yellow, blue, green; J a \
+         joker, H a hatched sector (both match anything). The snake's two ends are on top; a seat's \
+         points are its total so far, the lowest total wins."
+    }
+
     /// A match stopped by a fault: of the other seats, the lowest totals so far win.
     fn forfeit_winners(&self, loser: Seat) -> Vec<Seat> {
         let others: Vec<Seat> = (0..self.seats()).filter(|&s| s != loser).collect();

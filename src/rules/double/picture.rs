@@ -76,6 +76,7 @@ impl Double {
 
     /// Draws a card as three sectors at (`x`, `y`), with its number above.
     fn svg_card(svg: &mut crate::render::svg::Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
+        svg.start_mark(&card.to_string());
         svg.rect(x - 2.0, y - 2.0, 94.0, 34.0, "#fff", "#333", "card");
         for (i, &s) in sectors.iter().enumerate() {
             let sx = x + i as f64 * 30.0;
@@ -85,18 +86,30 @@ impl Double {
             }
         }
         svg.text(x + 45.0, y - 9.0, 10.0, "#555", &card.to_string());
+        svg.end_mark();
     }
 
     /// The picture: the snake's two ends, then each seat's hand as `viewer` may see it.
     pub(super) fn svg(&self, viewer: Viewer) -> String {
+        // At most ten cards a row, so any hand fits a 1280 px wide page.
+        const PER_ROW: usize = 10;
         let seats = usize::from(self.seats);
+        let shown = |seat: usize| viewer == Viewer::Everyone || viewer == Viewer::Seat(seat);
+        let rows = |seat: usize| match shown(seat) {
+            true => self.hands[seat].len().max(1).div_ceil(PER_ROW),
+            false => 1,
+        };
         let widest = (0..seats)
-            .map(|s| self.hands[s].len())
+            .map(|s| self.hands[s].len().min(PER_ROW))
             .max()
             .unwrap_or(0)
             .max(6);
-        let width = 120.0 + widest as f64 * 100.0;
-        let mut svg = crate::render::svg::Svg::new(width.max(520.0), 170.0 + seats as f64 * 60.0);
+        let width = 180.0 + widest as f64 * 100.0;
+        let height = 120.0
+            + (0..seats)
+                .map(|s| rows(s) as f64 * 48.0 + 14.0)
+                .sum::<f64>();
+        let mut svg = crate::render::svg::Svg::new(width.max(520.0), height);
         let status = self.render(viewer);
         svg.label(15.0, 18.0, 14.0, status.lines().next().unwrap_or_default());
         match self.ends {
@@ -109,10 +122,9 @@ impl Double {
             None => svg.label(15.0, 60.0, 13.0, "the snake is not started"),
         }
         svg.label(420.0, 60.0, 13.0, &format!("stock {}", self.stock_size()));
+        let mut y = 120.0;
         for seat in 0..seats {
-            let y = 120.0 + seat as f64 * 60.0;
             let hand = &self.hands[seat];
-            let shown = viewer == Viewer::Everyone || viewer == Viewer::Seat(seat);
             svg.label(
                 15.0,
                 y + 15.0,
@@ -123,17 +135,13 @@ impl Double {
                     self.totals[seat]
                 ),
             );
-            if shown {
+            if shown(seat) {
                 let mut cards = hand.clone();
                 cards.sort();
                 for (i, card) in cards.iter().enumerate() {
-                    Self::svg_card(
-                        &mut svg,
-                        170.0 + i as f64 * 100.0,
-                        y,
-                        *card,
-                        card.laid(false),
-                    );
+                    let (row, column) = (i / PER_ROW, i % PER_ROW);
+                    let (x, card_y) = (170.0 + column as f64 * 100.0, y + row as f64 * 48.0);
+                    Self::svg_card(&mut svg, x, card_y, *card, card.laid(false));
                 }
             } else {
                 for i in 0..hand.len() {
@@ -148,6 +156,7 @@ impl Double {
                     );
                 }
             }
+            y += rows(seat) as f64 * 48.0 + 14.0;
         }
         svg.finish()
     }

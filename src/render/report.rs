@@ -1,0 +1,406 @@
+//! `referee report`: one self-contained HTML page of a run: the standings, the crosstable, each
+//! engine's Elo with its 95% interval as the games accumulate (and the SPRT's LLR with its
+//! bounds), above the replay viewer of every game.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::error::{CommandResult, Ended, Error};
+use crate::records::Record;
+use crate::records::file::read_all;
+use crate::render::svg::escape;
+use crate::stats::elo::{Sprt, elo_text};
+use crate::stats::results::{Counter, Results};
+
+/// The most points a curve gets: a run of 20,000 games is sampled, not drawn game by game.
+const MAX_POINTS: usize = 100;
+/// Elo values are drawn within this range; a perfect score's unbounded interval is cut there.
+const ELO_LIMIT: f64 = 800.0;
+
+/// One engine's value after some games: Elo against the field in two-seat games (mean points
+/// per game otherwise), with the half-width of its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// Games counted so far.
+    pub games: u32,
+    /// The value.
+    pub value: f64,
+    /// The half-width of its 95% interval (infinite after a perfect score).
+    pub error: f64,
+}
+
+/// What the plots show: per engine (in the final standings' order) its points, and the SPRT's
+/// LLR after each sample.
+#[derive(Debug, Default, PartialEq)]
+pub struct Series {
+    /// Whether the values are Elo (two-seat games) or mean points.
+    pub elo: bool,
+    /// Engine name and its points.
+    pub engines: Vec<(String, Vec<Point>)>,
+    /// Games counted and the LLR then.
+    pub llr: Vec<(u32, f64)>,
+}
+
+/// The curves of `records`, counted in their order, sampled at most [`MAX_POINTS`] times; the
+/// last sample is all the records, so it equals what `stats` says of them. The SPRT's challenger
+/// is seat 0's engine of the first record, as in a match.
+pub fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
+    let step = records.len().div_ceil(MAX_POINTS).max(1);
+    let challenger = records.first().map(|r| r.seat_name(0)).unwrap_or_default();
+    let elo = records.iter().all(|r| r.seats.len() == 2);
+    let mut counter = Counter::default();
+    let mut samples: Vec<Results> = Vec::new();
+    for (i, record) in records.iter().enumerate() {
+        counter.add(record);
+        if (i + 1) % step == 0 || i + 1 == records.len() {
+            samples.push(counter.results());
+        }
+    }
+    let Some(last) = samples.last() else {
+        return Series::default();
+    };
+    let paired = last
+        .pairings
+        .iter()
+        .any(|p| p.pentanomial.iter().any(|&n| n > 0));
+    let engines = last
+        .engines
+        .iter()
+        .map(|engine| {
+            let points = samples
+                .iter()
+                .filter_map(|results| {
+                    let e = results.engines.iter().find(|e| e.name == engine.name)?;
+                    let (value, error) = match (elo, e.estimate) {
+                        (true, Some(estimate)) => (estimate.elo, estimate.elo_error),
+                        (true, None) => return None,
+                        (false, _) => e.mean_points,
+                    };
+                    Some(Point {
+                        games: results.games,
+                        value,
+                        error,
+                    })
+                })
+                .collect();
+            (engine.name.clone(), points)
+        })
+        .collect();
+    let llr = match sprt {
+        Some(sprt) => samples
+            .iter()
+            .map(|results| (results.games, results.llr(sprt, challenger, paired)))
+            .collect(),
+        None => Vec::new(),
+    };
+    Series { elo, engines, llr }
+}
+
+/// Line colours of the engines, in standings order (then again).
+const COLOURS: [&str; 8] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+];
+
+/// A line of a plot: its name, colour, and points as (x, y, half-width of the error bar).
+type Line<'a> = (String, &'a str, Vec<(f64, f64, f64)>);
+
+/// A plot of `lines` with x from 0 to `x_max` and y within `y_range`; horizontal reference lines
+/// `rules` (label, y).
+fn plot(
+    title: &str,
+    class: &str,
+    lines: &[Line],
+    x_max: f64,
+    (y_low, y_high): (f64, f64),
+    rules: &[(String, f64)],
+) -> String {
+    const W: f64 = 720.0;
+    const H: f64 = 300.0;
+    const LEFT: f64 = 60.0;
+    const TOP: f64 = 30.0;
+    let (width, height) = (W - LEFT - 20.0, H - TOP - 40.0);
+    let x_of = |x: f64| LEFT + x / x_max.max(1.0) * width;
+    let y_of = |y: f64| TOP + (y_high - y.clamp(y_low, y_high)) / (y_high - y_low) * height;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r##"<svg class="{class}" viewBox="0 0 {W} {H}" width="{W}" height="{H}" font-family="sans-serif" font-size="11"><rect width="100%" height="100%" fill="white"/><text x="{LEFT}" y="16" font-size="13">{}</text><rect x="{LEFT}" y="{TOP}" width="{width}" height="{height}" fill="none" stroke="#999"/>"##,
+        escape(title)
+    );
+    for k in 0..=4 {
+        let y = y_low + (y_high - y_low) * f64::from(k) / 4.0;
+        let _ = write!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{y:.0}</text>"##,
+            LEFT - 4.0,
+            y_of(y) + 4.0
+        );
+    }
+    let _ = write!(
+        svg,
+        r##"<text x="{LEFT}" y="{:.1}">0</text><text x="{:.1}" y="{:.1}" text-anchor="end">{x_max:.0} games</text>"##,
+        TOP + height + 16.0,
+        LEFT + width,
+        TOP + height + 16.0
+    );
+    for (label, y) in rules {
+        let (right, y) = (LEFT + width, y_of(*y));
+        let _ = write!(
+            svg,
+            r##"<line class="bound" x1="{LEFT}" x2="{right:.1}" y1="{y:.1}" y2="{y:.1}" stroke="#888" stroke-dasharray="4 3"/><text x="{:.1}" y="{:.1}" text-anchor="end" fill="#666">{}</text>"##,
+            right - 4.0,
+            y - 4.0,
+            escape(label),
+        );
+    }
+    for (i, (name, colour, points)) in lines.iter().enumerate() {
+        let path: Vec<String> = points
+            .iter()
+            .map(|&(x, y, _)| format!("{:.1},{:.1}", x_of(x), y_of(y)))
+            .collect();
+        let _ = write!(
+            svg,
+            r##"<polyline class="line" data-name="{}" points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"##,
+            escape(name),
+            path.join(" ")
+        );
+        for &(x, y, error) in points.iter().filter(|p| p.2 > 0.0) {
+            let _ = write!(
+                svg,
+                r##"<line class="error-bar" x1="{0:.1}" x2="{0:.1}" y1="{1:.1}" y2="{2:.1}" stroke="{colour}" stroke-opacity="0.45"/>"##,
+                x_of(x),
+                y_of(y - error),
+                y_of(y + error)
+            );
+        }
+        let _ = write!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" fill="{colour}">{}</text>"##,
+            LEFT + 8.0,
+            TOP + 14.0 + 14.0 * i as f64,
+            escape(name)
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// The report's HTML block for `records`.
+pub fn report(records: &[Record], sprt: Option<&Sprt>) -> String {
+    let mut counter = Counter::default();
+    records.iter().for_each(|r| counter.add(r));
+    let results = counter.results();
+    let series = series(records, sprt);
+    let mut html = String::new();
+    let _ = write!(
+        html,
+        "<h2>Report</h2><p id=\"summary\">{}</p>",
+        escape(&results.summary_line())
+    );
+    html.push_str(
+        "<table id=\"standings\"><tr><th>rank</th><th>engine</th><th>games</th><th>points</th>\
+         <th>mean points</th><th>mean rank</th><th>Elo (2 seats)</th></tr>",
+    );
+    for (i, e) in results.engines.iter().enumerate() {
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.3} ± {:.3}</td>\
+             <td>{:.2} ± {:.2}</td><td>{}</td></tr>",
+            i + 1,
+            escape(&e.name),
+            e.games,
+            e.points,
+            e.mean_points.0,
+            e.mean_points.1,
+            e.mean_rank.0,
+            e.mean_rank.1,
+            escape(&elo_text(&e.tally))
+        );
+    }
+    html.push_str("</table>");
+    if !results.pairings.is_empty() {
+        html.push_str("<h3>Crosstable (points / games)</h3><table id=\"crosstable\"><tr><th></th>");
+        for e in &results.engines {
+            let _ = write!(html, "<th>{}</th>", escape(&e.name));
+        }
+        html.push_str("</tr>");
+        for row in &results.engines {
+            let _ = write!(html, "<tr><th>{}</th>", escape(&row.name));
+            for column in &results.engines {
+                let cell = match results.tally_of(&row.name, &column.name) {
+                    _ if row.name == column.name => "-".to_owned(),
+                    Some(t) => format!(
+                        "{:.1}/{}",
+                        f64::from(t.wins) + f64::from(t.draws) / 2.0,
+                        t.games()
+                    ),
+                    None => ".".to_owned(),
+                };
+                let _ = write!(html, "<td>{cell}</td>");
+            }
+            html.push_str("</tr>");
+        }
+        html.push_str("</table>");
+    }
+    let games = f64::from(results.games);
+    let lines: Vec<Line> = series
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, (name, points))| {
+            // A perfect score has no finite Elo: such points are left out, not drawn at the edge.
+            let points = points
+                .iter()
+                .filter(|p| p.value.is_finite())
+                .map(|p| (f64::from(p.games), p.value, p.error))
+                .collect();
+            (name.clone(), COLOURS[i % COLOURS.len()], points)
+        })
+        .collect();
+    let (title, range) = if series.elo {
+        let values = lines.iter().flat_map(|(_, _, points)| points);
+        let reach = values
+            .filter(|p| p.1.is_finite() && p.2.is_finite())
+            .map(|p| p.1.abs() + p.2)
+            .fold(50.0, f64::max)
+            .min(ELO_LIMIT);
+        let unbounded = series.engines.iter().flat_map(|(_, p)| p);
+        let title = match unbounded.clone().any(|p| !p.value.is_finite()) {
+            true => {
+                "Elo against the field, with its 95% interval, as games accumulate \
+                 (left out while a score is perfect: the Elo is then unbounded)"
+            }
+            false => "Elo against the field, with its 95% interval, as games accumulate",
+        };
+        (title, (-reach, reach))
+    } else {
+        (
+            "Mean points per game, with its 95% interval, as games accumulate",
+            (0.0, 1.0),
+        )
+    };
+    html.push_str(&plot(title, "elo-plot", &lines, games, range, &[]));
+    if let (Some(sprt), false) = (sprt, series.llr.is_empty()) {
+        let (lower, upper) = sprt.bounds();
+        let points: Vec<(f64, f64, f64)> = series
+            .llr
+            .iter()
+            .map(|&(games, llr)| (f64::from(games), llr, 0.0))
+            .collect();
+        let reach = points
+            .iter()
+            .map(|p| p.1.abs())
+            .fold(upper.max(-lower), f64::max)
+            * 1.1;
+        let title = format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR of {} against the field",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            records.first().map(|r| r.seat_name(0)).unwrap_or_default()
+        );
+        let rules = [
+            (format!("accept H1 at {upper:.2}"), upper),
+            (format!("accept H0 at {lower:.2}"), lower),
+        ];
+        let line = [("LLR".to_owned(), "#333", points)];
+        html.push_str(&plot(
+            &title,
+            "llr-plot",
+            &line,
+            games,
+            (-reach, reach),
+            &rules,
+        ));
+    }
+    html.push_str("<p>The games are listed on the left; pick one to replay it.</p>");
+    html
+}
+
+/// `referee report`: the report page for every record of `files` (each game once), written to
+/// `output`.
+pub fn run(files: &[PathBuf], output: &Path, sprt: Option<&Sprt>) -> CommandResult {
+    let mut records = Vec::new();
+    read_all(files, &mut std::io::stderr(), |record| records.push(record))?;
+    if records.is_empty() {
+        return Err(Error::Usage("no records to report".into()));
+    }
+    let page = crate::render::viewer::page_with(&records, &report(&records, sprt))?;
+    std::fs::write(output, page).map_err(|e| Error::write(output, e))?;
+    Ok(Ended::Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::{End, GameResult, SeatInfo};
+
+    /// A finished two-seat game `names[0]` vs `names[1]` won by `winners`.
+    fn record(names: [&str; 2], winners: &[usize], seed: u64) -> Record {
+        Record {
+            format: crate::records::FORMAT.into(),
+            version: crate::records::VERSION,
+            game: "pegs".into(),
+            variant: None,
+            seats: names.map(|n| SeatInfo { name: n.into() }).to_vec(),
+            seed,
+            setup: None,
+            tags: Default::default(),
+            moves: Vec::new(),
+            opening: None,
+            faults: Vec::new(),
+            result: Some(GameResult {
+                winners: winners.to_vec(),
+                scores: vec![0, 0],
+            }),
+            end: Some(End::Normal {}),
+        }
+    }
+
+    #[test]
+    fn curves_are_sampled_and_end_at_what_stats_says() {
+        // 250 games, seats alternating; `new` wins 3 of every 5.
+        let records: Vec<Record> = (0..250u64)
+            .map(|i| {
+                let names = if i % 2 == 0 {
+                    ["new", "old"]
+                } else {
+                    ["old", "new"]
+                };
+                let new_seat = usize::from(i % 2 == 1);
+                let winner = if i % 5 < 3 { new_seat } else { 1 - new_seat };
+                record(names, &[winner], i)
+            })
+            .collect();
+        let sprt = Sprt::parse(&["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"].map(String::from))
+            .unwrap();
+        let series = series(&records, Some(&sprt));
+        assert!(series.elo);
+        let mut counter = Counter::default();
+        records.iter().for_each(|r| counter.add(r));
+        let results = counter.results();
+        for (name, points) in &series.engines {
+            assert!(
+                points.len() <= MAX_POINTS && points.len() >= MAX_POINTS / 2,
+                "{name}"
+            );
+            let last = points.last().unwrap();
+            let engine = results.engines.iter().find(|e| &e.name == name).unwrap();
+            let estimate = engine.estimate.unwrap();
+            assert_eq!(
+                (last.games, last.value, last.error),
+                (250, estimate.elo, estimate.elo_error)
+            );
+            // Counted in order: the games grow along the curve.
+            assert!(points.windows(2).all(|w| w[0].games < w[1].games));
+        }
+        // 150 of 250 is a score of 0.6: about +70 Elo for `new`.
+        assert_eq!(series.engines[0].0, "new");
+        assert!((series.engines[0].1.last().unwrap().value - 70.4).abs() < 0.1);
+        let (games, llr) = *series.llr.last().unwrap();
+        assert_eq!(games, 250);
+        assert_eq!(llr, results.llr(&sprt, "new", false));
+        assert!(series.llr.len() == series.engines[0].1.len());
+    }
+}
