@@ -225,22 +225,7 @@ mod tests {
 
     #[test]
     fn little_golem_fills_in_the_49th_placement_and_reads_resign() {
-        let codecup =
-            std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.txt").unwrap();
-        let moves: Vec<&str> = codecup.split_whitespace().skip(2).collect();
-        // Rewrite the real game in Little Golem style: lower case, numbered, no 49th placement.
-        let mut lg = String::new();
-        for (i, mv) in moves.iter().take(60).enumerate() {
-            if i == 48 {
-                continue;
-            }
-            if i % 2 == 0 {
-                lg.push_str(&format!("{}. ", i / 2 + 1));
-            }
-            lg.push_str(&mv.to_lowercase());
-            lg.push(if i % 10 == 9 { '\n' } else { ' ' });
-        }
-        lg.push_str("resign\n");
+        let (lg, moves) = little_golem_transcript("", 60, "resign\n");
         let records = import(Source::LittleGolem, &lg);
         let record = records[0].as_ref().unwrap();
         let plies: Vec<&str> = record.moves.iter().map(|p| p.mv.as_str()).collect();

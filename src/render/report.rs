@@ -334,29 +334,7 @@ pub fn run(files: &[PathBuf], output: &Path, sprt: Option<&Sprt>) -> CommandResu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::{End, GameResult, SeatInfo};
-
-    /// A finished two-seat game `names[0]` vs `names[1]` won by `winners`.
-    fn record(names: [&str; 2], winners: &[usize], seed: u64) -> Record {
-        Record {
-            format: crate::records::FORMAT.into(),
-            version: crate::records::VERSION,
-            game: "pegs".into(),
-            variant: None,
-            seats: names.map(|n| SeatInfo { name: n.into() }).to_vec(),
-            seed,
-            setup: None,
-            tags: Default::default(),
-            moves: Vec::new(),
-            opening: None,
-            faults: Vec::new(),
-            result: Some(GameResult {
-                winners: winners.to_vec(),
-                scores: vec![0, 0],
-            }),
-            end: Some(End::Normal {}),
-        }
-    }
+    use crate::records::finished_record;
 
     #[test]
     fn curves_are_sampled_and_end_at_what_stats_says() {
@@ -370,7 +348,7 @@ mod tests {
                 };
                 let new_seat = usize::from(i % 2 == 1);
                 let winner = if i % 5 < 3 { new_seat } else { 1 - new_seat };
-                record(names, &[winner], i)
+                finished_record(&names, &[winner], i)
             })
             .collect();
         let sprt = Sprt::parse(&["elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"].map(String::from))

@@ -416,30 +416,9 @@ pub fn run(files: &[PathBuf], json: bool, stdout: &mut dyn Write) -> CommandResu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::{End, GameResult, SeatInfo};
 
     fn record(names: &[&str], winners: &[usize], seed: u64) -> Record {
-        Record {
-            format: crate::records::FORMAT.into(),
-            version: crate::records::VERSION,
-            game: "dvonn".into(),
-            variant: None,
-            seats: names
-                .iter()
-                .map(|n| SeatInfo { name: (*n).into() })
-                .collect(),
-            seed,
-            setup: None,
-            tags: Default::default(),
-            moves: Vec::new(),
-            opening: None,
-            faults: Vec::new(),
-            result: Some(GameResult {
-                winners: winners.to_vec(),
-                scores: vec![0; names.len()],
-            }),
-            end: Some(End::Normal {}),
-        }
+        crate::records::finished_record(names, winners, seed)
     }
 
     #[test]
