@@ -702,3 +702,66 @@ fn a_plain_session_prints_answers_only_and_fails_after_an_error() {
         .success()
         .stdout("");
 }
+
+#[test]
+fn render_view_stats_and_report_read_every_file_validate_reads() {
+    // Two finished games, pretty-printed one after the other in one `.json` file.
+    let dir = temp_dir("pretty-pages");
+    let lines = dir.join("two.jsonl");
+    referee()
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "-o",
+        ])
+        .arg(&lines)
+        .assert()
+        .success();
+    let text: Vec<String> = std::fs::read_to_string(&lines)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::to_string_pretty(&serde_json::from_str::<Value>(line).unwrap()))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let path = dir.join("two-pretty.json");
+    std::fs::write(&path, text.join("\n")).unwrap();
+    referee()
+        .arg("validate")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("2 of 2 records valid"));
+    referee()
+        .arg("stats")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("2 games"));
+    referee()
+        .arg("render")
+        .arg(&path)
+        .args(["--index", "2", "--ply", "10"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("<svg"));
+    for (command, shows) in [
+        ("view", "<title>referee games</title>"),
+        ("report", r#"<p id="summary">2 games"#),
+    ] {
+        let page = dir.join(format!("{command}.html"));
+        referee()
+            .arg(command)
+            .arg(&path)
+            .arg("-o")
+            .arg(&page)
+            .assert()
+            .success();
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.contains(shows), "{command}");
+    }
+}
