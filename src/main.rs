@@ -136,10 +136,7 @@ fn dispatch(cli: Cli) -> CommandResult {
             output,
             sprt,
         } => {
-            let sprt = match sprt.is_empty() {
-                true => None,
-                false => Some(Sprt::parse(&sprt)?),
-            };
+            let sprt = Sprt::parse_option(&sprt)?;
             referee::render::report::run(&files, &output, sprt.as_ref())
         }
         Command::Rules { game } => {
@@ -266,10 +263,7 @@ fn tournament_of(
         out,
         resume: run.resume,
         shard: run.shard.as_deref().map(str::parse).transpose()?,
-        sprt: match run.sprt.is_empty() {
-            true => None,
-            false => Some(Sprt::parse(&run.sprt)?),
-        },
+        sprt: Sprt::parse_option(&run.sprt)?,
     })
 }
 

@@ -43,12 +43,8 @@ pub enum MovesError {
 /// `referee moves`: the legal moves after `moves` are played from the start of `new` (chance
 /// events play themselves, from the seed), sorted; none when the game is over.
 pub fn legal_after(new: &NewGame, moves: &[String]) -> Result<Vec<String>, MovesError> {
-    let mut session = Session {
-        replay: Some(new_game(new).map_err(MovesError::Setup)?),
-    };
-    if let Some(replay) = session.replay.as_mut() {
-        replay.settle_chance();
-    }
+    let mut session = Session::default();
+    session.start(new).map_err(MovesError::Setup)?;
     for mv in moves {
         session.play(None, mv).map_err(MovesError::Move)?;
     }
@@ -60,6 +56,14 @@ impl Session {
         self.replay
             .as_ref()
             .ok_or_else(|| "no game: start one with newgame, e.g. newgame dvonn".to_owned())
+    }
+
+    /// Starts the game `new` asks for, its first chance events played from the seed.
+    fn start(&mut self, new: &NewGame) -> Result<(), String> {
+        let mut replay = new_game(new)?;
+        replay.settle_chance();
+        self.replay = Some(replay);
+        Ok(())
     }
 
     /// The legal moves, sorted.
@@ -79,12 +83,7 @@ impl Session {
             Command::ListCommands => Ok(Answerer::Session.list_commands()),
             Command::KnownCommand(name) => Ok(Answerer::Session.known_command(&name)),
             Command::Quit => Ok(String::new()),
-            Command::NewGame(new) => {
-                let mut replay = new_game(&new)?;
-                replay.settle_chance();
-                self.replay = Some(replay);
-                Ok(String::new())
-            }
+            Command::NewGame(new) => self.start(&new).map(|()| String::new()),
             Command::LegalMoves => {
                 let texts = self.legal_moves()?;
                 // DOUBLE's actions hold spaces (`left c31:RYB`), so its moves are comma separated.

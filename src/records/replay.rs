@@ -210,12 +210,21 @@ pub fn replay_record(record: &Record, plies: Option<usize>) -> Result<AnyGame, R
     replay_steps(&record.moves[..upto], record, |_, _| ())
 }
 
+/// One ply as [`replay_steps`] shows it: the ply, and what it touched ([`Game::marks`], as the
+/// position before it names them).
+pub struct Step<'a> {
+    /// The ply as recorded.
+    pub ply: &'a Ply,
+    /// The cells or cards it touched.
+    pub marks: Vec<String>,
+}
+
 /// Replays `plies` of `record`, showing `each` the position before the first ply and after each
 /// ply with that ply.
 pub fn replay_steps(
     plies: &[Ply],
     record: &Record,
-    mut each: impl FnMut(&AnyGame, Option<&Ply>),
+    mut each: impl FnMut(&AnyGame, Option<Step>),
 ) -> Result<AnyGame, ReplayError> {
     let setup = Setup {
         variant: record.variant.clone(),
@@ -233,9 +242,10 @@ pub fn replay_steps(
         let mv = game
             .parse_move(&ply.mv)
             .map_err(|e| error(MoveError::Parse(e)))?;
+        let marks = game.marks(&mv);
         game.try_play(&mv)
             .map_err(|e| error(MoveError::Illegal(e)))?;
-        each(&game, Some(ply));
+        each(&game, Some(Step { ply, marks }));
     }
     Ok(game)
 }

@@ -29,10 +29,14 @@ pub struct Point {
     pub error: f64,
 }
 
-/// What the plots show: per engine (in the final standings' order) its points, and the SPRT's
-/// LLR after each sample.
+/// What the report shows: the results of all the records, per engine (in their standings'
+/// order) its points, and the SPRT's LLR after each sample.
 #[derive(Debug, Default, PartialEq)]
 pub struct Series {
+    /// Everything counted, as `stats` says it.
+    pub results: Results,
+    /// Seat 0's engine of the first record: the SPRT's challenger, as in a match.
+    pub challenger: String,
     /// Whether the values are Elo (two-seat games) or mean points.
     pub elo: bool,
     /// Engine name and its points.
@@ -46,7 +50,10 @@ pub struct Series {
 /// is seat 0's engine of the first record, as in a match.
 pub fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
     let step = records.len().div_ceil(MAX_POINTS).max(1);
-    let challenger = records.first().map(|r| r.seat_name(0)).unwrap_or_default();
+    let challenger = records
+        .first()
+        .map(|r| r.seat_name(0).to_owned())
+        .unwrap_or_default();
     let elo = records.iter().all(|r| r.seats.len() == 2);
     let mut counter = Counter::default();
     let mut samples: Vec<Results> = Vec::new();
@@ -89,11 +96,18 @@ pub fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
     let llr = match sprt {
         Some(sprt) => samples
             .iter()
-            .map(|results| (results.games, results.llr(sprt, challenger, paired)))
+            .map(|results| (results.games, results.llr(sprt, &challenger, paired)))
             .collect(),
         None => Vec::new(),
     };
-    Series { elo, engines, llr }
+    Series {
+        // The last sample counted every record.
+        results: samples.pop().unwrap_or_default(),
+        challenger,
+        elo,
+        engines,
+        llr,
+    }
 }
 
 /// Line colours of the engines, in standings order (then again).
@@ -187,10 +201,8 @@ fn plot(
 
 /// The report's HTML block for `records`.
 pub fn report(records: &[Record], sprt: Option<&Sprt>) -> String {
-    let mut counter = Counter::default();
-    records.iter().for_each(|r| counter.add(r));
-    let results = counter.results();
     let series = series(records, sprt);
+    let results = &series.results;
     let mut html = String::new();
     let _ = write!(
         html,
@@ -227,13 +239,9 @@ pub fn report(records: &[Record], sprt: Option<&Sprt>) -> String {
         for row in &results.engines {
             let _ = write!(html, "<tr><th>{}</th>", escape(&row.name));
             for column in &results.engines {
-                let cell = match results.tally_of(&row.name, &column.name) {
+                let cell = match results.against(&row.name, &column.name) {
                     _ if row.name == column.name => "-".to_owned(),
-                    Some(t) => format!(
-                        "{:.1}/{}",
-                        f64::from(t.wins) + f64::from(t.draws) / 2.0,
-                        t.games()
-                    ),
+                    Some((points, games)) => format!("{points:.1}/{games}"),
                     None => ".".to_owned(),
                 };
                 let _ = write!(html, "<td>{cell}</td>");
@@ -294,11 +302,7 @@ pub fn report(records: &[Record], sprt: Option<&Sprt>) -> String {
             * 1.1;
         let title = format!(
             "SPRT elo0={} elo1={} alpha={} beta={}: LLR of {} against the field",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            records.first().map(|r| r.seat_name(0)).unwrap_or_default()
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, series.challenger
         );
         let rules = [
             (format!("accept H1 at {upper:.2}"), upper),

@@ -17,9 +17,8 @@ use serde::Serialize;
 
 use crate::error::{CommandResult, Ended, Error};
 use crate::records::file::read_all;
-use crate::records::replay::{ReplayError, replay_steps};
+use crate::records::replay::{ReplayError, Step, replay_steps};
 use crate::records::{End, Record};
-use crate::rules::AnyGame;
 use crate::rules::game::{Game, Viewer};
 
 /// One game as the page shows it.
@@ -73,40 +72,34 @@ fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
     let mut marks = Vec::new();
     let mut scores = Vec::new();
     let mut moves = Vec::new();
-    let mut legend = "";
-    // The position before each ply, which knows what the ply touches.
-    let mut before: Option<AnyGame> = None;
-    replay_steps(&record.moves, record, |game, ply| {
+    let end = replay_steps(&record.moves, record, |game, step| {
         frames.push(game.render_svg(Viewer::Everyone));
         scores.push(game.scores());
-        legend = game.legend();
-        let touched = match (&before, ply) {
-            (Some(before), Some(ply)) => before
-                .parse_move(&ply.mv)
-                .map(|mv| before.marks(&mv))
-                .unwrap_or_default(),
-            _ => Vec::new(),
+        let Some(Step {
+            ply,
+            marks: touched,
+        }) = step
+        else {
+            marks.push(Vec::new());
+            return;
         };
         marks.push(touched);
-        before = Some(game.clone());
-        if let Some(ply) = ply {
-            moves.push(PageMove {
-                text: ply.mv.clone(),
-                seat: ply
-                    .seat
-                    .map_or("chance".to_owned(), |s| record.seat_name(s).to_owned()),
-                clock: match (ply.time_ms, ply.clock_ms) {
-                    (Some(used), Some(left)) => format!("{used} ms, {left} ms left"),
-                    _ => String::new(),
-                },
-            });
-        }
+        moves.push(PageMove {
+            text: ply.mv.clone(),
+            seat: ply
+                .seat
+                .map_or("chance".to_owned(), |s| record.seat_name(s).to_owned()),
+            clock: match (ply.time_ms, ply.clock_ms) {
+                (Some(used), Some(left)) => format!("{used} ms, {left} ms left"),
+                _ => String::new(),
+            },
+        });
     })?;
     let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
     Ok(PageGame {
         title: format!("{}. {}: {}", index + 1, record.game, names.join(" vs ")),
         result: end_text(record),
-        legend,
+        legend: end.legend(),
         moves,
         frames,
         marks,

@@ -187,6 +187,14 @@ impl Sprt {
         Sprt::parse_words(words).map_err(SprtError)
     }
 
+    /// An `--sprt` option's words: no test when there are none.
+    pub fn parse_option(words: &[String]) -> Result<Option<Sprt>, SprtError> {
+        match words.is_empty() {
+            true => Ok(None),
+            false => Sprt::parse(words).map(Some),
+        }
+    }
+
     fn parse_words(words: &[String]) -> Result<Sprt, String> {
         let mut values = std::collections::HashMap::new();
         for word in words.iter().flat_map(|w| w.split_whitespace()) {

@@ -324,7 +324,7 @@ impl Results {
     }
 
     /// Points `a` won against `b` in their two-seat games, and how many they played.
-    fn against(&self, a: &str, b: &str) -> Option<(f64, u32)> {
+    pub fn against(&self, a: &str, b: &str) -> Option<(f64, u32)> {
         self.tally_of(a, b)
             .map(|t| (f64::from(t.wins) + f64::from(t.draws) / 2.0, t.games()))
     }
