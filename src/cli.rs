@@ -290,11 +290,15 @@ pub enum Command {
     },
     /// Standings, crosstable and pairing statistics of any set of record files, merged.
     ///
-    /// Example: referee stats shard-*.jsonl
+    /// Example: referee stats shard-*.jsonl --progress shard-*.progress.json
     Stats {
         /// Record files (`.jsonl`).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Progress files of the run's shards (written by --progress of match and tournament):
+        /// show how far the whole run is, shard by shard. Give them after the record files.
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        progress: Vec<PathBuf>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -365,6 +369,10 @@ pub struct RunArgs {
     /// counts game pairs (the pentanomial model), otherwise games.
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
+    /// Keep FILE up to date with the run's progress, one JSON object replaced whole as games
+    /// finish (games done and in all, the state); `referee stats --progress` sums shards' files.
+    #[arg(long, value_name = "FILE")]
+    pub progress: Option<PathBuf>,
 }
 
 /// Flags common to `match` and `tournament`.

@@ -89,6 +89,9 @@ pub enum Error {
     /// Records files that cannot be read through.
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// Progress files that cannot be read or summed.
+    #[error(transparent)]
+    Progress(#[from] crate::play::progress_file::ProgressError),
     /// A record to show that does not replay.
     #[error(transparent)]
     Replay(#[from] ReplayError),

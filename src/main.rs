@@ -98,7 +98,11 @@ fn dispatch(cli: Cli) -> CommandResult {
         }
         Command::Match(args) => play_match(args, &mut stdout),
         Command::Tournament(args) => play_tournament(args, &mut stdout),
-        Command::Stats { files, json } => referee::stats::results::run(&files, json, &mut stdout),
+        Command::Stats {
+            files,
+            progress,
+            json,
+        } => referee::stats::results::run(&files, &progress, json, &mut stdout),
         Command::Render {
             file,
             index,
@@ -264,6 +268,7 @@ fn tournament_of(
         resume: run.resume,
         shard: run.shard.as_deref().map(str::parse).transpose()?,
         sprt: Sprt::parse_option(&run.sprt)?,
+        progress: run.progress,
     })
 }
 

@@ -130,8 +130,14 @@ fn ticks_since_boot() -> u64 {
 }
 
 /// Interrupts a match between two built-in bots after `delay`; returns its records. Every engine
-/// notes when it was forked in `starts`.
-fn interrupted_match(dir: &std::path::Path, signal: &str, delay: Duration) -> Vec<Value> {
+/// notes when it was forked in `starts`. With `engines_too`, the signal goes to every engine
+/// process first and then to the referee, in one `kill`, as Slurm stops a job.
+fn interrupted_match(
+    dir: &std::path::Path,
+    signal: &str,
+    delay: Duration,
+    engines_too: bool,
+) -> Vec<Value> {
     let out = dir.join("games.jsonl");
     let starts = dir.join("starts");
     let pids = dir.join("pids");
@@ -155,14 +161,29 @@ fn interrupted_match(dir: &std::path::Path, signal: &str, delay: Duration) -> Ve
         .unwrap();
     std::thread::sleep(delay);
     let sent = ticks_since_boot();
+    let mut targets: Vec<String> = Vec::new();
+    if engines_too {
+        let listed = std::fs::read_to_string(&pids).unwrap_or_default();
+        targets.extend(listed.lines().map(str::to_owned));
+    }
+    targets.push(child.id().to_string());
     Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
+        .arg(format!("-{signal}"))
+        .args(&targets)
+        .stderr(std::process::Stdio::null())
         .status()
         .unwrap();
     let waited = Instant::now();
     let status = child.wait().unwrap();
     assert!(waited.elapsed() < Duration::from_secs(5), "slow to stop");
-    assert!(!status.success(), "an interrupted run exits non-zero");
+    // Stopped by the signal (128 + its number), not failed for an engine's fault (status 3).
+    let number = match signal {
+        "HUP" => 1,
+        "INT" => 2,
+        "QUIT" => 3,
+        _ => 15,
+    };
+    assert_eq!(status.code(), Some(128 + number), "{signal} to the referee");
     // Every engine (and the bot each runs) is gone, or a zombie left to init.
     for pid in std::fs::read_to_string(&pids).unwrap_or_default().lines() {
         let deadline = Instant::now() + Duration::from_secs(2);
@@ -199,7 +220,7 @@ fn an_interrupt_records_no_false_result_and_starts_no_engine() {
         let signal = signals[run % signals.len()];
         // Spread the signal over the first games: during startup, mid-game, between games.
         let delay = Duration::from_millis(150 + (run as u64 * 37) % 900);
-        let records = interrupted_match(&dir, signal, delay);
+        let records = interrupted_match(&dir, signal, delay, false);
         for record in &records {
             assert_eq!(
                 record["end"]["reason"], "normal",
@@ -209,6 +230,34 @@ fn an_interrupt_records_no_false_result_and_starts_no_engine() {
         recorded += records.len();
     }
     // The runs did reach finished games, so the check above saw records.
+    assert!(recorded > 0);
+}
+
+/// A job scheduler (Slurm) or a terminal signals the engines as well as the referee, and an
+/// engine may die of it first: that is no crash of the engine, the game is not recorded, and the
+/// run ends as stopped, not as failed for an engine that cannot start.
+#[test]
+fn a_stop_signal_that_also_reaches_the_engines_is_no_engine_fault() {
+    let dir = temp_dir("interrupt-all");
+    let runs: usize = std::env::var("REFEREE_INTERRUPT_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(16);
+    let signals = ["TERM", "INT", "HUP", "QUIT"];
+    let mut recorded = 0;
+    for run in 0..runs {
+        let signal = signals[run % signals.len()];
+        let delay = Duration::from_millis(300 + (run as u64 * 53) % 900);
+        let records = interrupted_match(&dir, signal, delay, true);
+        for record in &records {
+            assert_eq!(
+                record["end"]["reason"], "normal",
+                "{signal} to all after {delay:?}: a game the signal cut short was recorded: \
+                 {record}"
+            );
+        }
+        recorded += records.len();
+    }
     assert!(recorded > 0);
 }
 

@@ -154,7 +154,8 @@ fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
     if has_parallel {
         // The documented way: one referee per shard, the shard number filled in by parallel.
         let mut args = tournament_args(&dir.join("shard-{}.jsonl"));
-        args.extend(["--shard".to_owned(), "{}/3".to_owned()]);
+        args.extend(["--shard", "{}/3", "--progress"].map(String::from));
+        args.push(dir.join("shard-{}.progress.json").display().to_string());
         let command = std::iter::once(cargo_bin!("referee").display().to_string())
             .chain(
                 args.iter()
@@ -185,7 +186,8 @@ fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
         for k in ["1", "2", "3"] {
             cargo_bin_cmd!("referee")
                 .args(tournament_args(&shard(k)))
-                .args(["--shard", &format!("{k}/3")])
+                .args(["--shard", &format!("{k}/3"), "--progress"])
+                .arg(dir.join(format!("shard-{k}.progress.json")))
                 .assert()
                 .success();
         }
@@ -194,6 +196,76 @@ fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
     let counts: Vec<usize> = shards.iter().map(|s| valid_records(s).len()).collect();
     assert_eq!(counts, [4, 4, 4], "disjoint slices of the 12 games");
     assert_eq!(stats(&shards), stats(&[full]));
+    // The shards' progress files say the whole run is done.
+    let output = cargo_bin_cmd!("referee")
+        .arg("stats")
+        .args(&shards)
+        .arg("--progress")
+        .args(["1", "2", "3"].map(|k| dir.join(format!("shard-{k}.progress.json"))))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.ends_with("Progress: 12 of 12 games (100.0%); 3 shards: 3 finished\n"),
+        "{text}"
+    );
+}
+
+/// The progress file as a run goes: written at the start (with the games an earlier sitting
+/// recorded), after every game, and at the end with how the run ended.
+#[test]
+fn the_progress_file_follows_the_run_and_its_resume() {
+    let dir = temp_dir("progress");
+    let out = dir.join("games.jsonl");
+    let progress = dir.join("progress.json");
+    let read =
+        || -> Value { serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap() };
+    // 2 of the 12 games, then the rest with --resume and --rounds 2.
+    let mut first = match_args(&out);
+    first.splice(1..3, ["--games".to_owned(), "2".to_owned()]);
+    cargo_bin_cmd!("referee")
+        .args(&first)
+        .arg("--progress")
+        .arg(&progress)
+        .assert()
+        .success();
+    let after_first = read();
+    assert_eq!(after_first["games_done"], 2);
+    assert_eq!(after_first["games_total"], 2);
+    assert_eq!(after_first["state"], "finished");
+    assert_eq!(after_first["shard"], Value::Null);
+    cargo_bin_cmd!("referee")
+        .args(match_args(&out))
+        .args(["--resume", "--progress"])
+        .arg(&progress)
+        .assert()
+        .success();
+    let after = read();
+    assert_eq!(
+        (
+            &after["games_done"],
+            &after["games_total"],
+            &after["schedule_games"]
+        ),
+        (&Value::from(12), &Value::from(12), &Value::from(12))
+    );
+    assert_eq!(
+        after["tournament"],
+        valid_records(&out)[0]["tags"]["tournament"]
+    );
+    // A progress file where it cannot be written stops the run before any game.
+    cargo_bin_cmd!("referee")
+        .args(match_args(&dir.join("other.jsonl")))
+        .args(["--progress", "/nonexistent/dir/p.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "cannot write /nonexistent/dir/p.json",
+        ));
+    let written = std::fs::metadata(dir.join("other.jsonl")).map_or(0, |m| m.len());
+    assert_eq!(written, 0, "no game was recorded");
 }
 
 #[test]

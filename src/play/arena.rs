@@ -415,6 +415,9 @@ fn play_one(
                 engines.push(pooled.engine);
                 groups.push(pooled.groups);
             }
+            Err(NotStarted { never: true, .. }) if crate::play::process::stopping() => {
+                return Err(MatchError::Interrupted);
+            }
             Err(NotStarted { fault, never: true }) => {
                 return Err(MatchError::EngineStart {
                     name: config.engines[spec].command.name.clone(),

@@ -754,8 +754,15 @@ impl Engine {
         }
     }
 
-    /// The error for an engine that ended with `status`.
+    /// The error for an engine that ended with `status`: none of its fault if a stop signal
+    /// killed it together with the referee.
     fn exited_with(&self, status: ExitStatus) -> EngineError {
+        if status
+            .signal()
+            .is_some_and(crate::play::process::stopped_with_engine)
+        {
+            return EngineError::Stopping;
+        }
         EngineError::Exited(Exit {
             status,
             limits: self.limits.explain(status),

@@ -9,6 +9,7 @@ pub mod limits;
 pub mod openings;
 pub mod process;
 pub mod progress;
+pub mod progress_file;
 pub mod run;
 pub mod sandbox;
 pub mod schedule;

@@ -162,6 +162,29 @@ pub fn stopping() -> bool {
     STOPPING.load(Ordering::SeqCst)
 }
 
+/// How long an engine killed by a stop signal may precede the referee's own stop.
+const STOP_SKEW: Duration = Duration::from_millis(500);
+
+/// Whether an engine that died of `signal` was most likely stopped together with the referee:
+/// a job scheduler (Slurm signals every process of a job) or a terminal sends the same stop
+/// signal to the engines as to the referee, and an engine may die of it before the referee's
+/// own stop is under way. For INT, TERM, HUP and QUIT this waits up to [`STOP_SKEW`] for that
+/// stop, so that such a death is not taken for the engine's fault.
+pub fn stopped_with_engine(signal: i32) -> bool {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    if ![SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(&signal) {
+        return stopping();
+    }
+    let deadline = std::time::Instant::now() + STOP_SKEW;
+    while !stopping() {
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    true
+}
+
 /// Kills and reaps every child of this process that is not a listed engine: the orphans adopted
 /// from engines (a grandchild that called `setsid` leaves its engine's process group, so killing the
 /// group misses it). Children are found in `/proc`; without it, nothing is done.

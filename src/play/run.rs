@@ -10,6 +10,7 @@ use crate::error::{CommandResult, Ended, Error};
 use crate::play::arena::{self, MatchConfig, MatchError};
 use crate::play::process;
 use crate::play::progress::Progress;
+use crate::play::progress_file::{ProgressFile, RunProgress, RunState};
 use crate::play::schedule::{Format, Plan, Shard, schedule};
 use crate::records::Record;
 use crate::records::file::{Opened, OutError, RecordsOut};
@@ -38,6 +39,8 @@ pub struct Tournament {
     pub shard: Option<Shard>,
     /// Stop when this test decides for the first engine.
     pub sprt: Option<Sprt>,
+    /// Keep this progress file up to date.
+    pub progress: Option<PathBuf>,
 }
 
 /// Opens `out` for appending: refused when it is not a records file or another run holds it; a
@@ -225,6 +228,24 @@ pub fn run(
         .filter(move |g| in_shard(g.index))
         .filter(|g| !played.contains(&(g.index + 1)));
     stop_on_signals()?;
+    let mut progress_file = match &tournament.progress {
+        Some(path) => Some(
+            ProgressFile::create(
+                path,
+                RunProgress {
+                    tournament: fingerprint.clone(),
+                    shard: shard.map(|s| s.to_string()),
+                    games_done: already as u64,
+                    games_total: (already + to_play) as u64,
+                    schedule_games: games as u64,
+                    state: RunState::Running,
+                    updated: 0,
+                },
+            )
+            .map_err(|e| Error::write(path, e))?,
+        ),
+        None => None,
+    };
     let progress = Progress::new((before + to_play) as u64, before as u64);
     let sprt = tournament.sprt;
     let paired = plan.repeat && plan.seats == 2;
@@ -234,6 +255,9 @@ pub fn run(
         record.tags.insert("tournament".into(), fingerprint.clone());
         if let Some(file) = file.as_mut() {
             file.append(record)?;
+        }
+        if let Some(progress_file) = progress_file.as_mut() {
+            progress_file.advance();
         }
         counter.add(record);
         let results = counter.results();
@@ -254,6 +278,14 @@ pub fn run(
         progress.advance(&status);
         Ok(decided.is_none())
     });
+    if let Some(progress_file) = progress_file.as_mut() {
+        progress_file.end(match &outcome {
+            Ok(()) if decided.is_some() => RunState::Decided,
+            Ok(()) => RunState::Finished,
+            Err(MatchError::Interrupted) => RunState::Stopped,
+            Err(_) => RunState::Failed,
+        });
+    }
     let ended = arena_end(outcome)?;
     progress.finish();
     let results = counter.results();

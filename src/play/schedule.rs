@@ -167,6 +167,12 @@ impl std::str::FromStr for Shard {
     }
 }
 
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
 impl Shard {
     /// How many of the games `0..games` are in this shard.
     pub fn count_of(self, games: usize) -> usize {

@@ -2,10 +2,11 @@
 a `referee bot` ($REFEREE) and its answer back."""
 import os, subprocess, sys
 
-def start_bot(game):
-    """A built-in random bot for GAME, as a process to relay to."""
-    return subprocess.Popen([os.environ["REFEREE"], "bot", "--game", game, "--strategy", "random"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def start_bot(game, seed=None):
+    """A built-in random bot for GAME (with SEED if given), as a process to relay to."""
+    seeded = ["--seed", seed] if seed is not None else []
+    return subprocess.Popen([os.environ["REFEREE"], "bot", "--game", game, "--strategy", "random",
+                             *seeded], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 def relay(bot, line):
     """Sends LINE (bytes) to BOT and copies its answer, up to the blank line, to stdout."""
