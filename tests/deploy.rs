@@ -130,6 +130,7 @@ fn assert_merged(results: &Path, shards: usize, unsharded: &Path) {
 /// dropped, even when the test fails.
 struct Cluster {
     dir: PathBuf,
+    stopped: bool,
 }
 
 impl Cluster {
@@ -173,6 +174,7 @@ impl Cluster {
             .unwrap();
         let cluster = Cluster {
             dir: dir.to_owned(),
+            stopped: false,
         };
         assert!(status.success(), "the cluster did not start");
         Some(cluster)
@@ -281,13 +283,29 @@ impl Cluster {
     }
 }
 
-impl Drop for Cluster {
-    fn drop(&mut self) {
+impl Cluster {
+    /// Stops the three daemons by the pids they wrote; returns those pids.
+    fn stop(&mut self) -> Vec<String> {
+        self.stopped = true;
+        let pids = ["munged", "slurmctld", "slurmd"]
+            .iter()
+            .filter_map(|d| std::fs::read_to_string(self.dir.join(format!("{d}.pid"))).ok())
+            .map(|pid| pid.trim().to_owned())
+            .collect();
         let _ = Command::new("bash")
             .arg(Cluster::script())
             .arg("stop")
             .arg(&self.dir)
             .status();
+        pids
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        if !self.stopped {
+            self.stop();
+        }
     }
 }
 
@@ -302,7 +320,7 @@ fn progress_of(path: &Path) -> Value {
 #[test]
 fn the_slurm_array_gives_the_unsharded_standings_and_survives_a_requeue() {
     let dir = temp_dir("slurm");
-    let Some(cluster) = Cluster::start(&dir.join("cluster")) else {
+    let Some(mut cluster) = Cluster::start(&dir.join("cluster")) else {
         return;
     };
     let names = ["alpha", "beta", "gamma"];
@@ -382,6 +400,12 @@ fn the_slurm_array_gives_the_unsharded_standings_and_survives_a_requeue() {
     assert!(log.contains("interrupted"), "{log}");
     assert!(partly >= 1);
     assert_merged(&results, 4, &unsharded);
+    // Every daemon the test started is gone.
+    let pids = cluster.stop();
+    assert_eq!(pids.len(), 3);
+    for pid in pids {
+        assert!(!common::exists(&pid), "daemon {pid} is still running");
+    }
 }
 
 /// The commands of deploy/kubernetes, read from the manifests: the tournament Job's pod command
