@@ -324,7 +324,10 @@ fn orphans_that_left_the_process_group_are_reaped_game_by_game() {
     // ends within 50 ms and is reaped as the games go: a few at once on an idle machine, 52 seen
     // under the whole test suite's load on two cores. Never reaped, they would all be there at
     // the end: one per ply and more (over a thousand in 30 games).
-    let plies: usize = records.iter().map(|r| r["moves"].as_array().unwrap().len()).sum();
+    let plies: usize = records
+        .iter()
+        .map(|r| r["moves"].as_array().unwrap().len())
+        .sum();
     assert!(plies >= 300, "{plies} plies");
     assert!(
         most <= plies / 5,
