@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::temp_dir;
+use common::{stats_json as standings, temp_dir};
 use serde_json::Value;
 
 const SCHEDULE: [&str; 8] = [
@@ -63,19 +63,6 @@ fn unsharded(dir: &Path, names: [&str; 3]) -> PathBuf {
         .assert()
         .success();
     out
-}
-
-/// `referee stats --json` of `files`, without the progress.
-fn standings(files: &[PathBuf]) -> Value {
-    let output = cargo_bin_cmd!("referee")
-        .arg("stats")
-        .arg("--json")
-        .args(files)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 /// The files `dir/shard-K.EXT` for K in 1..=n.
@@ -329,31 +316,23 @@ fn the_slurm_array_gives_the_unsharded_standings_and_survives_a_requeue() {
     let shards = Path::new("4");
 
     // The documented way: submit.sh, 4 shards, the merge as a dependent job.
-    let results = dir.join("results");
-    let (_, merge) = cluster.submit(
-        &dir,
-        &[
+    let submit = |results: &Path, slow_ms| {
+        let env = [
             ("REFEREE", referee),
-            ("RESULTS", &results),
+            ("RESULTS", results),
             ("SHARDS", shards),
-        ],
-        &tournament(names, None),
-    );
+        ];
+        cluster.submit(&dir, &env, &tournament(names, slow_ms))
+    };
+    let results = dir.join("results");
+    let (_, merge) = submit(&results, None);
     cluster.wait_done(&merge, &dir, Duration::from_secs(240));
     assert_merged(&results, 4, &unsharded);
 
     // Again with engines slow enough to requeue shard 2 after some of its games were recorded
     // and before all were: the requeued task resumes its shard.
     let results = dir.join("requeued");
-    let (array, merge) = cluster.submit(
-        &dir,
-        &[
-            ("REFEREE", referee),
-            ("RESULTS", &results),
-            ("SHARDS", shards),
-        ],
-        &tournament(names, Some(25)),
-    );
+    let (array, merge) = submit(&results, Some(25));
     let task = format!("{array}_2");
     let start = Instant::now();
     let partly = loop {

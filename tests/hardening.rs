@@ -207,24 +207,26 @@ fn interrupted_match(
     records
 }
 
-#[test]
-fn an_interrupt_records_no_false_result_and_starts_no_engine() {
-    let dir = temp_dir("interrupt");
+/// Interrupts `runs` matches (REFEREE_INTERRUPT_RUNS, if set) with each stop signal in turn,
+/// spread over the first games (startup, mid-game, between games) from `first` on; no game the
+/// signal cut short is recorded. With `engines_too`, the engines get the signal first.
+fn interrupt_runs(name: &str, runs: usize, first: u64, engines_too: bool) {
+    let dir = temp_dir(name);
     let runs: usize = std::env::var("REFEREE_INTERRUPT_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(50);
+        .unwrap_or(runs);
     let signals = ["INT", "TERM", "HUP", "QUIT"];
     let mut recorded = 0;
     for run in 0..runs {
         let signal = signals[run % signals.len()];
-        // Spread the signal over the first games: during startup, mid-game, between games.
-        let delay = Duration::from_millis(150 + (run as u64 * 37) % 900);
-        let records = interrupted_match(&dir, signal, delay, false);
+        let delay = Duration::from_millis(first + (run as u64 * 37) % 900);
+        let records = interrupted_match(&dir, signal, delay, engines_too);
         for record in &records {
             assert_eq!(
                 record["end"]["reason"], "normal",
-                "{signal} after {delay:?}: a game the signal cut short was recorded: {record}"
+                "{signal} after {delay:?} (engines too: {engines_too}): a game the signal cut \
+                 short was recorded: {record}"
             );
         }
         recorded += records.len();
@@ -233,32 +235,17 @@ fn an_interrupt_records_no_false_result_and_starts_no_engine() {
     assert!(recorded > 0);
 }
 
+#[test]
+fn an_interrupt_records_no_false_result_and_starts_no_engine() {
+    interrupt_runs("interrupt", 50, 150, false);
+}
+
 /// A job scheduler (Slurm) or a terminal signals the engines as well as the referee, and an
 /// engine may die of it first: that is no crash of the engine, the game is not recorded, and the
 /// run ends as stopped, not as failed for an engine that cannot start.
 #[test]
 fn a_stop_signal_that_also_reaches_the_engines_is_no_engine_fault() {
-    let dir = temp_dir("interrupt-all");
-    let runs: usize = std::env::var("REFEREE_INTERRUPT_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(16);
-    let signals = ["TERM", "INT", "HUP", "QUIT"];
-    let mut recorded = 0;
-    for run in 0..runs {
-        let signal = signals[run % signals.len()];
-        let delay = Duration::from_millis(300 + (run as u64 * 53) % 900);
-        let records = interrupted_match(&dir, signal, delay, true);
-        for record in &records {
-            assert_eq!(
-                record["end"]["reason"], "normal",
-                "{signal} to all after {delay:?}: a game the signal cut short was recorded: \
-                 {record}"
-            );
-        }
-        recorded += records.len();
-    }
-    assert!(recorded > 0);
+    interrupt_runs("interrupt-all", 16, 300, true);
 }
 
 #[test]

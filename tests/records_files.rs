@@ -60,17 +60,7 @@ fn tournament(out: &Path) -> Command {
 
 /// Games counted by `referee stats --json` over `files`.
 fn games_counted(files: &[&Path]) -> u64 {
-    let output = cargo_bin_cmd!("referee")
-        .arg("stats")
-        .args(files)
-        .arg("--json")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let value: Value = serde_json::from_slice(&output).unwrap();
-    value["games"].as_u64().unwrap()
+    common::stats_json(files)["games"].as_u64().unwrap()
 }
 
 /// `path` holds `lines` lines, each a whole JSON object.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{temp_dir, valid_records};
+use common::{stats_json as stats, temp_dir, valid_records};
 use serde_json::Value;
 
 /// Three seeded random bots: every game is the same on every run, so runs can be compared.
@@ -40,19 +40,6 @@ fn run_args(command: &[&str], bots: &[(&str, u32)], out: &Path) -> Vec<String> {
     args.extend(["--seed", "8", "--movetime", "1000", "--out"].map(String::from));
     args.push(out.display().to_string());
     args
-}
-
-/// `referee stats --json` of `files`.
-fn stats(files: &[PathBuf]) -> Value {
-    let output = cargo_bin_cmd!("referee")
-        .arg("stats")
-        .arg("--json")
-        .args(files)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 fn uninterrupted(dir: &Path) -> PathBuf {

@@ -257,13 +257,7 @@ fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
         .map(|s| s["name"].as_str().unwrap().to_owned())
         .collect();
     // The standings are those of `stats`: the same engines, games and points.
-    let stats = cargo_bin_cmd!("referee")
-        .arg("stats")
-        .arg(&out)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let stats: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let stats = common::stats_json(&[&out]);
     for engine in stats["engines"].as_array().unwrap() {
         let row = format!(
             "<td>{}</td><td>{}</td><td>{:.1}</td>",

@@ -34,6 +34,20 @@ pub fn valid_records(path: &Path) -> Vec<Value> {
     records
 }
 
+/// `referee stats --json` of `files`, which must succeed.
+pub fn stats_json<P: AsRef<std::ffi::OsStr>>(files: &[P]) -> Value {
+    let output = cargo_bin_cmd!("referee")
+        .arg("stats")
+        .arg("--json")
+        .args(files)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&output).unwrap()
+}
+
 /// Whether process `pid` still exists (a zombie counts: it is left behind too).
 pub fn exists(pid: &str) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
