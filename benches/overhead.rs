@@ -69,6 +69,7 @@ fn config(concurrency: usize) -> MatchConfig {
         openings: Default::default(),
         scratch_dir: None,
         private: Vec::new(),
+        probe_keys: false,
     }
 }
 

@@ -22,9 +22,12 @@ for line in sys.stdin:
         continue
     ident, name, args = words[0], words[1], words[2:]
     answer = {"protocol_version": "2", "name": "random_bot.py", "version": "1"}.get(name, "")
-    if name == "newgame":  # newgame GAME [VARIANT] seats=N seat=K seed=S
+    if name == "newgame":  # newgame GAME [VARIANT] seats=N seat=K seed=S TC [setup=T] ...
         random.seed(next((a[5:] for a in args if a.startswith("seed=")), None))
-        ask(" ".join(["newgame"] + [a for a in args if not a.startswith(("seat=", "seed="))]))
+        # The oracle gets the game, variant, seats and setup; other keys (the clock, and any a
+        # later referee adds) are ignored, as engines must.
+        ask(" ".join(["newgame"] + [a for a in args
+                                    if "=" not in a or a.startswith(("seats=", "setup="))]))
     elif name == "play":  # play SEAT MOVE
         ask("play " + args[1])
     elif name == "genmove":

@@ -160,6 +160,18 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Walk an engine through every situation the protocol defines for a game and say, check by
+    /// check, what it got wrong, with the lines exchanged.
+    ///
+    /// The checks: the handshake and its deadline; an informational command it does not know
+    /// (`event`), which it must answer, with `?` if it likes; `quit`, answered and the process gone
+    /// within 300 ms; then games against the built-in random bot, in every seat in turn, with each
+    /// clock form of `genmove` (time/inc/clocks, movestogo, movetime, none), in every variant and
+    /// seat count (or those given), in one process from game to game, with a key it does not know
+    /// in every `newgame` and `genmove`. Exit status 0 when every check passed, 1 when one failed.
+    ///
+    /// Example: referee check-engine --game dvonn -- python3 examples/random_bot.py
+    CheckEngine(CheckEngineArgs),
     /// Play games between engine processes, one per seat, and report the standings.
     ///
     /// Without --engine, the built-in `search` bot plays built-in `random` bots. Seats rotate
@@ -303,6 +315,33 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The flags of `check-engine`.
+#[derive(Debug, clap::Args)]
+pub struct CheckEngineArgs {
+    /// The game.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
+    pub game: String,
+    /// Only this variant (default: every variant of the game).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Only this number of seats (default: every number the game allows).
+    #[arg(long)]
+    pub seats: Option<usize>,
+    /// Milliseconds the engine may take to start and answer the handshake or `newgame`.
+    #[arg(long, default_value_t = 5000, value_name = "MS")]
+    pub startup: u64,
+    /// Keep the games' transcripts in this directory (default: a temporary one, removed).
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+    /// Print one JSON object: `passed`, `failed` and each check's `name`, `passed`, `detail` and
+    /// `lines`.
+    #[arg(long)]
+    pub json: bool,
+    /// The engine's command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
 }
 
 /// The flags of `match`.

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use cli::{
-    Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs, RunArgs, StrategyArg,
-    TournamentArgs,
+    CheckEngineArgs, Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs,
+    RunArgs, StrategyArg, TournamentArgs,
 };
 use referee::bots::Strategy;
 use referee::error::{CommandResult, Ended, Error, exit_status};
@@ -96,6 +96,7 @@ fn dispatch(cli: Cli) -> CommandResult {
             referee::bots::run(&game, strategy, seed, io::stdin().lock(), stdout)?;
             Ok(Ended::Done)
         }
+        Command::CheckEngine(args) => check_engine(args, &mut stdout),
         Command::Match(args) => play_match(args, &mut stdout),
         Command::Tournament(args) => play_tournament(args, &mut stdout),
         Command::Stats {
@@ -181,6 +182,39 @@ fn engine_text(words: &[String]) -> Result<String, Error> {
     }
 }
 
+/// This program's path, quoted for a shell: the built-in bots run as its `bot` command.
+fn this_program() -> Result<String, Error> {
+    let exe = std::env::current_exe()?;
+    shlex::try_quote(&exe.to_string_lossy())
+        .map(|quoted| quoted.into_owned())
+        .map_err(|_| Error::Usage("this program's path cannot be quoted".into()))
+}
+
+/// `referee check-engine`: the engine's command and the checks' settings.
+fn check_engine(args: CheckEngineArgs, stdout: &mut dyn io::Write) -> CommandResult {
+    let spec = EngineSpec::parse(&engine_text(&args.command)?)?;
+    let temporary = tempfile::Builder::new()
+        .prefix("referee-check-")
+        .tempdir()?;
+    let log_dir = match args.log_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::write(&dir, e))?;
+            dir
+        }
+        None => temporary.path().to_owned(),
+    };
+    let config = referee::play::check::CheckConfig {
+        game: args.game,
+        variant: args.variant,
+        seats: args.seats,
+        command: spec.command,
+        startup: Duration::from_millis(args.startup),
+        exe: this_program()?,
+        log_dir,
+    };
+    referee::play::check::command(&config, args.json, stdout)
+}
+
 /// The match configuration `play` asks for: its engines (the built-in bots when none is given),
 /// clocks, seed (drawn when not given), and openings, checked for games of `seats` seats.
 fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Error> {
@@ -189,11 +223,13 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         None => getrandom::u64().map_err(|e| Error::Usage(format!("cannot draw a seed: {e}")))?,
     };
     let mut engines = if play.engine_words.is_empty() {
-        let exe = std::env::current_exe()?;
-        let exe = exe.to_string_lossy();
-        let exe = shlex::try_quote(&exe)
-            .map_err(|_| Error::Usage("this program's path cannot be quoted".into()))?;
-        builtin_engines(&exe, &play.game, seats.unwrap_or(2), seed, &play.each)?
+        builtin_engines(
+            &this_program()?,
+            &play.game,
+            seats.unwrap_or(2),
+            seed,
+            &play.each,
+        )?
     } else {
         play.engine_words
             .iter()
@@ -240,6 +276,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         openings,
         scratch_dir: play.scratch_dir,
         private: Vec::new(),
+        probe_keys: false,
     };
     referee::play::codecup::check(&config, seats).map_err(Error::Usage)?;
     Ok(config)

@@ -74,7 +74,13 @@ pub struct MatchConfig {
     /// Files and directories of the run that sandboxed engines must not see (the records file);
     /// the transcripts' directory and the scratch directories are added to them.
     pub private: Vec<PathBuf>,
+    /// Add the key [`PROBE_KEY`] to every `newgame` and `genmove` (`check-engine`: engines
+    /// must ignore keys they do not know).
+    pub probe_keys: bool,
 }
+
+/// The key no engine knows, sent by `check-engine`.
+pub const PROBE_KEY: &str = "probe=1";
 
 /// Why a match cannot run.
 #[derive(Debug, thiserror::Error)]
@@ -544,9 +550,13 @@ impl Table<'_> {
             }
             let engine_seed = engine_seed(seed, self.index, seat);
             let tc = self.clocks[seat].control().newgame_key();
-            let command = format!(
+            let mut command = format!(
                 "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed} {tc}{layout}"
             );
+            if self.config.probe_keys {
+                command.push(' ');
+                command.push_str(PROBE_KEY);
+            }
             let deadline = Instant::now() + self.config.startup;
             if let Err(e) = self.engines[seat].request(&command, deadline) {
                 self.fault(seat, fault_of(e, self.config.startup))?;
@@ -711,6 +721,15 @@ impl Table<'_> {
 
     /// The `genmove` command for `seat`, with its clock and every seat's.
     fn genmove(&self, seat: usize) -> String {
+        let mut command = self.genmove_with_clock(seat);
+        if self.config.probe_keys {
+            command.push(' ');
+            command.push_str(PROBE_KEY);
+        }
+        command
+    }
+
+    fn genmove_with_clock(&self, seat: usize) -> String {
         let clock = &self.clocks[seat];
         match clock.control() {
             TimeControl::Infinite => format!("genmove {seat}"),

@@ -769,6 +769,19 @@ impl Engine {
         })
     }
 
+    /// Whether the process exits by `deadline` (it is reaped if it does).
+    pub fn exits_by(&mut self, deadline: Instant) -> bool {
+        loop {
+            if self.reap().is_some() {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
     /// Whether the engine is known to have exited or closed its output.
     pub fn is_dead(&self) -> bool {
         self.exited.is_some() || self.stdout.is_none() || self.stdin.is_none()

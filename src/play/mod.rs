@@ -2,6 +2,7 @@
 //! matches and tournaments.
 
 pub mod arena;
+pub mod check;
 pub mod clock;
 pub mod codecup;
 pub mod engine;

@@ -383,6 +383,7 @@ mod tests {
             openings: Default::default(),
             scratch_dir: None,
             private: Vec::new(),
+            probe_keys: false,
         }
     }
 

@@ -4,7 +4,7 @@ use super::{double, double_dutch, dvonn, pegs, wyx};
 use std::fmt;
 
 use crate::rules::game::{
-    Actor, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
 };
 
 /// Declares `AnyGame`, `AnyMove` and their dispatch from one list of `Variant(Type) = "id"`.
@@ -45,6 +45,14 @@ macro_rules! games {
                 match id.to_ascii_lowercase().as_str() {
                     $($id => Ok(AnyGame::$variant(<$game>::new(setup)?)),)+
                     _ => Err(SetupError::UnknownGame(id.to_owned())),
+                }
+            }
+
+            /// The variants and seat counts game `id` allows.
+            pub fn allowed(id: &str) -> Option<&'static Allowed> {
+                match id.to_ascii_lowercase().as_str() {
+                    $($id => Some(&<$game>::ALLOWED),)+
+                    _ => None,
                 }
             }
         }

@@ -328,18 +328,22 @@ impl DoubleDutch {
     }
 }
 
+impl DoubleDutch {
+    /// The variants and seat counts it allows.
+    pub const ALLOWED: Allowed = Allowed {
+        game: "double-dutch",
+        variants: &[],
+        seats: &[2, 3],
+        seats_in_words: "2 or 3",
+    };
+}
+
 impl Game for DoubleDutch {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("double-dutch", setup)?;
-        let allowed = Allowed {
-            game: "double-dutch",
-            variants: &[],
-            seats: &[2, 3],
-            seats_in_words: "2 or 3",
-        };
-        let (_, seats) = check_setup(setup, &allowed)?;
+        let (_, seats) = check_setup(setup, &Self::ALLOWED)?;
         Ok(DoubleDutch::start(seats as u8))
     }
 

@@ -445,18 +445,22 @@ impl Dvonn {
     }
 }
 
+impl Dvonn {
+    /// The variants and seat counts it allows.
+    pub const ALLOWED: Allowed = Allowed {
+        game: "dvonn",
+        variants: &[],
+        seats: &[2],
+        seats_in_words: "2",
+    };
+}
+
 impl Game for Dvonn {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("dvonn", setup)?;
-        let allowed = Allowed {
-            game: "dvonn",
-            variants: &[],
-            seats: &[2],
-            seats_in_words: "2",
-        };
-        check_setup(setup, &allowed)?;
+        check_setup(setup, &Self::ALLOWED)?;
         Ok(Dvonn::start())
     }
 

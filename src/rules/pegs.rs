@@ -344,18 +344,22 @@ impl Pegs {
     }
 }
 
+impl Pegs {
+    /// The variants and seat counts it allows.
+    pub const ALLOWED: Allowed = Allowed {
+        game: "pegs",
+        variants: &["standard", "turbo"],
+        seats: &[2],
+        seats_in_words: "2",
+    };
+}
+
 impl Game for Pegs {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("pegs", setup)?;
-        let allowed = Allowed {
-            game: "pegs",
-            variants: &["standard", "turbo"],
-            seats: &[2],
-            seats_in_words: "2",
-        };
-        let variant = match check_setup(setup, &allowed)? {
+        let variant = match check_setup(setup, &Self::ALLOWED)? {
             (Some(1), _) => Variant::Turbo,
             _ => Variant::Standard,
         };

@@ -449,17 +449,21 @@ impl Wyx {
     }
 }
 
+impl Wyx {
+    /// The variants and seat counts it allows.
+    pub const ALLOWED: Allowed = Allowed {
+        game: "wyx",
+        variants: &["double"],
+        seats: &[2],
+        seats_in_words: "2",
+    };
+}
+
 impl Game for Wyx {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
-        let allowed = Allowed {
-            game: "wyx",
-            variants: &["double"],
-            seats: &[2],
-            seats_in_words: "2",
-        };
-        let double = check_setup(setup, &allowed)?.0 == Some(0);
+        let double = check_setup(setup, &Self::ALLOWED)?.0 == Some(0);
         let rack = match &setup.layout {
             Some(text) => Wyx::parse_rack(text).map_err(|reason| SetupError::Layout {
                 game: "wyx",

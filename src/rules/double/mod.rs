@@ -621,18 +621,22 @@ impl Double {
     }
 }
 
+impl Double {
+    /// The variants and seat counts it allows.
+    pub const ALLOWED: Allowed = Allowed {
+        game: "double",
+        variants: &[],
+        seats: &[2, 3, 4, 5, 6],
+        seats_in_words: "2 to 6",
+    };
+}
+
 impl Game for Double {
     type Move = Move;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("double", setup)?;
-        let allowed = Allowed {
-            game: "double",
-            variants: &[],
-            seats: &[2, 3, 4, 5, 6],
-            seats_in_words: "2 to 6",
-        };
-        let (_, seats) = check_setup(setup, &allowed)?;
+        let (_, seats) = check_setup(setup, &Self::ALLOWED)?;
         Ok(Double::start(seats as u8))
     }
 

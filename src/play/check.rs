@@ -1,0 +1,389 @@
+//! `referee check-engine`: an engine walked through the situations the protocol defines for a
+//! game (handshake, every variant, seat count and seat, every clock form, keys and commands it
+//! does not know, games in a row, quit), each reported as passed or failed with the lines
+//! exchanged.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::play::arena::{self, MatchConfig, OnFault};
+use crate::play::clock::TimeControl;
+use crate::play::engine::{Engine, EngineCommand, Transcript};
+use crate::play::openings::Openings;
+use crate::play::schedule::{Format, Plan, schedule};
+use crate::play::spec::{EngineSpec, builtin_engines, unique_names};
+use crate::records::End;
+use crate::rules::AnyGame;
+
+/// How long an engine may take to quit and exit.
+const QUIT_LIMIT: Duration = Duration::from_millis(300);
+
+/// The lines of a failed check's exchange that are shown.
+const LINES_SHOWN: usize = 16;
+
+/// The clock forms `genmove` can carry, each with the keys it sends.
+const CLOCK_FORMS: [(&str, &str); 4] = [
+    ("10+0.1", "time, inc, clocks"),
+    ("40/10+0", "time, inc, movestogo, clocks"),
+    ("movetime=1000", "movetime"),
+    ("inf", "no clock keys"),
+];
+
+/// What to check.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// The game.
+    pub game: String,
+    /// Only this variant (all of the game's when `None`).
+    pub variant: Option<String>,
+    /// Only this seat count (all of the game's when `None`).
+    pub seats: Option<usize>,
+    /// The engine.
+    pub command: EngineCommand,
+    /// How long it may take to start and answer the handshake or `newgame`.
+    pub startup: Duration,
+    /// This program, quoted for a shell: the built-in random bots in the other seats.
+    pub exe: String,
+    /// Where the games' transcripts go (a temporary directory).
+    pub log_dir: PathBuf,
+}
+
+/// One check and how it went.
+#[derive(Clone, Debug, Serialize)]
+pub struct Check {
+    /// What was checked.
+    pub name: String,
+    /// Whether the engine did as the protocol says.
+    pub passed: bool,
+    /// What happened.
+    pub detail: String,
+    /// The last lines exchanged with the engine, when it failed (`<` to it, `>` from it, `!`
+    /// its stderr).
+    pub lines: Vec<String>,
+}
+
+impl Check {
+    fn new(name: impl Into<String>, outcome: Result<String, String>, lines: Vec<String>) -> Check {
+        let passed = outcome.is_ok();
+        Check {
+            name: name.into(),
+            passed,
+            detail: outcome.unwrap_or_else(|e| e),
+            lines: if passed { Vec::new() } else { lines },
+        }
+    }
+}
+
+/// The last lines of the transcript at `path` that are the engine `name`'s.
+fn lines_of(path: &Path, name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let ours = format!(" {name} ");
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| l.contains(&ours) || l.contains(" referee # "))
+        .map(|l| l.trim_start().to_owned())
+        .collect();
+    lines[lines.len().saturating_sub(LINES_SHOWN)..].to_vec()
+}
+
+/// Runs every check; the handshake failing ends them.
+pub fn run(config: &CheckConfig, mut report: impl FnMut(&Check)) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let mut add = |check: Check| {
+        report(&check);
+        checks.push(check);
+    };
+    let direct = config.log_dir.join("handshake.log");
+    let (handshake, engine) = handshake(config, &direct);
+    let started = handshake.passed;
+    add(handshake);
+    if let Some(mut engine) = engine {
+        add(Check::new(
+            "an informational command it does not know",
+            unknown_command(&mut engine, config.startup),
+            Vec::new(),
+        ));
+        let quit = quit(engine);
+        add(Check::new(
+            "quit",
+            quit,
+            lines_of(&direct, &config.command.name),
+        ));
+    }
+    if !started {
+        return checks;
+    }
+    for check in game_checks(config) {
+        add(check);
+    }
+    checks
+}
+
+/// Starts the engine and asks `protocol_version` and `name`.
+fn handshake(config: &CheckConfig, log: &Path) -> (Check, Option<Engine>) {
+    let transcript = Transcript::create(log, 1 << 20);
+    let start = Instant::now();
+    let deadline = start + config.startup;
+    let outcome =
+        Engine::start(&config.command, None, Some(transcript.clone())).and_then(|mut e| {
+            e.request("protocol_version", deadline)?;
+            let name = e.request("name", deadline)?;
+            Ok((e, name))
+        });
+    let (outcome, engine) = match outcome {
+        Ok((engine, name)) => (
+            Ok(format!(
+                "`protocol_version` and `name` answered in {} ms (name `{name}`)",
+                start.elapsed().as_millis()
+            )),
+            Some(engine),
+        ),
+        Err(e) => (
+            Err(format!(
+                "no proper answers within {} ms: {e}",
+                config.startup.as_millis()
+            )),
+            None,
+        ),
+    };
+    let _ = transcript.finish();
+    let lines = lines_of(log, &config.command.name);
+    (Check::new("handshake", outcome, lines), engine)
+}
+
+/// `event check-engine`, which it may not know: `=` or `? unknown command` both do.
+fn unknown_command(engine: &mut Engine, limit: Duration) -> Result<String, String> {
+    engine
+        .inform("event check-engine")
+        .and_then(|_| engine.settle(Instant::now() + limit))
+        .map(|_| "`event check-engine` answered".to_owned())
+        .map_err(|e| format!("`event check-engine`: {e} (an engine answers `? unknown command`)"))
+}
+
+/// `quit`: answered, and the process gone within [`QUIT_LIMIT`].
+fn quit(mut engine: Engine) -> Result<String, String> {
+    let start = Instant::now();
+    let deadline = start + QUIT_LIMIT;
+    engine
+        .request("quit", deadline)
+        .map_err(|e| format!("`quit`: {e}"))?;
+    if engine.exits_by(deadline) {
+        Ok(format!(
+            "answered and exited in {} ms",
+            start.elapsed().as_millis()
+        ))
+    } else {
+        Err(format!(
+            "answered but still running {} ms later",
+            QUIT_LIMIT.as_millis()
+        ))
+    }
+}
+
+/// One match to play: the engine in every seat in turn against the built-in random bot.
+struct Situation {
+    name: String,
+    variant: Option<String>,
+    seats: usize,
+    tc: TimeControl,
+}
+
+/// The situations for the game: every clock form once (the default variant and seat count),
+/// then every variant and seat count asked for.
+fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
+    let allowed =
+        AnyGame::allowed(&config.game).ok_or_else(|| format!("unknown game `{}`", config.game))?;
+    let variants: Vec<Option<String>> = match &config.variant {
+        Some(v) => vec![Some(v.clone())],
+        None if allowed.variants.is_empty() => vec![None],
+        None => allowed
+            .variants
+            .iter()
+            .map(|v| Some(v.to_string()))
+            .collect(),
+    };
+    let seat_counts: Vec<usize> = match config.seats {
+        Some(n) => vec![n],
+        None => allowed.seats.to_vec(),
+    };
+    let tc = |text: &str| -> TimeControl {
+        match text.strip_prefix("movetime=") {
+            Some(ms) => TimeControl::MoveTime(Duration::from_millis(ms.parse().unwrap_or(1000))),
+            None => text.parse().unwrap_or(TimeControl::Infinite),
+        }
+    };
+    let mut list = Vec::new();
+    for (form, keys) in CLOCK_FORMS {
+        list.push(Situation {
+            name: format!("clock {form} (genmove with {keys})"),
+            variant: variants[0].clone(),
+            seats: seat_counts[0],
+            tc: tc(form),
+        });
+    }
+    for variant in &variants {
+        for &seats in &seat_counts {
+            list.push(Situation {
+                name: format!(
+                    "{}{} with {seats} seats",
+                    config.game,
+                    variant
+                        .as_deref()
+                        .map(|v| format!(" {v}"))
+                        .unwrap_or_default()
+                ),
+                variant: variant.clone(),
+                seats,
+                tc: tc(CLOCK_FORMS[0].0),
+            });
+        }
+    }
+    Ok(list)
+}
+
+/// Plays every situation: one game per seat, the engine's process kept from game to game; each
+/// game is a check.
+fn game_checks(config: &CheckConfig) -> Vec<Check> {
+    let situations = match situations(config) {
+        Ok(list) => list,
+        Err(e) => return vec![Check::new("games", Err(e), Vec::new())],
+    };
+    let mut checks = Vec::new();
+    for (number, situation) in situations.iter().enumerate() {
+        let log_dir = config.log_dir.join(format!("situation-{}", number + 1));
+        let mut engines = vec![EngineSpec {
+            command: config.command.clone(),
+            tc: None,
+            proto: Default::default(),
+        }];
+        match builtin_engines(&config.exe, &config.game, situation.seats, 7, "") {
+            // The random bot in every seat but the engine's.
+            Ok(bots) => engines.extend(bots.into_iter().skip(1)),
+            Err(e) => {
+                checks.push(Check::new(&situation.name, Err(e.to_string()), Vec::new()));
+                continue;
+            }
+        }
+        unique_names(&mut engines);
+        let names: Vec<String> = engines.iter().map(|e| e.command.name.clone()).collect();
+        let match_config = MatchConfig {
+            game: config.game.clone(),
+            variant: situation.variant.clone(),
+            engines,
+            repeat: false,
+            seed: number as u64 + 1,
+            tc: situation.tc,
+            margin: Duration::from_millis(500),
+            time_margin: Duration::ZERO,
+            startup: config.startup,
+            concurrency: 1,
+            on_fault: OnFault::Forfeit,
+            log_dir: Some(log_dir.clone()),
+            log_limit: 4 << 20,
+            openings: Openings::None,
+            scratch_dir: None,
+            private: Vec::new(),
+            probe_keys: true,
+        };
+        let plan = Plan {
+            format: Format::RoundRobin,
+            engines: situation.seats,
+            seats: situation.seats,
+            rounds: situation.seats,
+            limit: None,
+            repeat: false,
+            seed: number as u64 + 1,
+        };
+        let mut results = Vec::new();
+        let outcome = arena::run(&match_config, schedule(&plan), |finished| {
+            let seat = finished.engine_of_seat.iter().position(|&e| e == 0);
+            let record = &finished.record;
+            let name = format!(
+                "{}, seat {}",
+                situation.name,
+                seat.map_or("?".into(), |s| s.to_string())
+            );
+            let plies = record.moves.len();
+            let outcome = match (&record.end, seat) {
+                (
+                    Some(End::Verdict {
+                        seat: at,
+                        verdict,
+                        detail,
+                    }),
+                    Some(ours),
+                ) if *at == ours => Err(format!("{} at ply {plies}: {detail}", verdict.name())),
+                (
+                    Some(End::Verdict {
+                        seat: at,
+                        verdict,
+                        detail,
+                    }),
+                    _,
+                ) => Err(format!(
+                    "the built-in bot in seat {at} failed ({}: {detail}); not the engine's \
+                     fault, but the game did not finish",
+                    verdict.name()
+                )),
+                _ => Ok(format!("played to its end, {plies} plies")),
+            };
+            let transcript = log_dir.join(format!("game-{:05}.log", finished.index + 1));
+            results.push(Check::new(name, outcome, lines_of(&transcript, &names[0])));
+            Ok(true)
+        });
+        if let Err(e) = outcome {
+            results.push(Check::new(&situation.name, Err(e.to_string()), Vec::new()));
+        }
+        checks.extend(results);
+    }
+    checks
+}
+
+/// `referee check-engine`: runs the checks, printing each as it ends (or, with `json`, one JSON
+/// object at the end); the input is found wrong (status 1) when any failed.
+pub fn command(
+    config: &CheckConfig,
+    json: bool,
+    stdout: &mut dyn std::io::Write,
+) -> crate::error::CommandResult {
+    use crate::error::Ended;
+    let mut written = Ok(());
+    let checks = run(config, |check| {
+        if json || written.is_err() {
+            return;
+        }
+        let mark = if check.passed { "ok  " } else { "FAIL" };
+        written = writeln!(stdout, "{mark}  {}: {}", check.name, check.detail).and_then(|_| {
+            check
+                .lines
+                .iter()
+                .try_for_each(|line| writeln!(stdout, "        {line}"))
+        });
+    });
+    written?;
+    let failed = checks.iter().filter(|c| !c.passed).count();
+    if json {
+        let value = serde_json::json!({
+            "game": config.game,
+            "engine": config.command.command,
+            "passed": checks.len() - failed,
+            "failed": failed,
+            "checks": checks,
+        });
+        writeln!(stdout, "{value}")?;
+    } else {
+        writeln!(
+            stdout,
+            "{} checks: {} passed, {failed} failed",
+            checks.len(),
+            checks.len() - failed
+        )?;
+    }
+    Ok(if failed == 0 {
+        Ended::Done
+    } else {
+        Ended::Invalid
+    })
+}

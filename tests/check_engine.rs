@@ -1,0 +1,153 @@
+//! `referee check-engine` through the built binary: the built-in bots and the example bot pass
+//! every check, and misbehaving engines fail the right check with the right reason.
+
+mod common;
+
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use serde_json::Value;
+
+/// `referee check-engine --json --game GAME -- COMMAND...`: its exit status and report.
+fn check(game: &str, command: &[&str]) -> (i32, Value) {
+    let pids = common::temp_dir(&format!("check-{game}-{}", command.join("-").len())).join("pids");
+    let output = cargo_bin_cmd!("referee")
+        .env("REFEREE", cargo_bin!("referee"))
+        .env("FAULTY_PIDS", pids)
+        .args([
+            "check-engine",
+            "--json",
+            "--startup",
+            "3000",
+            "--game",
+            game,
+            "--",
+        ])
+        .args(command)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)));
+    (output.status.code().unwrap(), report)
+}
+
+/// The checks that failed, as `name: detail`.
+fn failures(report: &Value) -> Vec<String> {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["passed"] == false)
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["name"].as_str().unwrap(),
+                c["detail"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_built_in_random_bot_passes_every_check_of_every_game() {
+    // (The search bot speaks through the same code; it spends its clock, which would take
+    // minutes here.)
+    let referee = cargo_bin!("referee").display().to_string();
+    for game in referee::rules::GAMES {
+        let (status, report) = check(game, &[&referee, "bot", "--game", game]);
+        assert_eq!(failures(&report), Vec::<String>::new(), "{game}");
+        assert_eq!(status, 0);
+        // The handshake, the unknown command, quit, four clock forms of two games or more,
+        // and a game per seat of every variant and seat count.
+        let passed = report["passed"].as_u64().unwrap();
+        assert!(passed >= 3 + 8 + 2, "{game}: {passed} checks");
+    }
+}
+
+#[test]
+fn the_example_bot_passes_the_board_games() {
+    for game in ["dvonn", "double-dutch", "pegs", "wyx"] {
+        let (status, report) = check(game, &["python3", "examples/random_bot.py"]);
+        assert_eq!(failures(&report), Vec::<String>::new(), "{game}");
+        assert_eq!(status, 0);
+    }
+}
+
+#[test]
+fn misbehaving_engines_fail_the_right_check_with_the_reason() {
+    let faulty = |mode: &str| check("dvonn", &["python3", "tests/engines/faulty.py", mode]);
+    // Does not start: only the handshake is checked.
+    let (status, report) = faulty("crash_start");
+    assert_eq!(status, 1);
+    assert_eq!(report["checks"].as_array().unwrap().len(), 1);
+    assert!(failures(&report)[0].starts_with("handshake: "), "{report}");
+    assert!(
+        failures(&report)[0].contains("exited with code"),
+        "{report}"
+    );
+    // Answers quit but stays.
+    let (status, report) = faulty("ignore_quit");
+    assert_eq!(status, 1);
+    assert!(
+        failures(&report)
+            .iter()
+            .any(|f| f.starts_with("quit: ") && f.contains("still running")),
+        "{report}"
+    );
+    // Wrong answers at its third move: each game fails, saying what it said and why.
+    for (mode, reason) in [
+        ("illegal", "illegal_move at ply"),
+        ("unparseable", "unparseable_move at ply"),
+        ("garbage", "protocol_error at ply"),
+        ("wrong_id", "answered id"),
+        ("crash_mid", "crash at ply"),
+    ] {
+        let (status, report) = faulty(mode);
+        assert_eq!(status, 1, "{mode}");
+        let games: Vec<&Value> = report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["name"].as_str().unwrap().contains("seat"))
+            .collect();
+        assert!(games.len() >= 8, "{mode}: {report}");
+        for game in games {
+            assert_eq!(game["passed"], false, "{mode}: {game}");
+            assert!(
+                game["detail"].as_str().unwrap().contains(reason),
+                "{mode}: {game}"
+            );
+            // The lines exchanged end with the engine's answer and the referee's verdict.
+            let lines = game["lines"].as_array().unwrap();
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.as_str().unwrap().contains(" genmove ")),
+                "{game}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_text_report_says_each_check_and_sums_up() {
+    let referee = cargo_bin!("referee").display().to_string();
+    let output = cargo_bin_cmd!("referee")
+        .args(["check-engine", "--game", "pegs", "--variant", "turbo", "--"])
+        .args([&referee, "bot", "--game", "pegs"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    assert!(text.starts_with("ok    handshake: "), "{text}");
+    assert!(
+        text.contains("ok    pegs turbo with 2 seats, seat 1: played to its end"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("standard"),
+        "only the variant asked for: {text}"
+    );
+    assert!(text.ends_with(" passed, 0 failed\n"), "{text}");
+}
