@@ -12,7 +12,7 @@ use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
 use common::{stats_json as standings, temp_dir};
 use serde_json::Value;
 
-const SCHEDULE: [&str; 8] = [
+const SCHEDULE: [&str; 9] = [
     "--game",
     "dvonn",
     "--rounds",
@@ -21,6 +21,7 @@ const SCHEDULE: [&str; 8] = [
     "--seed",
     "8",
     "--movetime",
+    "5000",
 ];
 
 /// `--engine` values for three seeded engines: the random bot itself, or (`slow_ms`) the same
@@ -46,7 +47,6 @@ fn engines(names: [&str; 3], slow_ms: Option<u32>) -> Vec<String> {
 /// The tournament's options, as the recipes take them: 3 engines, 12 games.
 fn tournament(names: [&str; 3], slow_ms: Option<u32>) -> Vec<String> {
     let mut args: Vec<String> = SCHEDULE.iter().map(|s| s.to_string()).collect();
-    args.push("5000".into());
     args.extend(engines(names, slow_ms));
     args
 }

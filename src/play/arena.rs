@@ -550,13 +550,9 @@ impl Table<'_> {
             }
             let engine_seed = engine_seed(seed, self.index, seat);
             let tc = self.clocks[seat].control().newgame_key();
-            let mut command = format!(
+            let command = self.probed(format!(
                 "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed} {tc}{layout}"
-            );
-            if self.config.probe_keys {
-                command.push(' ');
-                command.push_str(PROBE_KEY);
-            }
+            ));
             let deadline = Instant::now() + self.config.startup;
             if let Err(e) = self.engines[seat].request(&command, deadline) {
                 self.fault(seat, fault_of(e, self.config.startup))?;
@@ -719,9 +715,8 @@ impl Table<'_> {
         Ok(())
     }
 
-    /// The `genmove` command for `seat`, with its clock and every seat's.
-    fn genmove(&self, seat: usize) -> String {
-        let mut command = self.genmove_with_clock(seat);
+    /// `command` with [`PROBE_KEY`] added when the run sends it.
+    fn probed(&self, mut command: String) -> String {
         if self.config.probe_keys {
             command.push(' ');
             command.push_str(PROBE_KEY);
@@ -729,9 +724,10 @@ impl Table<'_> {
         command
     }
 
-    fn genmove_with_clock(&self, seat: usize) -> String {
+    /// The `genmove` command for `seat`, with its clock and every seat's.
+    fn genmove(&self, seat: usize) -> String {
         let clock = &self.clocks[seat];
-        match clock.control() {
+        self.probed(match clock.control() {
             TimeControl::Infinite => format!("genmove {seat}"),
             TimeControl::MoveTime(time) => {
                 format!("genmove {seat} movetime={}", time.as_millis())
@@ -753,7 +749,7 @@ impl Table<'_> {
                 command.push_str(&format!(" clocks={}", clocks.join(",")));
                 command
             }
-        }
+        })
     }
 
     /// Asks `seat` for its move, checks it against the clock and the rules, plays it and tells

@@ -23,12 +23,33 @@ const QUIT_LIMIT: Duration = Duration::from_millis(300);
 /// The lines of a failed check's exchange that are shown.
 const LINES_SHOWN: usize = 16;
 
-/// The clock forms `genmove` can carry, each with the keys it sends.
-const CLOCK_FORMS: [(&str, &str); 4] = [
-    ("10+0.1", "time, inc, clocks"),
-    ("40/10+0", "time, inc, movestogo, clocks"),
-    ("movetime=1000", "movetime"),
-    ("inf", "no clock keys"),
+/// The clock forms `genmove` can carry: the time control, as `--tc` writes it, and the keys it
+/// sends.
+const CLOCK_FORMS: [(TimeControl, &str, &str); 4] = [
+    (
+        TimeControl::Fischer {
+            base: Duration::from_secs(10),
+            increment: Duration::from_millis(100),
+            moves: None,
+        },
+        "10+0.1",
+        "time, inc, clocks",
+    ),
+    (
+        TimeControl::Fischer {
+            base: Duration::from_secs(10),
+            increment: Duration::ZERO,
+            moves: Some(40),
+        },
+        "40/10+0",
+        "time, inc, movestogo, clocks",
+    ),
+    (
+        TimeControl::MoveTime(Duration::from_secs(1)),
+        "movetime=1000",
+        "movetime",
+    ),
+    (TimeControl::Infinite, "inf", "no clock keys"),
 ];
 
 /// What to check.
@@ -97,24 +118,21 @@ pub fn run(config: &CheckConfig, mut report: impl FnMut(&Check)) -> Vec<Check> {
     };
     let direct = config.log_dir.join("handshake.log");
     let (handshake, engine) = handshake(config, &direct);
-    let started = handshake.passed;
     add(handshake);
-    if let Some(mut engine) = engine {
-        add(Check::new(
-            "an informational command it does not know",
-            unknown_command(&mut engine, config.startup),
-            Vec::new(),
-        ));
-        let quit = quit(engine);
-        add(Check::new(
-            "quit",
-            quit,
-            lines_of(&direct, &config.command.name),
-        ));
-    }
-    if !started {
+    let Some(mut engine) = engine else {
         return checks;
-    }
+    };
+    add(Check::new(
+        "an informational command it does not know",
+        unknown_command(&mut engine, config.startup),
+        Vec::new(),
+    ));
+    let quit = quit(engine);
+    add(Check::new(
+        "quit",
+        quit,
+        lines_of(&direct, &config.command.name),
+    ));
     for check in game_checks(config) {
         add(check);
     }
@@ -208,19 +226,13 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
         Some(n) => vec![n],
         None => allowed.seats.to_vec(),
     };
-    let tc = |text: &str| -> TimeControl {
-        match text.strip_prefix("movetime=") {
-            Some(ms) => TimeControl::MoveTime(Duration::from_millis(ms.parse().unwrap_or(1000))),
-            None => text.parse().unwrap_or(TimeControl::Infinite),
-        }
-    };
     let mut list = Vec::new();
-    for (form, keys) in CLOCK_FORMS {
+    for (tc, form, keys) in CLOCK_FORMS {
         list.push(Situation {
             name: format!("clock {form} (genmove with {keys})"),
             variant: variants[0].clone(),
             seats: seat_counts[0],
-            tc: tc(form),
+            tc,
         });
     }
     for variant in &variants {
@@ -236,7 +248,7 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
                 ),
                 variant: variant.clone(),
                 seats,
-                tc: tc(CLOCK_FORMS[0].0),
+                tc: CLOCK_FORMS[0].0,
             });
         }
     }

@@ -740,18 +740,23 @@ impl Engine {
     /// After its input or output closed: the exit if the process ends within a grace period,
     /// otherwise `alive`.
     fn dead_or(&mut self, alive: EngineError) -> EngineError {
-        if let Some(status) = self.reap() {
-            return self.exited_with(status);
-        }
-        if let Some(pidfd) = &self.pidfd {
-            let timeout = Timespec::try_from(EXIT_GRACE).expect("a short grace fits a timespec");
-            let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
-            while let Err(rustix::io::Errno::INTR) = poll(&mut fds, Some(&timeout)) {}
-        }
-        match self.reap() {
+        match self.reap_within(EXIT_GRACE) {
             Some(status) => self.exited_with(status),
             None => alive,
         }
+    }
+
+    /// The exit status if the process ends within `timeout`, reaping it; waits on its pidfd, so
+    /// on a kernel without pidfds only an exit already happened is seen.
+    fn reap_within(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        if self.reap().is_none()
+            && let Some(pidfd) = &self.pidfd
+            && let Ok(timeout) = Timespec::try_from(timeout)
+        {
+            let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
+            while let Err(rustix::io::Errno::INTR) = poll(&mut fds, Some(&timeout)) {}
+        }
+        self.reap()
     }
 
     /// The error for an engine that ended with `status`: none of its fault if a stop signal
@@ -771,6 +776,12 @@ impl Engine {
 
     /// Whether the process exits by `deadline` (it is reaped if it does).
     pub fn exits_by(&mut self, deadline: Instant) -> bool {
+        if self.pidfd.is_some() {
+            return self
+                .reap_within(deadline.saturating_duration_since(Instant::now()))
+                .is_some();
+        }
+        // Without a pidfd to wait on, look now and then.
         loop {
             if self.reap().is_some() {
                 return true;

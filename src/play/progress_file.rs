@@ -345,20 +345,13 @@ mod tests {
             .collect()
     }
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("referee-progress-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn shards_sum_and_the_missing_ones_are_not_started() {
-        let dir = temp_dir("sum");
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
         // 10 games in 4 shards: 3, 3, 2, 2; shard 4 has not written a file yet.
         let paths = write_all(
-            &dir,
+            dir,
             &[
                 shard(2, 4, 1, 3, RunState::Running),
                 shard(1, 4, 3, 3, RunState::Finished),
@@ -380,7 +373,8 @@ mod tests {
 
     #[test]
     fn files_of_other_runs_or_the_same_shard_twice_are_refused() {
-        let dir = temp_dir("mixed");
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
         let mut other = shard(2, 4, 1, 3, RunState::Running);
         other.tournament = "game=wyx".into();
         for (files, expected) in [
@@ -403,7 +397,7 @@ mod tests {
                 "both the progress of shard 1/4",
             ),
         ] {
-            let paths = write_all(&dir, &files);
+            let paths = write_all(dir, &files);
             let error = Overall::read(&paths).unwrap_err().to_string();
             assert!(error.contains(expected), "{error}");
         }
@@ -411,7 +405,8 @@ mod tests {
 
     #[test]
     fn anything_else_is_not_a_progress_file() {
-        let dir = temp_dir("bad");
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
         let path = dir.join("bad.json");
         for text in [
             "".to_owned(),
@@ -438,7 +433,8 @@ mod tests {
 
     #[test]
     fn a_rewrite_replaces_the_file_whole() {
-        let dir = temp_dir("rewrite");
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
         let path = dir.join("p.json");
         let mut file = ProgressFile::create(&path, shard(1, 1, 0, 2, RunState::Running)).unwrap();
         file.advance();
@@ -447,6 +443,6 @@ mod tests {
         let read = RunProgress::read(&path).unwrap();
         assert_eq!((read.games_done, read.state), (2, RunState::Finished));
         // Nothing is left beside it.
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        assert_eq!(std::fs::read_dir(dir).unwrap().count(), 1);
     }
 }
