@@ -74,8 +74,10 @@ pub struct ProgressFile {
 }
 
 impl ProgressFile {
-    /// Writes the first state of a run to `path`; an error here stops the run before it starts.
-    pub fn create(path: &Path, progress: RunProgress) -> io::Result<ProgressFile> {
+    /// Writes the first state of a run to `path`, stamped with the time now; an error here stops
+    /// the run before it starts.
+    pub fn create(path: &Path, mut progress: RunProgress) -> io::Result<ProgressFile> {
+        progress.updated = now();
         let file = ProgressFile {
             path: path.to_owned(),
             progress,
@@ -333,13 +335,14 @@ mod tests {
         }
     }
 
+    /// Writes `files` as runs leave them, with the `updated` times they hold.
     fn write_all(dir: &Path, files: &[RunProgress]) -> Vec<PathBuf> {
         files
             .iter()
             .enumerate()
             .map(|(i, p)| {
                 let path = dir.join(format!("p{i}.json"));
-                ProgressFile::create(&path, p.clone()).unwrap();
+                std::fs::write(&path, serde_json::to_string(p).unwrap()).unwrap();
                 path
             })
             .collect()
@@ -437,6 +440,12 @@ mod tests {
         let dir = dir.path();
         let path = dir.join("p.json");
         let mut file = ProgressFile::create(&path, shard(1, 1, 0, 2, RunState::Running)).unwrap();
+        // The first state is stamped with the time it was written, not the caller's placeholder.
+        let first = RunProgress::read(&path).unwrap();
+        assert!(
+            first.updated + 60 >= now() && first.updated <= now(),
+            "{first:?}"
+        );
         file.advance();
         file.advance();
         file.end(RunState::Finished);

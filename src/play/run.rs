@@ -239,7 +239,7 @@ pub fn run(
                     games_total: (already + to_play) as u64,
                     schedule_games: games as u64,
                     state: RunState::Running,
-                    updated: 0,
+                    updated: 0, // stamped when written
                 },
             )
             .map_err(|e| Error::write(path, e))?,
