@@ -193,15 +193,19 @@ fn this_program() -> Result<String, Error> {
 /// `referee check-engine`: the engine's command and the checks' settings.
 fn check_engine(args: CheckEngineArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let spec = EngineSpec::parse(&engine_text(&args.command)?)?;
-    let temporary = tempfile::Builder::new()
-        .prefix("referee-check-")
-        .tempdir()?;
+    // A temporary directory only when none is given; removed when it goes out of scope.
+    let temporary;
     let log_dir = match args.log_dir {
         Some(dir) => {
             std::fs::create_dir_all(&dir).map_err(|e| Error::write(&dir, e))?;
             dir
         }
-        None => temporary.path().to_owned(),
+        None => {
+            temporary = tempfile::Builder::new()
+                .prefix("referee-check-")
+                .tempdir()?;
+            temporary.path().to_owned()
+        }
     };
     let config = referee::play::check::CheckConfig {
         game: args.game,
