@@ -116,6 +116,20 @@ fn blank_lines_while_not_on_move_count_against_the_next_answer() {
     );
 }
 
+/// An engine that writes far more to stderr than a pipe holds while the other seat is on move
+/// blocks there until the referee reads it, which it does whenever it waits on that engine: the
+/// games end as the rules say, with no fault, in bounded memory.
+#[test]
+fn stderr_written_while_not_on_move_holds_up_nobody() {
+    let (records, stdout, peak) = flood_match("stderr_idle", &faulty("stderr_idle"));
+    assert_eq!(records.len(), 2, "{stdout}");
+    for record in &records {
+        assert!(record["end"].get("verdict").is_none(), "{record}");
+        assert!(record["moves"].as_array().unwrap().len() > 40, "{record}");
+    }
+    assert!(peak < FLOOD_RSS_LIMIT_KIB, "the referee reached {peak} KiB");
+}
+
 /// Clock ticks since boot, as `/proc/PID/stat` gives a process's start.
 fn ticks_since_boot() -> u64 {
     let uptime = std::fs::read_to_string("/proc/uptime").unwrap();

@@ -202,43 +202,56 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Bytes read from a pipe and not yet taken as lines; it never holds much more than one line.
+/// Bytes read from a pipe and not yet taken as lines, in one buffer allocated at the first read
+/// and reused: never cleared or grown, so a read costs no more than the bytes it brings.
 #[derive(Default)]
 struct LineBuffer {
     bytes: Vec<u8>,
     start: usize,
+    end: usize,
 }
+
+/// A line buffer's size: the longest line allowed and one more read.
+const LINE_BUFFER: usize = MAX_LINE + CHUNK;
 
 impl LineBuffer {
     /// The next whole line, without its newline (or the rest, at the end of the output).
-    fn take_line(&mut self, at_end: bool) -> Option<Vec<u8>> {
-        let rest = &self.bytes[self.start..];
-        let (line, used) = match rest.iter().position(|&b| b == b'\n') {
-            Some(end) => (&rest[..end], end + 1),
-            None if at_end && !rest.is_empty() => (rest, rest.len()),
+    fn take_line(&mut self, at_end: bool) -> Option<&[u8]> {
+        let start = self.start;
+        let rest = &self.bytes[start..self.end];
+        let (len, used) = match rest.iter().position(|&b| b == b'\n') {
+            Some(end) => (end, end + 1),
+            None if at_end && !rest.is_empty() => (rest.len(), rest.len()),
             None => return None,
         };
-        let line = line.to_vec();
         self.start += used;
-        Some(line)
+        Some(&self.bytes[start..start + len])
     }
 
     fn pending(&self) -> usize {
-        self.bytes.len() - self.start
+        self.end - self.start
     }
 
-    /// Reads what `pipe` has now (at most one chunk); `Ok(false)` at its end.
+    /// Reads what `pipe` has now (at most one chunk); `Ok(false)` at its end. A full buffer
+    /// (a line longer than the longest allowed, which the caller refuses) reads nothing.
     fn fill(&mut self, pipe: &mut impl Read) -> io::Result<bool> {
+        if self.bytes.is_empty() {
+            self.bytes = vec![0; LINE_BUFFER];
+        }
         if self.start > 0 {
-            self.bytes.drain(..self.start);
+            self.bytes.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
             self.start = 0;
         }
-        let old = self.bytes.len();
-        self.bytes.resize(old + CHUNK, 0);
-        let read = pipe.read(&mut self.bytes[old..]);
-        self.bytes.truncate(old + *read.as_ref().unwrap_or(&0));
-        match read {
-            Ok(n) => Ok(n > 0),
+        let room = (LINE_BUFFER - self.end).min(CHUNK);
+        if room == 0 {
+            return Ok(true);
+        }
+        match pipe.read(&mut self.bytes[self.end..self.end + room]) {
+            Ok(n) => {
+                self.end += n;
+                Ok(n > 0)
+            }
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {
                 Ok(true)
             }
@@ -250,9 +263,18 @@ impl LineBuffer {
 /// A command sent whose answer is still to be read.
 struct Pending {
     id: u64,
-    command: String,
+    /// The line as sent: the id, a space, the command and a newline.
+    line: String,
     /// Whether a `?` answer is a fault (required commands) or accepted (informational ones).
     required: bool,
+}
+
+impl Pending {
+    /// The command, without its id.
+    fn command(&self) -> &str {
+        let line = self.line.trim_end_matches('\n');
+        line.split_once(' ').map_or(line, |(_, command)| command)
+    }
 }
 
 /// A running engine.
@@ -421,18 +443,15 @@ impl Engine {
     fn send_as(&mut self, command: &str, required: bool) -> Result<u64, EngineError> {
         let id = self.next_id;
         self.next_id += 1;
-        self.write_framed(&format!("{id} {command}\n"))?;
-        self.pending.push_back(Pending {
-            id,
-            command: command.to_owned(),
-            required,
-        });
+        let line = format!("{id} {command}\n");
+        self.write_framed(&line)?;
+        self.pending.push_back(Pending { id, line, required });
         Ok(id)
     }
 
     /// Writes `bytes` to the engine's input, waiting at most [`WRITE_GRACE`] for room in the pipe.
     fn write_all(&mut self, mut bytes: &[u8]) -> Result<(), EngineError> {
-        let deadline = Instant::now() + WRITE_GRACE;
+        let mut deadline = None;
         while !bytes.is_empty() {
             let Some(stdin) = self.stdin.as_mut() else {
                 return Err(EngineError::Protocol("its input is closed".into()));
@@ -442,6 +461,7 @@ impl Engine {
                 Ok(n) => bytes = &bytes[n..],
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    let deadline = *deadline.get_or_insert_with(|| Instant::now() + WRITE_GRACE);
                     if !self.wait(deadline, Want::Room)? {
                         return Err(EngineError::Protocol(format!(
                             "left {} KiB of commands unread for {} ms",
@@ -460,27 +480,24 @@ impl Engine {
     /// answer's payload (empty when nothing was pending).
     pub fn settle(&mut self, deadline: Instant) -> Result<String, EngineError> {
         let mut last = String::new();
-        while let Some(Pending {
-            id,
-            command,
-            required,
-        }) = self.pending.pop_front()
-        {
-            let response = self.read_response(deadline)?;
-            if response.id != Some(id) {
+        while let Some(pending) = self.pending.pop_front() {
+            // The answer to an earlier command is most likely in already.
+            let response = self.read_response(deadline, !self.pending.is_empty())?;
+            if response.id != Some(pending.id) {
                 return Err(EngineError::Protocol(format!(
-                    "answered id {} to command {id} `{}`",
+                    "answered id {} to command {} `{}`",
                     response.id.map_or("none".to_owned(), |i| i.to_string()),
-                    shorten(&command)
+                    pending.id,
+                    shorten(pending.command())
                 )));
             }
             match response.body {
                 Ok(payload) => last = payload,
-                Err(_) if !required => {}
+                Err(_) if !pending.required => {}
                 Err(message) => {
                     return Err(EngineError::Protocol(format!(
                         "refused `{}`: {}",
-                        shorten(&command),
+                        shorten(pending.command()),
                         shorten(&message)
                     )));
                 }
@@ -499,9 +516,8 @@ impl Engine {
     /// that cannot take it has its input closed.
     fn write_framed(&mut self, line: &str) -> Result<(), EngineError> {
         self.note('<', line.trim_end_matches('\n'));
-        // An engine that is not on move may have written to stderr: read it, so it never blocks
-        // there while the referee waits on its input pipe.
-        self.drain_stderr();
+        // Its stderr is read whenever the referee waits on it, for its answers or for room in
+        // its input pipe, so an engine blocked writing there holds up only itself.
         let Err(e) = self.write_all(line.as_bytes()) else {
             return Ok(());
         };
@@ -518,7 +534,12 @@ impl Engine {
     /// own); at most [`MAX_ANSWER_LINES`] blank lines may come before it.
     pub fn read_plain_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
         for _ in 0..MAX_ANSWER_LINES {
-            let line = self.read_line(deadline)?;
+            // Lines already read must not let a flood run past the deadline.
+            if Instant::now() > deadline {
+                return Err(EngineError::Timeout);
+            }
+            let mut line = String::new();
+            self.read_line(deadline, false, &mut line)?;
             if !line.trim().is_empty() {
                 return Ok(line);
             }
@@ -547,11 +568,23 @@ impl Engine {
     /// Reads one answer: a `=` or `?` line and its continuation lines, up to an empty line. Blank
     /// lines before it and the lines of the answer together may take at most
     /// [`MAX_ANSWER_LINES`] lines and [`MAX_ANSWER_BYTES`] bytes.
-    fn read_response(&mut self, deadline: Instant) -> Result<Response, EngineError> {
-        let mut text = String::new();
+    fn read_response(&mut self, deadline: Instant, ready: bool) -> Result<Response, EngineError> {
+        // Lines already read must not let a flood run past the deadline: every answer is
+        // bounded, and each starts within it.
+        if Instant::now() > deadline {
+            return Err(EngineError::Timeout);
+        }
+        // The answer's lines are read straight into it, each after a newline but the first.
+        let mut text = String::with_capacity(64);
         let (mut lines, mut bytes) = (0, 0);
         loop {
-            let line = self.read_line(deadline)?;
+            let mark = text.len();
+            if mark > 0 {
+                text.push('\n');
+            }
+            // An answer's later lines come right after its first.
+            self.read_line(deadline, ready || mark > 0, &mut text)?;
+            let line = &text[mark + usize::from(mark > 0)..];
             lines += 1;
             bytes += line.len() + 1;
             if lines > MAX_ANSWER_LINES || bytes > MAX_ANSWER_BYTES {
@@ -559,36 +592,53 @@ impl Engine {
                     "sent more than {MAX_ANSWER_LINES} lines or {MAX_ANSWER_BYTES} bytes for one answer"
                 )));
             }
-            if text.is_empty() {
-                if line.is_empty() {
-                    continue;
-                }
-                if !line.starts_with(['=', '?']) {
+            if mark == 0 {
+                if !line.is_empty() && !line.starts_with(['=', '?']) {
                     return Err(EngineError::Protocol(format!(
                         "said `{}` where an answer (`=` or `?`) was due",
-                        shorten(&line)
+                        shorten(line)
                     )));
                 }
             } else if line.is_empty() {
+                text.truncate(mark);
                 break;
-            } else {
-                text.push('\n');
             }
-            text.push_str(&line);
         }
         text.parse::<Response>()
             .map_err(|_| EngineError::Protocol(format!("malformed answer `{}`", shorten(&text))))
     }
 
-    /// The next line of output, by the deadline, however much the engine prints.
-    fn read_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+    /// Appends the next line of output, without its newline, to `into`, by the deadline, however
+    /// much the engine prints. `ready` says the line is likely there already (the acknowledgement of a `play` sent a
+    /// move ago): one read then saves waiting on the pipes; otherwise waiting comes first, which
+    /// saves a read that would find nothing.
+    fn read_line(
+        &mut self,
+        deadline: Instant,
+        ready: bool,
+        into: &mut String,
+    ) -> Result<(), EngineError> {
+        let mut looked = !ready;
         loop {
             if let Some(bytes) = self.out.take_line(self.stdout.is_none()) {
-                // Lines already read must not let a flood run past the deadline.
-                if Instant::now() > deadline {
-                    return Err(EngineError::Timeout);
-                }
-                return self.decode(bytes);
+                return match std::str::from_utf8(bytes) {
+                    Ok(line) => {
+                        let line = line.strip_suffix('\r').unwrap_or(line);
+                        if let Some(log) = &self.log {
+                            log.line(&self.name, '>', line);
+                        }
+                        into.push_str(line);
+                        Ok(())
+                    }
+                    Err(_) => {
+                        let lossy = String::from_utf8_lossy(bytes).into_owned();
+                        self.note('>', &lossy);
+                        Err(EngineError::Protocol(format!(
+                            "sent invalid UTF-8: `{}`",
+                            shorten(&lossy)
+                        )))
+                    }
+                };
             }
             if self.out.pending() > MAX_LINE {
                 return Err(EngineError::Protocol(format!(
@@ -598,28 +648,16 @@ impl Engine {
             if self.stdout.is_none() {
                 return Err(self.dead_or(EngineError::ClosedOutput));
             }
+            if !looked {
+                looked = true;
+                let before = self.out.pending();
+                self.fill_output()?;
+                if self.out.pending() > before || self.stdout.is_none() {
+                    continue;
+                }
+            }
             if !self.wait(deadline, Want::Output)? {
                 return Err(EngineError::Timeout);
-            }
-        }
-    }
-
-    fn decode(&mut self, bytes: Vec<u8>) -> Result<String, EngineError> {
-        match String::from_utf8(bytes) {
-            Ok(mut line) => {
-                if line.ends_with('\r') {
-                    line.pop();
-                }
-                self.note('>', &line);
-                Ok(line)
-            }
-            Err(e) => {
-                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                self.note('>', &lossy);
-                Err(EngineError::Protocol(format!(
-                    "sent invalid UTF-8: `{}`",
-                    shorten(&lossy)
-                )))
             }
         }
     }
@@ -636,39 +674,22 @@ impl Engine {
             if left.is_zero() {
                 return Ok(false);
             }
-            let timeout = Timespec::try_from(left).unwrap_or(Timespec {
-                tv_sec: i64::from(i32::MAX),
-                tv_nsec: 0,
-            });
-            let (main, main_flags) = match want {
-                Want::Output => (self.stdout.as_ref().map(|p| p.as_fd()), PollFlags::IN),
-                Want::Room => (self.stdin.as_ref().map(|p| p.as_fd()), PollFlags::OUT),
-            };
-            let Some(main) = main else {
-                return Ok(true);
-            };
-            let mut fds = vec![PollFd::from_borrowed_fd(main, main_flags)];
-            if let Some(err) = &self.stderr {
-                fds.push(PollFd::new(err, PollFlags::IN));
-            }
-            let stderr_at = self.stderr.as_ref().map(|_| 1);
-            let pidfd_at = self.pidfd.as_ref().map(|fd| {
-                fds.push(PollFd::new(fd, PollFlags::IN));
-                fds.len() - 1
-            });
-            match poll(&mut fds, Some(&timeout)) {
-                Ok(_) => {}
+            // A day at most, so that any kernel takes it; the loop waits again.
+            let timeout =
+                Timespec::try_from(left.min(Duration::from_secs(86_400))).unwrap_or(Timespec {
+                    tv_sec: 86_400,
+                    tv_nsec: 0,
+                });
+            let (main_ready, err_ready, exited) = match self.ready(want, &timeout) {
+                Ok(Some(ready)) => ready,
+                Ok(None) => return Ok(true),
                 Err(rustix::io::Errno::INTR) => continue,
                 Err(e) => {
                     return Err(EngineError::Protocol(format!(
                         "cannot wait on its pipes: {e}"
                     )));
                 }
-            }
-            let ready = |i: usize| !fds[i].revents().is_empty();
-            let (main_ready, err_ready) = (ready(0), stderr_at.is_some_and(ready));
-            let exited = pidfd_at.is_some_and(ready);
-            drop(fds);
+            };
             if err_ready {
                 self.drain_stderr();
             }
@@ -676,16 +697,7 @@ impl Engine {
                 if want == Want::Room {
                     return Ok(true);
                 }
-                let stdout = self.stdout.as_mut().expect("polled above");
-                match self.out.fill(stdout) {
-                    Ok(true) => {}
-                    Ok(false) => self.stdout = None,
-                    Err(e) => {
-                        return Err(EngineError::Protocol(format!(
-                            "cannot read its output: {e}"
-                        )));
-                    }
-                }
+                self.fill_output()?;
                 return Ok(true);
             }
             if exited {
@@ -694,6 +706,55 @@ impl Engine {
                 let status = self.reap();
                 return Err(status.map_or(EngineError::ClosedOutput, |s| self.exited_with(s)));
             }
+        }
+    }
+
+    /// Waits up to `timeout` for `want`, its stderr or its exit: which of the three are ready, or
+    /// `None` when the pipe `want` needs is closed.
+    fn ready(
+        &self,
+        want: Want,
+        timeout: &Timespec,
+    ) -> rustix::io::Result<Option<(bool, bool, bool)>> {
+        let (main, main_flags) = match want {
+            Want::Output => (self.stdout.as_ref().map(|p| p.as_fd()), PollFlags::IN),
+            Want::Room => (self.stdin.as_ref().map(|p| p.as_fd()), PollFlags::OUT),
+        };
+        let Some(main) = main else {
+            return Ok(None);
+        };
+        let mut fds = vec![PollFd::from_borrowed_fd(main, main_flags)];
+        if let Some(err) = &self.stderr {
+            fds.push(PollFd::new(err, PollFlags::IN));
+        }
+        let stderr_at = self.stderr.as_ref().map(|_| 1);
+        let pidfd_at = self.pidfd.as_ref().map(|fd| {
+            fds.push(PollFd::new(fd, PollFlags::IN));
+            fds.len() - 1
+        });
+        poll(&mut fds, Some(timeout))?;
+        let ready = |i: usize| !fds[i].revents().is_empty();
+        Ok(Some((
+            ready(0),
+            stderr_at.is_some_and(ready),
+            pidfd_at.is_some_and(ready),
+        )))
+    }
+
+    /// Reads what the engine's output has now, without waiting; notes its end.
+    fn fill_output(&mut self) -> Result<(), EngineError> {
+        let Some(stdout) = self.stdout.as_mut() else {
+            return Ok(());
+        };
+        match self.out.fill(stdout) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                self.stdout = None;
+                Ok(())
+            }
+            Err(e) => Err(EngineError::Protocol(format!(
+                "cannot read its output: {e}"
+            ))),
         }
     }
 
@@ -712,7 +773,7 @@ impl Engine {
             }
             let at_end = self.stderr.is_none() || self.err.pending() > MAX_LINE;
             while let Some(line) = self.err.take_line(at_end) {
-                let text = String::from_utf8_lossy(&line);
+                let text = String::from_utf8_lossy(line);
                 let text = shorten(text.trim_end());
                 self.note('!', &text);
                 self.keep_stderr(text);

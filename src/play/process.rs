@@ -7,7 +7,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
 use nix::sys::signal::{Signal, kill, killpg};
@@ -106,6 +106,18 @@ pub fn forget(group: i32) {
 pub fn adopt_orphans() {
     // Without it orphans go to init as usual; nothing else depends on it.
     let _ = nix::sys::prctl::set_child_subreaper(true);
+    // Without the flag, `reap_ended_orphans` looks every time.
+    if signal_hook::flag::register(signal_hook::consts::SIGCHLD, Arc::clone(child_ended())).is_err()
+    {
+        child_ended().store(true, Ordering::SeqCst);
+    }
+}
+
+/// Set when a child may have ended (SIGCHLD), so that looking for ended orphans costs nothing
+/// while none did.
+fn child_ended() -> &'static Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| Arc::new(AtomicBool::new(true)))
 }
 
 /// Stops for good: no engine starts after this, and every engine's process group is killed. Their
@@ -212,12 +224,18 @@ pub fn reap_orphans() {
 /// enough for every game. An ended engine is left to its own handle.
 pub fn reap_ended_orphans() {
     use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
+    let flag = child_ended();
+    if !flag.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let peek = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
     while let Ok(status) = waitid(Id::All, peek) {
         let Some(pid) = status.pid().filter(|_| status != WaitStatus::StillAlive) else {
             return;
         };
         if registry().groups.contains(&pid.as_raw()) {
+            // An engine not yet reaped by its handle hides what ended after it: look again later.
+            flag.store(true, Ordering::SeqCst);
             return;
         }
         let _ = waitpid(pid, None);

@@ -64,6 +64,11 @@ for line in sys.stdin.buffer:
         if MODE == "setsid_helper":
             # A helper that leaves the process group and outlives its parent: an orphan.
             subprocess.Popen(["sh", "-c", "setsid sleep 0.05 &"]).wait()
+    if MODE == "stderr_idle" and command == "play":
+        # Far more than a pipe holds, written to stderr while not on move: it blocks until the
+        # referee reads it.
+        sys.stderr.buffer.write(b"y" * 200_000 + b"\n")
+        sys.stderr.buffer.flush()
     if MODE == "flood_idle" and command == "play":
         # Blank lines while not on move, then the answer: more lines than one answer may take.
         out.write(b"\n" * 100_000)
