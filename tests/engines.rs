@@ -725,3 +725,40 @@ fn stderr_lands_in_the_transcript_of_its_own_game() {
     }
     assert!(checked > 40 * 10, "{checked} lines checked");
 }
+
+/// A game's engines are started together: each is asked for its handshake before any answers,
+/// so engines slow to start cost the game one start-up, not one per seat.
+#[test]
+fn a_games_engines_start_and_shake_hands_together() {
+    let dir = temp_dir("together");
+    let logs = dir.join("logs");
+    let _ = std::fs::remove_dir_all(&logs);
+    let referee = cargo_bin!("referee");
+    let slow = |name: &str| {
+        format!(
+            "name={name} cmd=\"sh -c 'sleep 0.3; exec {} bot --game wyx'\"",
+            referee.display()
+        )
+    };
+    cargo_bin_cmd!("referee")
+        .args([
+            "match",
+            "--game",
+            "wyx",
+            "--games",
+            "1",
+            "--movetime",
+            "300",
+        ])
+        .args(["--engine", &slow("a"), "--engine", &slow("b"), "--log-dir"])
+        .arg(&logs)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    let log = std::fs::read_to_string(logs.join("game-00001.log")).unwrap();
+    let first_answer = log.find(" > =").expect("answers");
+    for name in ["a", "b"] {
+        let asked = log.find(&format!("{name} < 1 protocol_version")).unwrap();
+        assert!(asked < first_answer, "{name} asked late:\n{log}");
+    }
+}

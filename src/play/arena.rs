@@ -205,16 +205,23 @@ fn fault_of(error: EngineError, waited: Duration) -> Fault {
     }
 }
 
+/// An engine being taken from a pool: an idle one, or one just started whose handshake is due.
+enum Taking {
+    Idle(Pooled),
+    Starting { engine: Engine, deadline: Instant },
+}
+
 impl Pools {
-    /// An idle engine of `spec` that may play a game of `group`, or a new one; its traffic goes
-    /// to `transcript` either way.
-    fn take(
+    /// An idle engine of `spec` that may play a game of `group`, or a new one whose handshake is
+    /// sent but not yet answered (see [`Pools::finish`]), so that a game's engines start together;
+    /// its traffic goes to `transcript` either way.
+    fn begin(
         &self,
         config: &MatchConfig,
         spec: usize,
         group: usize,
         transcript: Option<&Transcript>,
-    ) -> Result<Pooled, NotStarted> {
+    ) -> Result<Taking, NotStarted> {
         let idle = {
             let mut idle = self.idle[spec]
                 .lock()
@@ -224,12 +231,8 @@ impl Pools {
         };
         if let Some(mut pooled) = idle {
             pooled.engine.set_transcript(transcript.cloned());
-            return Ok(pooled);
+            return Ok(Taking::Idle(pooled));
         }
-        let failed = |detail: String| NotStarted {
-            fault: fault(Verdict::FailedToStart, detail),
-            never: !self.started[spec].load(Ordering::Relaxed),
-        };
         let sandbox = self.sandbox.as_ref().map(|s| (s, spec));
         let engine_spec = &config.engines[spec];
         let codecup = engine_spec.proto == Proto::CodeCup;
@@ -239,23 +242,49 @@ impl Pools {
             command.command =
                 codecup::command_for(engine_spec, engine_spec.tc.unwrap_or(config.tc));
         }
+        let deadline = Instant::now() + config.startup;
         let mut engine = Engine::start(&command, sandbox, transcript.cloned())
-            .map_err(|e| failed(e.to_string()))?;
+            .map_err(|e| self.failed(spec, e.to_string()))?;
         if !codecup {
-            let deadline = Instant::now() + config.startup;
-            let handshake = engine
-                .request("protocol_version", deadline)
-                .and_then(|_| engine.request("name", deadline));
-            if let Err(e) = handshake {
+            let sent = engine
+                .send("protocol_version")
+                .and_then(|_| engine.send("name"));
+            if let Err(e) = sent {
                 let detail = fault_of(e, config.startup).detail;
-                return Err(failed(with_stderr(detail, &mut engine)));
+                return Err(self.failed(spec, with_stderr(detail, &mut engine)));
             }
+        }
+        Ok(Taking::Starting { engine, deadline })
+    }
+
+    /// The engine [`Pools::begin`] took, its handshake answered.
+    fn finish(
+        &self,
+        config: &MatchConfig,
+        spec: usize,
+        taking: Taking,
+    ) -> Result<Pooled, NotStarted> {
+        let (mut engine, deadline) = match taking {
+            Taking::Idle(pooled) => return Ok(pooled),
+            Taking::Starting { engine, deadline } => (engine, deadline),
+        };
+        if let Err(e) = engine.settle(deadline) {
+            let detail = fault_of(e, config.startup).detail;
+            return Err(self.failed(spec, with_stderr(detail, &mut engine)));
         }
         self.started[spec].store(true, Ordering::Relaxed);
         Ok(Pooled {
             engine,
             groups: Vec::new(),
         })
+    }
+
+    /// A failed start of `spec`, which stops the run if no engine of it ever started.
+    fn failed(&self, spec: usize, detail: String) -> NotStarted {
+        NotStarted {
+            fault: fault(Verdict::FailedToStart, detail),
+            never: !self.started[spec].load(Ordering::Relaxed),
+        }
     }
 
     fn give_back(&self, spec: usize, mut pooled: Pooled, group: usize) {
@@ -412,32 +441,52 @@ fn play_one(
         transcript
     });
 
+    // Every seat's engine is taken (new ones started) before any handshake is waited for; the
+    // seats before the first that fails play or go back to their pool.
+    let mut taking = Vec::with_capacity(seats);
+    let mut failure = None;
+    for (seat, &spec) in engine_of_seat.iter().enumerate() {
+        match pools.begin(config, spec, scheduled.group, transcript.as_ref()) {
+            Ok(taken) => taking.push(taken),
+            Err(not_started) => {
+                failure = Some((seat, spec, not_started));
+                break;
+            }
+        }
+    }
     let mut engines = Vec::with_capacity(seats);
     let mut groups = Vec::with_capacity(seats);
-    let mut end = None;
-    for (seat, &spec) in engine_of_seat.iter().enumerate() {
-        match pools.take(config, spec, scheduled.group, transcript.as_ref()) {
-            Ok(pooled) => {
+    for (seat, taken) in taking.into_iter().enumerate() {
+        let spec = engine_of_seat[seat];
+        match pools.finish(config, spec, taken) {
+            Ok(pooled) if failure.is_none() => {
                 engines.push(pooled.engine);
                 groups.push(pooled.groups);
             }
-            Err(NotStarted { never: true, .. }) if crate::play::process::stopping() => {
-                return Err(MatchError::Interrupted);
-            }
-            Err(NotStarted { fault, never: true }) => {
-                return Err(MatchError::EngineStart {
-                    name: config.engines[spec].command.name.clone(),
-                    detail: fault.detail,
-                });
-            }
-            Err(NotStarted { fault: f, .. }) => {
-                end = Some(End::Verdict {
-                    seat,
-                    verdict: f.verdict,
-                    detail: f.detail,
-                });
-                break;
-            }
+            // Started, but a seat before it failed: it goes back to its pool.
+            Ok(pooled) => pools.give_back(spec, pooled, scheduled.group),
+            Err(not_started) if failure.is_none() => failure = Some((seat, spec, not_started)),
+            Err(_) => {}
+        }
+    }
+    let mut end = None;
+    match failure {
+        None => {}
+        Some((_, _, NotStarted { never: true, .. })) if crate::play::process::stopping() => {
+            return Err(MatchError::Interrupted);
+        }
+        Some((_, spec, NotStarted { fault, never: true })) => {
+            return Err(MatchError::EngineStart {
+                name: config.engines[spec].command.name.clone(),
+                detail: fault.detail,
+            });
+        }
+        Some((seat, _, NotStarted { fault: f, .. })) => {
+            end = Some(End::Verdict {
+                seat,
+                verdict: f.verdict,
+                detail: f.detail,
+            });
         }
     }
     let mut healthy = vec![true; engines.len()];
