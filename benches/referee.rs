@@ -6,9 +6,10 @@
 
 use std::time::{Duration, Instant};
 
+use referee::records::Record;
 use referee::records::replay::Replay;
 use referee::records::validate::Report;
-use referee::rules::game::{Game, Setup};
+use referee::rules::game::{Actor, Game, Setup};
 use referee::rules::{AnyGame, perft};
 
 const RUNS: usize = 10;
@@ -51,19 +52,32 @@ impl Times {
     }
 }
 
-/// The 100 random fixture games as finished records, one JSON line each.
-fn fixture_records() -> Vec<String> {
+/// The 100 random fixture games as finished match records, one JSON line each: each ply timed
+/// and its clock, and the tags a match writes, as `referee match` records them.
+fn fixture_records() -> Vec<Record> {
     let data = std::fs::read_to_string("fixtures/dvonn/random-games-100.jsonl")
         .expect("run from the crate root");
     data.lines()
         .map(|line| {
             let fixture: serde_json::Value = serde_json::from_str(line).expect("fixture JSON");
             let mut replay = Replay::new("dvonn", &Setup::default()).expect("dvonn");
-            for mv in fixture["moves"].as_str().expect("moves").split(' ') {
+            let mut clocks = [Duration::from_secs(60); 2];
+            for (ply, mv) in fixture["moves"]
+                .as_str()
+                .expect("moves")
+                .split(' ')
+                .enumerate()
+            {
+                let Some(Actor::Seat(seat)) = replay.game().to_move() else {
+                    panic!("DVONN has no chance plies");
+                };
                 replay.play(mv).expect("fixture moves are legal");
+                // Some microseconds to some hundred milliseconds a ply, as engines take.
+                let used = Duration::from_micros((ply as u64 * 7_919) % 300_000 + 17);
+                clocks[seat] = clocks[seat].saturating_sub(used);
+                replay.time_last_ply(used, Some(clocks[seat]), Duration::ZERO);
             }
-            let record = replay.record(&["white".into(), "black".into()], None);
-            serde_json::to_string(&record).expect("records serialise")
+            replay.record(&["white".into(), "black".into()], None)
         })
         .collect()
 }
@@ -71,10 +85,17 @@ fn fixture_records() -> Vec<String> {
 fn bench_validate() {
     let records = fixture_records();
     let copies = 100;
-    let text = (0..copies)
-        .flat_map(|_| records.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join("\n");
+    // Each copy numbered as a match numbers its games, so none is a duplicate.
+    let mut lines = Vec::new();
+    for copy in 0..copies {
+        for (index, record) in records.iter().enumerate() {
+            let mut record = record.clone();
+            let number = copy * records.len() + index + 1;
+            record.tags.insert("game".into(), number.to_string());
+            lines.push(serde_json::to_string(&record).expect("records serialise"));
+        }
+    }
+    let text = lines.join("\n");
     let (times, report) = timed(RUNS, || {
         let mut report = Report::default();
         let mut reader = referee::records::file::Reader::new(text.as_bytes(), true);
@@ -94,10 +115,7 @@ fn bench_validate() {
         times.rate(text.len() as f64, 1e6),
     );
     // The same plies without JSON: the rules' share of the cost.
-    let parsed: Vec<referee::records::Record> = records
-        .iter()
-        .map(|r| serde_json::from_str(r).expect("record"))
-        .collect();
+    let parsed = records;
     let (times, plies) = timed(RUNS, || {
         (0..copies)
             .flat_map(|_| &parsed)
