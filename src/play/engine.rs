@@ -609,9 +609,9 @@ impl Engine {
     }
 
     /// Appends the next line of output, without its newline, to `into`, by the deadline, however
-    /// much the engine prints. `ready` says the line is likely there already (the acknowledgement of a `play` sent a
-    /// move ago): one read then saves waiting on the pipes; otherwise waiting comes first, which
-    /// saves a read that would find nothing.
+    /// much the engine prints. `ready` says the line is likely there already (the acknowledgement
+    /// of a `play` sent a move ago): one read then saves waiting on the pipes; otherwise waiting
+    /// comes first, which saves a read that would find nothing.
     fn read_line(
         &mut self,
         deadline: Instant,
