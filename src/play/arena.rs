@@ -359,12 +359,42 @@ pub fn run(
             false => None,
         },
     };
+    let play = |game: &Scheduled| {
+        if game.engines.len() == seats {
+            play_one(config, &pools, game)
+        } else {
+            Err(MatchError::EngineCount {
+                game: config.game.clone(),
+                seats,
+                engines: game.engines.len(),
+            })
+        }
+    };
+    // One game at a time is played on this thread: no hand-over per game.
+    if config.concurrency <= 1 {
+        let mut result = Ok(());
+        for game in schedule
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            match play(&game).and_then(|g| on_finish(g).map_err(MatchError::from)) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        quit_idle(pools);
+        return result;
+    }
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
     let result = std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let sender = sender.clone();
-            let (pools, schedule, stop) = (&pools, &schedule, &stop);
+            let (play, schedule, stop) = (&play, &schedule, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let next = schedule
@@ -374,16 +404,7 @@ pub fn run(
                     let Some(game) = next else {
                         break;
                     };
-                    let outcome = if game.engines.len() == seats {
-                        play_one(config, pools, &game)
-                    } else {
-                        Err(MatchError::EngineCount {
-                            game: config.game.clone(),
-                            seats,
-                            engines: game.engines.len(),
-                        })
-                    };
-                    if sender.send(outcome).is_err() {
+                    if sender.send(play(&game)).is_err() {
                         break;
                     }
                 }
@@ -402,6 +423,12 @@ pub fn run(
         }
         Ok(())
     });
+    quit_idle(pools);
+    result
+}
+
+/// Asks every idle engine to quit (and kills it).
+fn quit_idle(pools: Pools) {
     for pool in pools.idle {
         for pooled in pool
             .into_inner()
@@ -410,7 +437,6 @@ pub fn run(
             pooled.engine.quit();
         }
     }
-    result
 }
 
 /// Plays one scheduled game.
