@@ -370,29 +370,30 @@ pub fn run(
             })
         }
     };
+    // A finished game goes to `on_finish`, which says whether to go on.
+    let mut go_on = |game: Result<Finished, MatchError>| {
+        game.and_then(|g| on_finish(g).map_err(MatchError::from))
+    };
     // One game at a time is played on this thread: no hand-over per game.
     if config.concurrency <= 1 {
-        let mut result = Ok(());
-        for game in schedule
+        let games = schedule
             .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-        {
-            match play(&game).and_then(|g| on_finish(g).map_err(MatchError::from)) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    result = Err(e);
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let result = (|| {
+            for game in games {
+                if !go_on(play(&game))? {
                     break;
                 }
             }
-        }
+            Ok(())
+        })();
         quit_idle(pools);
         return result;
     }
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
     let result = std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.max(1) {
+        for _ in 0..config.concurrency {
             let sender = sender.clone();
             let (play, schedule, stop) = (&play, &schedule, &stop);
             scope.spawn(move || {
@@ -412,14 +413,11 @@ pub fn run(
         }
         drop(sender);
         for game in finished {
-            match game.and_then(|g| on_finish(g).map_err(MatchError::from)) {
-                Ok(true) => {}
-                Ok(false) => stop.store(true, Ordering::Relaxed),
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(e);
-                }
+            let went_on = go_on(game);
+            if !matches!(went_on, Ok(true)) {
+                stop.store(true, Ordering::Relaxed);
             }
+            went_on?;
         }
         Ok(())
     });
