@@ -114,6 +114,28 @@ fn bench_validate() {
         times.rate(plies, 1e6),
         times.rate(text.len() as f64, 1e6),
     );
+    // The same file through the command line: process start, reading the file, the report.
+    let mut file = tempfile::Builder::new()
+        .suffix(".jsonl")
+        .tempfile()
+        .expect("a temporary file");
+    std::io::Write::write_all(&mut file, text.as_bytes()).expect("write the records");
+    let summary = format!("ok: {0} of {0} records valid", report.records);
+    let (times, ()) = timed(RUNS, || {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+            .arg("validate")
+            .arg(file.path())
+            .output()
+            .expect("run referee validate");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.starts_with(&summary), "{stdout}");
+    });
+    println!(
+        "referee validate FILE ({:.1} MB): {} M plies/s, {} MB/s",
+        text.len() as f64 / 1e6,
+        times.rate(plies, 1e6),
+        times.rate(text.len() as f64, 1e6),
+    );
     // The same plies without JSON: the rules' share of the cost.
     let parsed = records;
     let (times, plies) = timed(RUNS, || {

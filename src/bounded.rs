@@ -39,7 +39,7 @@ pub fn read_line(
                 Some(Line::Whole { newline: false })
             });
         }
-        let (part, newline) = match chunk.iter().position(|&b| b == b'\n') {
+        let (part, newline) = match memchr::memchr(b'\n', chunk) {
             Some(end) => (&chunk[..end], true),
             None => (chunk, false),
         };

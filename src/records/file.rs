@@ -90,13 +90,18 @@ impl<R: Read> Reader<R> {
 
     /// The next entry; `Err` when the input cannot be read.
     pub fn next_entry(&mut self) -> io::Result<Option<Entry>> {
+        Ok(self.next_raw()?.map(|(line, raw)| (line, raw.parse())))
+    }
+
+    /// The next entry, a `.jsonl` line not yet parsed; `Err` when the input cannot be read.
+    pub fn next_raw(&mut self) -> io::Result<Option<(usize, RawEntry<'_>)>> {
         if self.done {
             return Ok(None);
         }
         if self.lines {
             loop {
-                let buffer = &mut self.buffer;
-                let Some(end) = bounded::read_line(&mut self.input, buffer, MAX_RECORD_BYTES)?
+                let Some(end) =
+                    bounded::read_line(&mut self.input, &mut self.buffer, MAX_RECORD_BYTES)?
                 else {
                     return Ok(None);
                 };
@@ -104,19 +109,18 @@ impl<R: Read> Reader<R> {
                 let line = self.line;
                 let whole = match end {
                     Line::Whole { newline } => newline,
-                    Line::TooLong => return Ok(Some((line, Err(EntryError::TooLong)))),
+                    Line::TooLong => {
+                        return Ok(Some((
+                            line,
+                            RawEntry::Parsed(Box::new(Err(EntryError::TooLong))),
+                        )));
+                    }
                 };
-                if buffer.iter().all(u8::is_ascii_whitespace) {
+                if self.buffer.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                let parsed = serde_json::from_slice::<Record>(buffer);
-                return Ok(Some((
-                    line,
-                    match parsed {
-                        Err(e) if !whole && e.is_eof() => Err(EntryError::Torn(e)),
-                        other => other.map_err(EntryError::from),
-                    },
-                )));
+                let text = &self.buffer[..];
+                return Ok(Some((line, RawEntry::Line { text, whole })));
             }
         }
         if !self.skip_space()? {
@@ -134,7 +138,36 @@ impl<R: Read> Reader<R> {
             // After a syntax error the next value's start cannot be found.
             self.done = true;
         }
-        Ok(Some((line, parsed.map_err(EntryError::from))))
+        Ok(Some((
+            line,
+            RawEntry::Parsed(Box::new(parsed.map_err(EntryError::from))),
+        )))
+    }
+}
+
+/// One entry as read: a `.jsonl` line, or a value already parsed from any other file.
+pub enum RawEntry<'r> {
+    /// A line of a `.jsonl` file, without its newline.
+    Line {
+        /// The line.
+        text: &'r [u8],
+        /// Whether a newline ended it (else it is the file's last line, perhaps torn).
+        whole: bool,
+    },
+    /// A record, or why not (boxed: a record is large beside a line).
+    Parsed(Box<Result<Record, EntryError>>),
+}
+
+impl RawEntry<'_> {
+    /// The record, or why it is not one.
+    pub fn parse(self) -> Result<Record, EntryError> {
+        match self {
+            RawEntry::Line { text, whole } => match serde_json::from_slice::<Record>(text) {
+                Err(e) if !whole && e.is_eof() => Err(EntryError::Torn(e)),
+                other => other.map_err(EntryError::from),
+            },
+            RawEntry::Parsed(parsed) => *parsed,
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Game records: the JSON types, reading and writing records files, replaying a game and the record
 //! it makes, validating records against the rules, and importing real transcripts.
 
+pub mod fast;
 pub mod file;
 pub mod import;
 mod record;

@@ -91,6 +91,29 @@ pub struct Ply {
     pub overrun_ms: Option<f64>,
 }
 
+/// What replaying needs of one ply: its number, seat and move, borrowed from wherever the record
+/// was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlyText<'a> {
+    /// The ply's number, as recorded.
+    pub ply: usize,
+    /// The seat that acted; `None` for a chance event.
+    pub seat: Option<Seat>,
+    /// The move, as recorded.
+    pub mv: &'a str,
+}
+
+impl Ply {
+    /// Its number, seat and move.
+    pub fn text(&self) -> PlyText<'_> {
+        PlyText {
+            ply: self.ply,
+            seat: self.seat,
+            mv: &self.mv,
+        }
+    }
+}
+
 /// A seat's fault in a game that went on without it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -6,9 +6,10 @@ use crate::error::{CommandResult, Ended};
 
 use serde::Serialize;
 
-use crate::records::file::{Duplicates, EntryError, Reader};
+use crate::records::fast::FastLines;
+use crate::records::file::{Duplicates, EntryError, RawEntry, Reader};
 use crate::records::replay::result_of;
-use crate::records::{End, FORMAT, GameResult, Record, VERSION};
+use crate::records::{End, FORMAT, GameResult, Ply, PlyText, Record, VERSION};
 use crate::rules::AnyGame;
 use crate::rules::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
 
@@ -157,8 +158,9 @@ impl Report {
         index: usize,
     ) {
         let before = self.records;
+        let mut fast = FastLines::default();
         loop {
-            let (line, entry) = match reader.next_entry() {
+            let (line, raw) = match reader.next_raw() {
                 Ok(Some(next)) => next,
                 Ok(None) if self.records == before => {
                     let problem = RecordProblem::new(ProblemKind::Empty, "holds no records");
@@ -168,20 +170,21 @@ impl Report {
                 Err(e) => return self.unreadable(file, &e),
             };
             self.records += 1;
-            let checked = match entry {
-                Ok(record) => match duplicates.first_seen(&record, index, line) {
-                    Some((first_file, first_line)) => Err(RecordProblem::new(
-                        ProblemKind::Duplicate,
-                        format!(
-                            "game {} again: the same game is at {}:{first_line}",
-                            record.tags.get("game").map_or("?", String::as_str),
-                            self.files.get(first_file).map_or(file, String::as_str)
-                        ),
-                    )),
-                    None => check_record(&record),
+            let fast_read = match raw {
+                RawEntry::Line { text, .. } => fast.read(text),
+                RawEntry::Parsed(_) => None,
+            };
+            let checked = match fast_read {
+                Some((record, plies)) => self
+                    .duplicate(&record, duplicates, index, line, file)
+                    .map_or_else(|| check_plies(&record, plies.into_iter()), Err),
+                None => match raw.parse() {
+                    Ok(record) => self
+                        .duplicate(&record, duplicates, index, line, file)
+                        .map_or_else(|| check_record(&record), Err),
+                    Err(EntryError::Json(e)) => Err(malformed(&e)),
+                    Err(e) => Err(RecordProblem::new(ProblemKind::Malformed, e.to_string())),
                 },
-                Err(EntryError::Json(e)) => Err(malformed(&e)),
-                Err(e) => Err(RecordProblem::new(ProblemKind::Malformed, e.to_string())),
             };
             match checked {
                 Ok(plies) => {
@@ -191,6 +194,26 @@ impl Report {
                 Err(problem) => self.add(file, line, problem),
             }
         }
+    }
+
+    /// The problem when `record` (file number `index`, `line`) is a game seen before.
+    fn duplicate(
+        &self,
+        record: &Record,
+        duplicates: &mut Duplicates,
+        index: usize,
+        line: usize,
+        file: &str,
+    ) -> Option<RecordProblem> {
+        let (first_file, first_line) = duplicates.first_seen(record, index, line)?;
+        Some(RecordProblem::new(
+            ProblemKind::Duplicate,
+            format!(
+                "game {} again: the same game is at {}:{first_line}",
+                record.tags.get("game").map_or("?", String::as_str),
+                self.files.get(first_file).map_or(file, String::as_str)
+            ),
+        ))
     }
 }
 
@@ -266,6 +289,15 @@ fn malformed(error: &serde_json::Error) -> RecordProblem {
 
 /// Replays one record against the rules; returns its number of plies, or its first problem.
 pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
+    check_plies(record, record.moves.iter().map(Ply::text))
+}
+
+/// Replays `record` with `plies` in place of its own `moves` (read apart by the fast path).
+pub fn check_plies<'a>(
+    record: &Record,
+    plies: impl ExactSizeIterator<Item = PlyText<'a>>,
+) -> Result<usize, RecordProblem> {
+    let count = plies.len();
     if record.format != FORMAT || record.version != VERSION {
         return Err(RecordProblem::new(
             ProblemKind::Format,
@@ -300,11 +332,11 @@ pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
         ..drawn
     };
     let mut game = AnyGame::create(&record.game, &stored).map_err(setup_problem)?;
-    for (index, ply) in record.moves.iter().enumerate() {
+    for (index, ply) in plies.enumerate() {
         let problem = |kind, message: String| RecordProblem {
             ply: Some(index),
             seat: ply.seat,
-            mv: Some(ply.mv.clone()),
+            mv: Some(ply.mv.to_owned()),
             kind,
             message,
         };
@@ -337,7 +369,7 @@ pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
             Some(_) => None,
         };
         let played = game
-            .parse_move(&ply.mv)
+            .parse_move(ply.mv)
             .map_err(MoveError::from)
             .and_then(|mv| {
                 game.try_play(&mv).map_err(MoveError::from)?;
@@ -360,28 +392,25 @@ pub fn check_record(record: &Record) -> Result<usize, RecordProblem> {
             }
         }
     }
-    if let Some(opening) = record.opening.filter(|&o| o > record.moves.len()) {
+    if let Some(opening) = record.opening.filter(|&o| o > count) {
         return Err(RecordProblem::new(
             ProblemKind::Opening,
-            format!(
-                "the opening is {opening} plies, the game only {}",
-                record.moves.len()
-            ),
+            format!("the opening is {opening} plies, the game only {count}"),
         ));
     }
-    check_faults(&game, record)?;
-    check_end(&game, record)?;
-    Ok(record.moves.len())
+    check_faults(&game, record, count)?;
+    check_end(&game, record, count)?;
+    Ok(count)
 }
 
 /// Substituted seats: each once, a real seat, at a ply the game reached, in games of three or more.
-fn check_faults(game: &AnyGame, record: &Record) -> Result<(), RecordProblem> {
+fn check_faults(game: &AnyGame, record: &Record, plies: usize) -> Result<(), RecordProblem> {
     let problem = |message: String| Err(RecordProblem::new(ProblemKind::End, message));
     for (i, fault) in record.faults.iter().enumerate() {
         if game.seats() < 3 {
             return problem("only games of three or more seats go on after a fault".to_owned());
         }
-        if fault.seat >= game.seats() || fault.ply > record.moves.len() {
+        if fault.seat >= game.seats() || fault.ply > plies {
             return problem(format!(
                 "fault of seat {} at ply {} is outside the game",
                 fault.seat, fault.ply
@@ -395,9 +424,8 @@ fn check_faults(game: &AnyGame, record: &Record) -> Result<(), RecordProblem> {
 }
 
 /// The stored end and result against the replayed position.
-fn check_end(game: &AnyGame, record: &Record) -> Result<(), RecordProblem> {
+fn check_end(game: &AnyGame, record: &Record, plies: usize) -> Result<(), RecordProblem> {
     let over = game.outcome() != Outcome::Ongoing;
-    let plies = record.moves.len();
     let end_problem = |message: String| Err(RecordProblem::new(ProblemKind::End, message));
     match (&record.end, over) {
         (None, true) => {

@@ -1,0 +1,323 @@
+//! A strict reader for record lines in the form the referee writes them: the `moves` array is
+//! scanned in place, with no allocation per ply, and the rest is left to serde_json. A line it is
+//! not sure of is declined, and the caller reads it with serde_json as before.
+//!
+//! Why it is exact: the array it accepts is a subset of what `Vec<Ply>` accepts (fixed key order,
+//! no white space, no escapes, plain decimal numbers), and the rest of the line, with the array
+//! replaced by `[]`, must parse as a [`Record`] with no plies. The first `,"moves":[` in a line is
+//! never inside a string (a quote in a string is escaped), and in any object but the record itself
+//! a `moves` key is refused by `deny_unknown_fields` or by the map's string values, so what
+//! serde_json accepts here it accepts with the plies in place, and with the same values.
+
+use memchr::memmem;
+
+use crate::records::{PlyText, Record};
+
+/// The key the referee writes before the plies, after the tags.
+const MOVES: &[u8] = b",\"moves\":";
+
+/// The longest number (`time_ms` and the like) read: always a finite `f64`.
+const MAX_NUMBER: usize = 24;
+
+/// Reads record lines in the referee's own form; reuses its buffer from line to line.
+#[derive(Default)]
+pub struct FastLines {
+    /// The line without its plies.
+    header: Vec<u8>,
+}
+
+impl FastLines {
+    /// The record on `line` (its `moves` empty) and its plies, or `None` when the line is not in
+    /// the referee's form and serde_json must read it (whether it is a record or not).
+    pub fn read<'l>(&mut self, line: &'l [u8]) -> Option<(Record, Vec<PlyText<'l>>)> {
+        let key = memmem::find(line, MOVES)?;
+        let open = key + MOVES.len();
+        let mut plies = Vec::with_capacity(line.len() / 64);
+        let close = scan_plies(line, open, &mut plies)?;
+        self.header.clear();
+        self.header.extend_from_slice(&line[..open]);
+        self.header.extend_from_slice(b"[]");
+        self.header.extend_from_slice(&line[close..]);
+        let record: Record = serde_json::from_slice(&self.header).ok()?;
+        record.moves.is_empty().then_some((record, plies))
+    }
+}
+
+/// Scans the array that starts at `line[at]`, pushing its plies; the index just past its `]`.
+fn scan_plies<'l>(line: &'l [u8], at: usize, plies: &mut Vec<PlyText<'l>>) -> Option<usize> {
+    let mut i = literal(line, at, b"[")?;
+    if line.get(i) == Some(&b']') {
+        return Some(i + 1);
+    }
+    loop {
+        i = literal(line, i, b"{\"ply\":")?;
+        let (ply, next) = integer(line, i)?;
+        i = next;
+        let seat = match literal(line, i, b",\"seat\":") {
+            Some(next) => {
+                let (seat, next) = integer(line, next)?;
+                i = next;
+                Some(seat)
+            }
+            None => None,
+        };
+        i = literal(line, i, b",\"move\":\"")?;
+        let length = line[i..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let end = i + length;
+        if line[end] != b'"' {
+            return None;
+        }
+        let mv = std::str::from_utf8(&line[i..end]).ok()?;
+        i = end + 1;
+        for key in [
+            &b",\"time_ms\":"[..],
+            b",\"clock_ms\":",
+            b",\"overrun_ms\":",
+        ] {
+            if let Some(next) = literal(line, i, key) {
+                i = number(line, next)?;
+            }
+        }
+        i = literal(line, i, b"}")?;
+        plies.push(PlyText { ply, seat, mv });
+        match line.get(i)? {
+            b',' => i += 1,
+            b']' => return Some(i + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// The index past `text` when `line` has it at `at`.
+fn literal(line: &[u8], at: usize, text: &[u8]) -> Option<usize> {
+    let end = at.checked_add(text.len())?;
+    (line.get(at..end)? == text).then_some(end)
+}
+
+/// A JSON integer with no sign and no leading zero that fits a `usize`.
+fn integer(line: &[u8], at: usize) -> Option<(usize, usize)> {
+    let digits = digits(line, at);
+    if digits == 0 || (digits > 1 && line[at] == b'0') {
+        return None;
+    }
+    let value = line[at..at + digits].iter().try_fold(0usize, |n, &d| {
+        n.checked_mul(10)?.checked_add(usize::from(d - b'0'))
+    })?;
+    Some((value, at + digits))
+}
+
+/// A JSON number with no exponent, of at most [`MAX_NUMBER`] bytes: `-?(0|[1-9][0-9]*)(.[0-9]+)?`.
+fn number(line: &[u8], at: usize) -> Option<usize> {
+    let start = at + usize::from(line.get(at) == Some(&b'-'));
+    let whole = digits(line, start);
+    if whole == 0 || (whole > 1 && line[start] == b'0') {
+        return None;
+    }
+    let mut end = start + whole;
+    if line.get(end) == Some(&b'.') {
+        let fraction = digits(line, end + 1);
+        if fraction == 0 {
+            return None;
+        }
+        end += 1 + fraction;
+    }
+    (end - at <= MAX_NUMBER).then_some(end)
+}
+
+/// How many ASCII digits `line` has from `at`.
+fn digits(line: &[u8], at: usize) -> usize {
+    line.get(at..).map_or(0, |rest| {
+        rest.iter().take_while(|b| b.is_ascii_digit()).count()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plies(array: &str) -> Option<Vec<(usize, Option<usize>, String)>> {
+        let mut plies = Vec::new();
+        let end = scan_plies(array.as_bytes(), 0, &mut plies)?;
+        (end == array.len()).then(|| {
+            plies
+                .iter()
+                .map(|p| (p.ply, p.seat, p.mv.to_owned()))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn reads_the_referees_own_form() {
+        let array = r#"[{"ply":0,"seat":0,"move":"a1b2","time_ms":1.5,"clock_ms":59998.5},{"ply":1,"move":"7","overrun_ms":0.25}]"#;
+        let expected = vec![(0, Some(0), "a1b2".to_owned()), (1, None, "7".to_owned())];
+        assert_eq!(plies(array), Some(expected));
+        assert_eq!(plies("[]"), Some(Vec::new()));
+    }
+
+    /// Each of these is either not JSON, or JSON that serde_json reads differently or refuses;
+    /// all are left to serde_json.
+    #[test]
+    fn declines_anything_else() {
+        for array in [
+            r#"[{"ply":0,"move":"a\"1"}]"#,
+            r#"[{"ply":0,"move":"a\u0031"}]"#,
+            r#"[{"ply":01,"move":"a"}]"#,
+            r#"[{"ply":-1,"move":"a"}]"#,
+            r#"[{"ply":0.0,"move":"a"}]"#,
+            r#"[{"ply":18446744073709551616,"move":"a"}]"#,
+            r#"[{"ply":0,"move":"a","time_ms":1e400}]"#,
+            r#"[{"ply":0,"move":"a","time_ms":.5}]"#,
+            r#"[{"ply":0,"move":"a","time_ms":1.}]"#,
+            r#"[{"ply":0,"move":"a","time_ms":00.5}]"#,
+            r#"[{"ply":0,"move":"a","time_ms":1,"time_ms":2}]"#,
+            r#"[{"ply":0,"move":"a","extra":1}]"#,
+            r#"[{"move":"a","ply":0}]"#,
+            r#"[{"ply":0,"seat":null,"move":"a"}]"#,
+            r#"[ {"ply":0,"move":"a"}]"#,
+            r#"[{"ply":0,"move":"a"},]"#,
+            r#"[{"ply":0,"move":"a"}"#,
+            "[{\"ply\":0,\"move\":\"a\tb\"}]",
+        ] {
+            assert_eq!(plies(array), None, "{array}");
+        }
+    }
+
+    mod properties {
+        use proptest::prelude::*;
+
+        use super::super::FastLines;
+        use crate::records::{End, FORMAT, GameResult, Ply, PlyText, Record, SeatInfo, VERSION};
+
+        /// Text with what JSON must escape or what could fool the search for the plies.
+        fn text() -> impl Strategy<Value = String> {
+            prop_oneof![
+                20 => "[a-h1-9]{1,6}",
+                1 => "[a-z\"\\,:\\[\\]{} \u{1}\t\u{e9}\u{1F600}]{0,10}",
+                1 => Just(",\"moves\":[".to_owned()),
+                1 => Just(",\"moves\":[{\"ply\":0,\"move\":\"a\"}]".to_owned()),
+            ]
+        }
+
+        /// A time as the referee writes it (to the microsecond), or any finite number.
+        fn time() -> impl Strategy<Value = Option<f64>> {
+            prop_oneof![
+                40 => Just(None),
+                160 => (0u64..4_000_000_000).prop_map(|us| Some(us as f64 / 1000.0)),
+                1 => any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Some),
+            ]
+        }
+
+        fn ply() -> impl Strategy<Value = Ply> {
+            (
+                prop_oneof![0usize..400, any::<usize>()],
+                prop::option::of(0usize..6),
+                prop_oneof![40 => "[a-h1-9]{1,6}", 1 => text()],
+                time(),
+                time(),
+                time(),
+            )
+                .prop_map(|(ply, seat, mv, time_ms, clock_ms, overrun_ms)| Ply {
+                    ply,
+                    seat,
+                    mv,
+                    time_ms,
+                    clock_ms,
+                    overrun_ms,
+                })
+        }
+
+        fn record() -> impl Strategy<Value = Record> {
+            (
+                prop::collection::vec(text(), 1..4),
+                prop::collection::btree_map(text(), text(), 0..4),
+                prop::collection::vec(ply(), 0..40),
+                (
+                    any::<u64>(),
+                    prop::option::of(text()),
+                    prop::option::of(0usize..50),
+                ),
+                prop::option::of(prop::collection::vec(0usize..4, 0..3)),
+            )
+                .prop_map(|(names, tags, moves, (seed, setup, opening), winners)| {
+                    Record {
+                        format: FORMAT.to_owned(),
+                        version: VERSION,
+                        game: "dvonn".to_owned(),
+                        variant: None,
+                        seats: names.into_iter().map(|name| SeatInfo { name }).collect(),
+                        seed,
+                        setup,
+                        tags,
+                        moves,
+                        opening,
+                        faults: Vec::new(),
+                        end: winners.as_ref().map(|_| End::Normal {}),
+                        result: winners.map(|winners| GameResult {
+                            scores: vec![0; winners.len()],
+                            winners,
+                        }),
+                    }
+                })
+        }
+
+        /// One edit of a line: a byte inserted, removed or replaced by one that matters to JSON.
+        fn edit() -> impl Strategy<Value = (usize, u8, u8)> {
+            let bytes = b"  \n,\"\\[]{}:00123456789-.eE+tnx\x7f\xc3";
+            (any::<usize>(), 0u8..4, prop::sample::select(bytes.to_vec()))
+        }
+
+        fn config() -> ProptestConfig {
+            let mut config = ProptestConfig::default();
+            if std::env::var_os("PROPTEST_CASES").is_none() {
+                config.cases = 3000;
+            }
+            config
+        }
+
+        proptest! {
+            #![proptest_config(config())]
+
+            /// Whatever the fast path accepts, serde_json reads as the same record with the same
+            /// plies; and it accepts the records the referee writes (moves that need no escape,
+            /// times to the microsecond), so that it is the path taken.
+            #[test]
+            fn the_fast_path_reads_what_serde_json_reads(
+                record in record(),
+                edits in prop::collection::vec(edit(), 0..3),
+            ) {
+                let mut line = serde_json::to_vec(&record).unwrap();
+                let plain = record.moves.iter().all(|p| {
+                    !p.mv.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
+                        && [p.time_ms, p.clock_ms, p.overrun_ms]
+                            .iter()
+                            .flatten()
+                            .all(|t| (t * 1000.0).fract() == 0.0 && (0.0..4e6).contains(t))
+                });
+                if plain {
+                    prop_assert!(FastLines::default().read(&line).is_some());
+                }
+                for (at, how, byte) in edits {
+                    let at = at % (line.len() + 1);
+                    match how {
+                        0 => line.insert(at, byte),
+                        1 if at < line.len() => {
+                            line.remove(at);
+                        }
+                        _ if at < line.len() => line[at] = byte,
+                        _ => {}
+                    }
+                }
+                if let Some((header, plies)) = FastLines::default().read(&line) {
+                    let full: Result<Record, _> = serde_json::from_slice(&line);
+                    prop_assert!(full.is_ok(), "accepted what serde_json refuses: {}", String::from_utf8_lossy(&line));
+                    let full = full.unwrap();
+                    let texts: Vec<PlyText> = full.moves.iter().map(Ply::text).collect();
+                    prop_assert_eq!(plies, texts);
+                    prop_assert_eq!(header, Record { moves: Vec::new(), ..full });
+                }
+            }
+        }
+    }
+}
