@@ -29,8 +29,15 @@ impl Cli {
     /// Parses the command line (exiting with clap's message and status 2 when it cannot), keeping
     /// the words of each `--engine` together: the derive flattens them.
     pub fn parse_args() -> Cli {
+        Cli::parse_args_from(std::env::args_os())
+    }
+
+    /// As [`Cli::parse_args`], from `args` (the program's name first).
+    pub fn parse_args_from<T: Into<std::ffi::OsString> + Clone>(
+        args: impl IntoIterator<Item = T>,
+    ) -> Cli {
         use clap::{CommandFactory, FromArgMatches};
-        let matches = Cli::command().get_matches();
+        let matches = Cli::command().get_matches_from(args);
         let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         let play = match &mut cli.command {
             Command::Match(args) => &mut args.play,
@@ -172,6 +179,16 @@ pub enum Command {
     ///
     /// Example: referee check-engine --game dvonn -- python3 examples/random_bot.py
     CheckEngine(CheckEngineArgs),
+    /// Play a game yourself, at the terminal, against engines: a `match` with you in one seat.
+    ///
+    /// You see the position as your seat may (in DOUBLE, only your own hand), the other seats'
+    /// moves, and the clock when one runs. Type a move in any case; `?` lists the legal moves,
+    /// `undo` takes back your last move (only without a clock, the default here), `resign` gives
+    /// up, `help` says so. A move that is not a move of the game and one the rules forbid are
+    /// told apart, and you are asked again. The other seats are the --engine commands in seat
+    /// order (one --engine plays every other seat), or the built-in search bot. `--engine human`
+    /// in `match` and `tournament` seats you the same way.
+    Play(HumanArgs),
     /// Play games between engine processes, one per seat, and report the standings.
     ///
     /// Without --engine, the built-in `search` bot plays built-in `random` bots. Seats rotate
@@ -342,6 +359,46 @@ pub struct CheckEngineArgs {
     /// The engine's command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
+}
+
+/// The flags of `play`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  referee play --game dvonn                           you against the built-in search bot
+  referee play --game double --seats 4 --seat 2 --tc 300+5
+  referee play --game pegs --engine ./mybot --games 2 --out games.jsonl")]
+pub struct HumanArgs {
+    /// The game.
+    #[arg(long)]
+    pub game: String,
+    /// The variant, for games that have them.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// The number of seats (3 for three-player Double Dutch, 2 to 6 for DOUBLE).
+    #[arg(long, default_value_t = 2, value_parser = at_least_1)]
+    pub seats: usize,
+    /// Your seat in the first game, from 0 (seats rotate from game to game).
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+    /// An engine for the other seats, a shell-like command or `--engine` keys as in `match`;
+    /// once for all of them, or once per other seat in seat order.
+    #[arg(long = "engine", value_name = "ENGINE")]
+    pub engines: Vec<String>,
+    /// Time control, as in `match`; `inf` (no clock) allows `undo`.
+    #[arg(long, default_value = "inf")]
+    pub tc: String,
+    /// A fixed time per move in milliseconds, instead of --tc.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// How many games.
+    #[arg(long, default_value_t = 1, value_parser = at_least_1)]
+    pub games: usize,
+    /// The seed of the games (deals, racks) and of the built-in bot.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Append each finished game's record to this file.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// The flags of `match`.
@@ -526,6 +583,9 @@ pub enum StrategyArg {
     Random,
     /// Alpha-beta search within the clock.
     Search,
+    /// A person at the terminal: the referee starts it for `--engine human`, with the protocol on
+    /// descriptors 3 and 4 and the terminal on standard input and output.
+    Human,
 }
 
 /// Transcript styles `import` reads.

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use cli::{
-    CheckEngineArgs, Cli, Command, FormatArg, ImportFormat, MatchArgs, OnFaultArg, PlayArgs,
-    RunArgs, StrategyArg, TournamentArgs,
+    CheckEngineArgs, Cli, Command, FormatArg, HumanArgs, ImportFormat, MatchArgs, OnFaultArg,
+    PlayArgs, RunArgs, StrategyArg, TournamentArgs,
 };
 use referee::bots::Strategy;
 use referee::error::{CommandResult, Ended, Error, exit_status};
@@ -19,7 +19,7 @@ use referee::play::clock::TimeControl;
 use referee::play::openings::{BookSpec, Generate, Openings};
 use referee::play::run::{Tournament, run};
 use referee::play::schedule::Format;
-use referee::play::spec::{EngineSpec, builtin_engines, root_check, unique_names};
+use referee::play::spec::{EngineSpec, builtin_engines, human_engine, root_check, unique_names};
 use referee::records::import::Source;
 use referee::rules::game::Setup;
 use referee::stats::elo::Sprt;
@@ -92,11 +92,45 @@ fn dispatch(cli: Cli) -> CommandResult {
             let strategy = match strategy {
                 StrategyArg::Random => Strategy::Random,
                 StrategyArg::Search => Strategy::Search,
+                StrategyArg::Human => Strategy::Human,
             };
-            referee::bots::run(&game, strategy, seed, io::stdin().lock(), stdout)?;
+            if strategy != Strategy::Human {
+                referee::bots::run(&game, strategy, seed, io::stdin().lock(), stdout, None)?;
+                return Ok(Ended::Done);
+            }
+            // The referee gives the human seat the protocol on 3 and 4, the terminal on 0 and 1.
+            let protocol = |fd: u8, write: bool| {
+                std::fs::OpenOptions::new()
+                    .read(!write)
+                    .write(write)
+                    .open(format!("/dev/fd/{fd}"))
+                    .map_err(|e| {
+                        Error::Usage(format!(
+                            "the human seat is started by the referee (`referee play`, or \
+                             `--engine human`), which speaks to it on descriptor {fd}: {e}"
+                        ))
+                    })
+            };
+            let (commands, answers) = (protocol(3, false)?, protocol(4, true)?);
+            let terminal = referee::bots::human::Terminal::new(
+                Box::new(io::stdin().lock()) as Box<dyn io::BufRead>,
+                Box::new(stdout) as Box<dyn io::Write>,
+            );
+            referee::bots::run(
+                &game,
+                strategy,
+                seed,
+                io::BufReader::new(commands),
+                answers,
+                Some(terminal),
+            )?;
             Ok(Ended::Done)
         }
         Command::CheckEngine(args) => check_engine(args, &mut stdout),
+        Command::Play(args) => match Cli::parse_args_from(human_match(args)?).command {
+            Command::Match(args) => play_match(args, &mut stdout),
+            _ => unreachable!("human_match builds a match"),
+        },
         Command::Match(args) => play_match(args, &mut stdout),
         Command::Tournament(args) => play_tournament(args, &mut stdout),
         Command::Stats {
@@ -221,6 +255,59 @@ fn check_engine(args: CheckEngineArgs, stdout: &mut dyn io::Write) -> CommandRes
 
 /// The match configuration `play` asks for: its engines (the built-in bots when none is given),
 /// clocks, seed (drawn when not given), and openings, checked for games of `seats` seats.
+/// The `match` command line `play` stands for: `human` in the person's seat, the engines (or
+/// the built-in search bot) in the others.
+fn human_match(args: HumanArgs) -> Result<Vec<String>, Error> {
+    if args.seat >= args.seats {
+        return Err(Error::Usage(format!(
+            "--seat {} is not a seat of {} (seats are numbered from 0)",
+            args.seat, args.seats
+        )));
+    }
+    let others = args.seats - 1;
+    let engines = match args.engines.len() {
+        0 => {
+            let seed = args.seed.unwrap_or(0);
+            let bot = format!(
+                "name=search cmd='{} bot --game {} --strategy search --seed {seed}'",
+                this_program()?,
+                args.game
+            );
+            vec![bot; others]
+        }
+        1 => vec![args.engines[0].clone(); others],
+        n if n == others => args.engines,
+        n => {
+            return Err(Error::Usage(format!(
+                "{n} --engine values for {others} other seats: give one for all, or one per seat"
+            )));
+        }
+    };
+    let mut seats = engines;
+    seats.insert(args.seat, "human".to_owned());
+    let mut argv = vec!["referee".to_owned(), "match".to_owned()];
+    let mut flag = |name: &str, value: String| argv.extend([format!("--{name}"), value]);
+    flag("game", args.game);
+    if let Some(variant) = args.variant {
+        flag("variant", variant);
+    }
+    for engine in seats {
+        flag("engine", engine);
+    }
+    match args.movetime {
+        Some(ms) => flag("movetime", ms.to_string()),
+        None => flag("tc", args.tc),
+    }
+    flag("games", args.games.to_string());
+    if let Some(seed) = args.seed {
+        flag("seed", seed.to_string());
+    }
+    if let Some(out) = args.out {
+        flag("out", out.display().to_string());
+    }
+    Ok(argv)
+}
+
 fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Error> {
     let seed = match play.seed {
         Some(seed) => seed,
@@ -237,10 +324,18 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
     } else {
         play.engine_words
             .iter()
-            .map(|words| Ok(EngineSpec::parse_with(&engine_text(words)?, &play.each)?))
+            .map(|words| match words.as_slice() {
+                [human] if human == "human" => Ok(human_engine(&this_program()?, &play.game)?),
+                _ => Ok(EngineSpec::parse_with(&engine_text(words)?, &play.each)?),
+            })
             .collect::<Result<_, Error>>()?
     };
     unique_names(&mut engines);
+    if play.concurrency > 1 && engines.iter().any(|e| e.command.terminal) {
+        return Err(Error::Usage(
+            "a human seat plays one game at a time: leave out --concurrency".into(),
+        ));
+    }
     for warning in root_check(&engines, nix::unistd::geteuid().is_root()).map_err(Error::Usage)? {
         eprintln!("referee: warning: {warning}");
     }

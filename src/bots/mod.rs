@@ -1,6 +1,7 @@
 //! Built-in engines: strategies that choose moves, and the engine side of the protocol for them.
 
 pub mod double_view;
+pub mod human;
 pub mod montecarlo;
 pub mod search;
 
@@ -28,6 +29,8 @@ pub enum Strategy {
     /// Within the time the clock allows: alpha-beta search for two seats, Monte Carlo playouts
     /// for more.
     Search,
+    /// A person at the terminal (see [`human`]).
+    Human,
 }
 
 impl Strategy {
@@ -36,6 +39,7 @@ impl Strategy {
         match self {
             Strategy::Random => "random",
             Strategy::Search => "search",
+            Strategy::Human => "human",
         }
     }
 }
@@ -138,6 +142,8 @@ pub fn choose(
             let deadline = Instant::now() + think;
             montecarlo::monte_carlo(game, deadline, u64::MAX, fnv1a(seed, history))
         }
+        // A person chooses at the terminal, not here.
+        Strategy::Human => None,
         Strategy::Search => {
             let budget = Budget {
                 deadline: Instant::now() + think,
@@ -214,12 +220,18 @@ struct BotState {
     seat: Seat,
     game: Option<AnyGame>,
     history: Vec<String>,
+    /// The person's terminal, for [`Strategy::Human`].
+    terminal: Option<HumanTerminal>,
 }
+
+/// The human seat's terminal: the referee's standard input and output.
+pub type HumanTerminal = human::Terminal<Box<dyn BufRead>, Box<dyn Write>>;
 
 impl BotState {
     fn answer(&mut self, command: Command) -> Result<String, String> {
         match command {
             Command::ProtocolVersion => Ok("2".into()),
+            Command::Name if self.strategy == Strategy::Human => Ok("human".into()),
             Command::Name => Ok(format!("referee-{}", self.strategy.name())),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
             Command::ListCommands => Ok(Answerer::Engine.list_commands()),
@@ -262,18 +274,38 @@ impl BotState {
                     }
                     other => other,
                 };
+                if let Some(terminal) = &mut self.terminal {
+                    terminal
+                        .new_game(&game, self.seat)
+                        .map_err(|e| e.to_string())?;
+                }
                 self.game = Some(game);
                 self.history.clear();
                 Ok(String::new())
             }
             Command::Play { seat, mv } => self.follow(seat, mv),
-            // A round's scores are public knowledge the bots do not use.
-            Command::Event(text) if text.starts_with("round ") => Ok(String::new()),
+            // A round's scores are public knowledge the bots do not use; a person sees them.
+            Command::Event(text) if text.starts_with("round ") => match &mut self.terminal {
+                Some(terminal) => terminal
+                    .note(&text)
+                    .map(|()| String::new())
+                    .map_err(|e| e.to_string()),
+                None => Ok(String::new()),
+            },
             Command::Event(text) => self.follow(None, text),
             Command::GenMove { seat, options } => {
                 let game = self.game.as_ref().ok_or("no game")?;
                 if game.to_move() != Some(Actor::Seat(seat)) {
                     return Err(format!("seat {seat} is not to move"));
+                }
+                if let Some(terminal) = &mut self.terminal {
+                    let clock = clock_text(&options);
+                    return match terminal.ask(game, seat, clock.as_deref()) {
+                        Ok(human::Answer::Move(mv)) => Ok(mv),
+                        Ok(human::Answer::Resign) => Ok("resign".into()),
+                        Ok(human::Answer::Undo) => Ok("undo".into()),
+                        Err(e) => Err(e.to_string()),
+                    };
                 }
                 let think = thinking_time(&options);
                 choose(self.strategy, game, &self.history, self.game_seed, think)
@@ -292,23 +324,61 @@ impl BotState {
         // DOUBLE's hands are hidden: the bot keeps its own view, filling in unseen cards.
         if let AnyGame::Double(view) = game {
             double_view::follow(view, actor, &mv)?;
-            self.history.push(mv);
-            return Ok(String::new());
+        } else {
+            let parsed = game.parse_move(&mv).map_err(|e| e.to_string())?;
+            game.try_play(&parsed).map_err(|e| e.to_string())?;
         }
-        let parsed = game.parse_move(&mv).map_err(|e| e.to_string())?;
-        game.try_play(&parsed).map_err(|e| e.to_string())?;
-        self.history.push(parsed.to_string());
+        if let Some(terminal) = &mut self.terminal {
+            terminal
+                .heard(self.seat, actor, &mv, game)
+                .map_err(|e| e.to_string())?;
+        }
+        self.history.push(mv);
         Ok(String::new())
     }
 }
 
-/// Runs a built-in engine for `game_id` over `input`/`output` until `quit` or end of input.
+/// What a person is told of the clocks from `genmove`'s keys; `None` when no clock runs.
+fn clock_text(options: &[(String, String)]) -> Option<String> {
+    let get = |key: &str| {
+        options
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let seconds = |ms: &str| {
+        ms.parse::<u64>().map_or_else(
+            |_| ms.to_owned(),
+            |ms| format!("{}.{:01} s", ms / 1000, ms % 1000 / 100),
+        )
+    };
+    if let Some(movetime) = get("movetime") {
+        return Some(format!("time for this move: {}", seconds(movetime)));
+    }
+    let time = get("time")?;
+    let mut text = format!("your clock: {}", seconds(time));
+    if let Some(inc) = get("inc").filter(|&inc| inc != "0") {
+        text.push_str(&format!(" (+{} a move)", seconds(inc)));
+    }
+    if let Some(moves) = get("movestogo") {
+        text.push_str(&format!(", {moves} moves to go"));
+    }
+    if let Some(clocks) = get("clocks") {
+        let all: Vec<String> = clocks.split(',').map(seconds).collect();
+        text.push_str(&format!("; every seat's: {}", all.join(", ")));
+    }
+    Some(text)
+}
+
+/// Runs a built-in engine for `game_id` over `input`/`output` until `quit` or end of input; a
+/// [`Strategy::Human`] asks the person at `terminal`.
 pub fn run(
     game_id: &str,
     strategy: Strategy,
     seed: u64,
     input: impl BufRead,
     output: impl Write,
+    terminal: Option<HumanTerminal>,
 ) -> io::Result<()> {
     AnyGame::create(game_id, &Setup::default())
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
@@ -320,6 +390,7 @@ pub fn run(
         seat: 0,
         game: None,
         history: Vec::new(),
+        terminal,
     };
     crate::protocol::serve(input, output, crate::protocol::Framing::Gtp, |command| {
         state.answer(command)

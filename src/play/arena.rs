@@ -1,5 +1,6 @@
 //! The match loop: games between engine processes under the referee's clocks and adjudication.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -13,7 +14,8 @@ use crate::play::sandbox::Sandbox;
 use crate::play::schedule::{Scheduled, engine_seed};
 use crate::play::spec::{EngineSpec, Proto};
 use crate::records::replay::Replay;
-use crate::records::{End, Record, Verdict};
+use crate::records::{End, Ply, Record, Verdict};
+use crate::rules::AnyMove;
 use crate::rules::game::{Actor, Game, MoveError, Setup, SetupError, Viewer};
 use crate::rules::seeded::Stream;
 
@@ -536,6 +538,11 @@ fn play_one(
                 .iter()
                 .map(|&e| (config.engines[e].proto == Proto::CodeCup).then(CodeCupSeat::default))
                 .collect(),
+            human: engine_of_seat
+                .iter()
+                .map(|&e| config.engines[e].command.terminal)
+                .collect(),
+            redo: VecDeque::new(),
         };
         end = table.play().err();
     }
@@ -601,12 +608,69 @@ struct Table<'a> {
     totals_told: Vec<i64>,
     /// The seats whose engines speak the CodeCup protocol.
     codecup: Vec<Option<CodeCupSeat>>,
+    /// The human seats (`--engine human`), which may take a move back in a game without a clock.
+    human: Vec<bool>,
+    /// Plies to play again after an undo, told to the engines as they are played.
+    redo: VecDeque<Ply>,
 }
 
 impl Table<'_> {
     /// Plays to the end: `Ok` when the rules end the game, `Err` with the end when a resignation
     /// or a verdict does.
     fn play(&mut self) -> Result<(), End> {
+        self.new_games()?;
+        loop {
+            self.tell_rounds()?;
+            let seat = match self.replay.game().to_move() {
+                None => return Ok(()),
+                // After an undo: the plies kept, played again and told as before.
+                Some(actor) if !self.redo.is_empty() => {
+                    self.play_again(actor)?;
+                    continue;
+                }
+                Some(Actor::Seat(seat)) if self.opening_played < self.opening.len() => {
+                    if let Err((at_fault, f)) = self.opening_ply(seat) {
+                        self.fault(at_fault, f)?;
+                    }
+                    continue;
+                }
+                Some(Actor::Seat(seat)) if !self.replay.is_substituted(seat) => seat,
+                // A card leaves the stock as the seed dictates.
+                Some(Actor::Chance) => {
+                    let game = self.replay.game();
+                    let mv = match game.seeded_chance(self.replay.seed()) {
+                        Some(mv) => mv,
+                        None => {
+                            let mut moves = Vec::new();
+                            game.legal_moves(&mut moves);
+                            moves[self.rng.below(count(&moves)) as usize]
+                        }
+                    };
+                    self.chance(&mv)?;
+                    continue;
+                }
+                // The referee plays for a substituted seat: a random legal move.
+                Some(Actor::Seat(seat)) => {
+                    let mut moves = Vec::new();
+                    self.replay.game().legal_moves(&mut moves);
+                    let pick = moves[self.rng.below(count(&moves)) as usize].to_string();
+                    self.replay.play(&pick).expect("a listed move is legal");
+                    if let Err((at_fault, f)) = self.tell(seat, &pick) {
+                        self.fault(at_fault, f)?;
+                    }
+                    continue;
+                }
+            };
+            match self.turn(seat) {
+                Ok(None) => {}
+                Ok(Some(end)) => return Err(end),
+                Err((at_fault, f)) => self.fault(at_fault, f)?,
+            }
+        }
+    }
+
+    /// Tells every engine the game begins: `newgame` with its seat, seed, clock and layout.
+    fn new_games(&mut self) -> Result<(), End> {
         let seats = self.engines.len();
         let game = self.replay.game();
         let variant = game.variant().map(|v| format!(" {v}")).unwrap_or_default();
@@ -631,63 +695,54 @@ impl Table<'_> {
                 self.fault(seat, fault_of(e, self.config.startup))?;
             }
         }
-        loop {
-            self.tell_rounds()?;
-            let seat = match self.replay.game().to_move() {
-                None => return Ok(()),
-                Some(Actor::Seat(seat)) if self.opening_played < self.opening.len() => {
-                    if let Err((at_fault, f)) = self.opening_ply(seat) {
-                        self.fault(at_fault, f)?;
-                    }
-                    continue;
-                }
-                Some(Actor::Seat(seat)) if !self.replay.is_substituted(seat) => seat,
-                // A card leaves the stock as the seed dictates; each engine learns what its seat
-                // may see of it, as information it may ignore.
-                Some(Actor::Chance) => {
-                    let game = self.replay.game();
-                    let mv = match game.seeded_chance(self.replay.seed()) {
-                        Some(mv) => mv,
-                        None => {
-                            let mut moves = Vec::new();
-                            game.legal_moves(&mut moves);
-                            moves[self.rng.below(count(&moves)) as usize]
-                        }
-                    };
-                    let views: Vec<String> = (0..seats)
-                        .map(|seat| game.visible_text(&mv, Viewer::Seat(seat)))
-                        .collect();
-                    self.replay
-                        .play(&mv.to_string())
-                        .expect("a chance ply the game offers is legal");
-                    for (seat, view) in views.iter().enumerate() {
-                        if self.replay.is_substituted(seat) {
-                            continue;
-                        }
-                        if let Err(e) = self.engines[seat].inform(&format!("event {view}")) {
-                            self.fault(seat, fault_of(e, Duration::ZERO))?;
-                        }
-                    }
-                    continue;
-                }
-                // The referee plays for a substituted seat: a random legal move.
-                Some(Actor::Seat(seat)) => {
-                    let mut moves = Vec::new();
-                    self.replay.game().legal_moves(&mut moves);
-                    let pick = moves[self.rng.below(count(&moves)) as usize].to_string();
-                    self.replay.play(&pick).expect("a listed move is legal");
-                    if let Err((at_fault, f)) = self.tell(seat, &pick) {
-                        self.fault(at_fault, f)?;
-                    }
-                    continue;
-                }
-            };
-            match self.turn(seat) {
-                Ok(None) => {}
-                Ok(Some(end)) => return Err(end),
-                Err((at_fault, f)) => self.fault(at_fault, f)?,
+        Ok(())
+    }
+
+    /// Plays chance ply `mv` (a card leaving the stock); each engine learns what its seat may see
+    /// of it, as information it may ignore.
+    fn chance(&mut self, mv: &AnyMove) -> Result<(), End> {
+        let game = self.replay.game();
+        let views: Vec<String> = (0..self.engines.len())
+            .map(|seat| game.visible_text(mv, Viewer::Seat(seat)))
+            .collect();
+        self.replay
+            .play(&mv.to_string())
+            .expect("a chance ply the game offers is legal");
+        for (seat, view) in views.iter().enumerate() {
+            if self.replay.is_substituted(seat) {
+                continue;
+            }
+            if let Err(e) = self.engines[seat].inform(&format!("event {view}")) {
+                self.fault(seat, fault_of(e, Duration::ZERO))?;
             }
         }
+        Ok(())
+    }
+
+    /// Plays the next ply kept by an undo for `actor`, and tells the engines as the first time.
+    fn play_again(&mut self, actor: Actor) -> Result<(), End> {
+        let Some(ply) = self.redo.pop_front() else {
+            return Ok(());
+        };
+        let index = self.replay.game().ply();
+        let Actor::Seat(seat) = actor else {
+            let game = self.replay.game();
+            let mv = game
+                .parse_move(&ply.mv)
+                .expect("a ply played before parses");
+            return self.chance(&mv);
+        };
+        let mv = self
+            .replay
+            .play_again(&ply)
+            .expect("a ply played before is legal");
+        if index < self.opening_played {
+            self.replay.end_opening();
+        }
+        if let Err((at_fault, f)) = self.tell(seat, &mv.to_string()) {
+            self.fault(at_fault, f)?;
+        }
+        Ok(())
     }
 
     /// Tells every engine still playing of a round that ended (DOUBLE): `event round N
@@ -826,6 +881,27 @@ impl Table<'_> {
         })
     }
 
+    /// Whether `seat` may take a move back: a human seat, in a game without a clock, where the
+    /// referee plays for no seat.
+    fn may_undo(&self, seat: usize) -> bool {
+        self.human[seat]
+            && self.clocks.iter().all(|c| !c.runs())
+            && (0..self.engines.len()).all(|s| !self.replay.is_substituted(s))
+    }
+
+    /// Takes `seat`'s last move back (and every ply after it): the game starts again for every
+    /// engine (`newgame`), and the plies before that move are played again as they were. With no
+    /// move of its own to take back, the seat is simply asked again.
+    fn undo(&mut self, seat: usize) -> Result<(), End> {
+        if let Some(kept) = self.replay.rewind_before_last_of(seat, self.opening_played) {
+            self.redo = kept.into();
+            self.rounds_told = 0;
+            self.totals_told = vec![0; self.engines.len()];
+            self.new_games()?;
+        }
+        Ok(())
+    }
+
     /// Asks `seat` for its move, checks it against the clock and the rules, plays it and tells
     /// every engine. `Ok(Some(end))` when the seat resigns; `Err` names the seat at fault.
     fn turn(&mut self, seat: usize) -> Result<Option<End>, (usize, Fault)> {
@@ -850,6 +926,10 @@ impl Table<'_> {
         }
         if text.eq_ignore_ascii_case("resign") {
             return Ok(Some(End::Resignation { seat }));
+        }
+        if text.eq_ignore_ascii_case("undo") && self.may_undo(seat) {
+            // A fault while the engines are told ends the game: `Ok(Some(end))`.
+            return Ok(self.undo(seat).err());
         }
         let late = self.clocks[seat]
             .spend(used, self.config.time_margin)

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Read, Write};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitSta
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, killpg};
+use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
@@ -57,6 +57,9 @@ pub struct EngineCommand {
     pub user: Option<(u32, u32)>,
     /// Whether it runs in the bubblewrap sandbox (see [`crate::play::sandbox`]).
     pub sandbox: bool,
+    /// Whether it is the human seat: it keeps the referee's standard input and output (the
+    /// terminal) and speaks the protocol on descriptors 3 (commands in) and 4 (answers out).
+    pub terminal: bool,
 }
 
 /// How an exited engine ended, and what its limits say about it.
@@ -347,13 +350,29 @@ impl Engine {
                 (cmd, false)
             }
         };
-        cmd.stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        cmd.stderr(Stdio::piped());
+        // The human seat's protocol pipes: ours are kept, its ends become its 3 and 4 (moved
+        // above 9 first, so that neither is already 3 or 4).
+        let mut terminal_pipes = None;
+        if command.terminal {
+            let pipe = || -> io::Result<(OwnedFd, OwnedFd)> {
+                let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+                let high = |fd: OwnedFd| rustix::io::fcntl_dupfd_cloexec(fd, 10);
+                Ok((high(read)?, high(write)?))
+            };
+            let (commands, to_engine) = pipe().map_err(spawn_error)?;
+            let (from_engine, answers) = pipe().map_err(spawn_error)?;
+            terminal_pipes = Some((commands, to_engine, from_engine, answers));
+        } else {
+            cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+        }
         if let Some((uid, gid)) = command.user {
             cmd.uid(uid).gid(gid);
         }
-        let mut child = process::start(cmd, command.limits).map_err(|e| match e.kind() {
+        let terminal = terminal_pipes
+            .as_ref()
+            .map(|(commands, _, _, answers)| [commands.as_raw_fd(), answers.as_raw_fd()]);
+        let mut child = process::start(cmd, command.limits, terminal).map_err(|e| match e.kind() {
             ErrorKind::Interrupted => EngineError::Stopping,
             ErrorKind::NotFound if sandboxed => spawn_error(io::Error::new(
                 ErrorKind::NotFound,
@@ -373,8 +392,14 @@ impl Engine {
             rustix::process::PidfdFlags::empty(),
         )
         .ok();
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
+        let (stdin, stdout) = match terminal_pipes {
+            // The engine's ends close here; it holds its own copies.
+            Some((_, to_engine, from_engine, _)) => (
+                Some(ChildStdin::from(to_engine)),
+                Some(ChildStdout::from(from_engine)),
+            ),
+            None => (child.stdin.take(), child.stdout.take()),
+        };
         let stderr = child.stderr.take();
         let engine = Engine {
             name: command.name.clone(),
@@ -874,7 +899,10 @@ impl Engine {
             return;
         }
         self.killed = true;
-        let _ = killpg(self.group, Signal::SIGKILL);
+        // The human seat is no group's leader: then the process alone.
+        if killpg(self.group, Signal::SIGKILL).is_err() {
+            let _ = kill(self.group, Signal::SIGKILL);
+        }
         self.stdin = None;
         if self.exited.is_none() {
             self.exited = self.child.wait().ok();

@@ -3,6 +3,7 @@
 //! leave behind killed and reaped.
 
 use std::io;
+use std::os::fd::RawFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -70,14 +71,28 @@ fn start_now(command: &mut Command) -> io::Result<Child> {
 
 /// Starts `command` in its own process group, under `limits`, with SIGKILL as its parent-death
 /// signal, so that a referee killed outright (SIGKILL, the OOM killer) takes its engines with it.
-pub fn start(mut command: Command, limits: Limits) -> io::Result<Child> {
+///
+/// With `terminal` (the human seat), it stays in the referee's process group instead, so that it
+/// may read the terminal the referee was started from, and the two descriptors become its 3 and 4.
+pub fn start(
+    mut command: Command,
+    limits: Limits,
+    terminal: Option<[RawFd; 2]>,
+) -> io::Result<Child> {
     let referee = nix::unistd::getpid();
-    command.process_group(0);
+    if terminal.is_none() {
+        command.process_group(0);
+    }
     // SAFETY: the closure runs in the forked child before exec (after a change of user, which
     // would clear the parent-death signal) and makes only async-signal-safe system calls
-    // (setrlimit, prctl, getppid); it allocates nothing and takes no lock.
+    // (dup2, setrlimit, prctl, getppid); it allocates nothing and takes no lock.
     unsafe {
         command.pre_exec(move || {
+            for (fd, to) in terminal.iter().flatten().zip([3, 4]) {
+                if nix::libc::dup2(*fd, to) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
             limits.apply()?;
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
             // The referee may have died between the fork and the prctl: then no signal comes.
@@ -126,7 +141,10 @@ pub fn stop_all() {
     let registry = registry();
     STOPPING.store(true, Ordering::SeqCst);
     for &group in &registry.groups {
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+        // The human seat is no group's leader: then the process alone.
+        if killpg(Pid::from_raw(group), Signal::SIGKILL).is_err() {
+            let _ = kill(Pid::from_raw(group), Signal::SIGKILL);
+        }
     }
 }
 

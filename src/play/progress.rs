@@ -13,9 +13,10 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A run of `total` games of which `done` were played before.
-    pub fn new(total: u64, done: u64) -> Progress {
-        let bar = io::stderr().is_terminal().then(|| {
+    /// A run of `total` games of which `done` were played before; a bar only when `bar` allows
+    /// it (not while a person plays at the terminal) and stderr is a terminal.
+    pub fn new(total: u64, done: u64, bar: bool) -> Progress {
+        let bar = (bar && io::stderr().is_terminal()).then(|| {
             let bar = indicatif::ProgressBar::new(total);
             let style = indicatif::ProgressStyle::with_template(
                 "{bar:30} {pos}/{len} games, ETA {eta} {msg}",

@@ -246,7 +246,8 @@ pub fn run(
         ),
         None => None,
     };
-    let progress = Progress::new((before + to_play) as u64, before as u64);
+    let human = config.engines.iter().any(|e| e.command.terminal);
+    let progress = Progress::new((before + to_play) as u64, before as u64, !human);
     let sprt = tournament.sprt;
     let paired = plan.repeat && plan.seats == 2;
     let mut decided = None;

@@ -213,6 +213,15 @@ pub fn builtin_engines(
         .collect()
 }
 
+/// The human seat (`--engine human`): a person at the terminal the referee was started from,
+/// through the built-in engine of the program `exe` (quoted for a shell) that asks them.
+pub fn human_engine(exe: &str, game: &str) -> Result<EngineSpec, EngineSpecError> {
+    let mut spec = EngineSpec::parse(&format!("{exe} bot --game {game} --strategy human"))?;
+    spec.command.name = "human".to_owned();
+    spec.command.terminal = true;
+    Ok(spec)
+}
+
 /// What running `engines` as root (`root`) means for their limits: an error for `procs=` without
 /// `user=` (the kernel never limits root's processes), and a warning for other limits without
 /// `user=` or a sandbox (an engine with root's capabilities may lift its own limits).

@@ -64,6 +64,37 @@ impl Replay {
         Ok(mv)
     }
 
+    /// Takes the game back to its start for an undo: returns the plies before `seat`'s last ply
+    /// (which, and everything after it, is dropped), to be played again with
+    /// [`Replay::play_again`]; `None`, with nothing changed, when `seat` played no ply from ply
+    /// `from` on.
+    pub fn rewind_before_last_of(&mut self, seat: Seat, from: usize) -> Option<Vec<Ply>> {
+        let last = self
+            .history
+            .iter()
+            .rposition(|(_, ply)| ply.seat == Some(seat))
+            .filter(|&last| last >= from)?;
+        let kept = self.history[..last]
+            .iter()
+            .map(|(_, ply)| ply.clone())
+            .collect();
+        self.game = self.history[0].0.clone();
+        self.history.clear();
+        self.opening = None;
+        Some(kept)
+    }
+
+    /// Plays a ply taken back by [`Replay::rewind_before_last_of`] again, with its times.
+    pub fn play_again(&mut self, ply: &Ply) -> Result<AnyMove, MoveError> {
+        let mv = self.play(&ply.mv)?;
+        if let Some((_, again)) = self.history.last_mut() {
+            again.time_ms = ply.time_ms;
+            again.clock_ms = ply.clock_ms;
+            again.overrun_ms = ply.overrun_ms;
+        }
+        Ok(mv)
+    }
+
     /// Notes the time the last ply took, the clock left after it (when a clock runs), and how
     /// late it was if the time margin let it count.
     pub fn time_last_ply(&mut self, time: Duration, clock: Option<Duration>, late: Duration) {
