@@ -97,6 +97,7 @@ fn misbehaving_engines_fail_the_right_check_with_the_reason() {
     for (mode, reason) in [
         ("illegal", "illegal_move at ply"),
         ("unparseable", "unparseable_move at ply"),
+        ("undo", "unparseable_move at ply"),
         ("garbage", "protocol_error at ply"),
         ("wrong_id", "answered id"),
         ("crash_mid", "crash at ply"),

@@ -239,3 +239,36 @@ fn every_game_can_be_played_through_by_hand() {
         );
     }
 }
+
+/// Only the human seat may take a move back: from an engine, `undo` is no move.
+#[test]
+fn an_engine_answering_undo_has_answered_no_move() {
+    let dir = temp_dir("engine-undo");
+    let out = dir.join("games.jsonl");
+    let bot = format!("{} bot --game dvonn", env!("CARGO_BIN_EXE_referee"));
+    cargo_bin_cmd!("referee")
+        // The test engine notes its process ids there.
+        .env("FAULTY_PIDS", dir.join("pids"))
+        .env("REFEREE", env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "match", "--game", "dvonn", "--games", "1", "--tc", "inf", "--seed", "1",
+        ])
+        .args([
+            "--engine",
+            "python3 tests/engines/faulty.py undo",
+            "--engine",
+            &bot,
+        ])
+        .arg("--out")
+        .arg(&out)
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+    let records = valid_records(&out);
+    assert_eq!(
+        records[0]["end"]["verdict"], "unparseable_move",
+        "{}",
+        records[0]
+    );
+    assert_eq!(records[0]["end"]["seat"], 0);
+}

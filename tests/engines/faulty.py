@@ -90,6 +90,8 @@ for line in sys.stdin.buffer:
         out.write(b"hello, this is not an answer\n\n")
     elif MODE == "unparseable":
         out.write(f"={ident} Z9\n\n".encode())
+    elif MODE == "undo":
+        out.write(f"={ident} undo\n\n".encode())
     elif MODE == "illegal":
         out.write(f"={ident} A1A2\n\n".encode())
     elif MODE == "invalid_utf8":
