@@ -268,11 +268,14 @@ fn human_match(args: HumanArgs) -> Result<Vec<String>, Error> {
     let engines = match args.engines.len() {
         0 => {
             let seed = args.seed.unwrap_or(0);
-            let bot = format!(
-                "name=search cmd='{} bot --game {} --strategy search --seed {seed}'",
+            let command = format!(
+                "{} bot --game {} --strategy search --seed {seed}",
                 this_program()?,
                 args.game
             );
+            let quoted = shlex::try_quote(&command)
+                .map_err(|e| Error::Usage(format!("cannot quote {command}: {e}")))?;
+            let bot = format!("name=search cmd={quoted}");
             vec![bot; others]
         }
         1 => vec![args.engines[0].clone(); others],
