@@ -488,6 +488,7 @@ pub struct PlayArgs {
     /// its time for the game), limits `mem=256M cpu=SECONDS files=N procs=N fsize=64M`,
     /// `user=NAME|UID[:GID]` (run as that user; the referee must be root), `sandbox=bwrap`. The
     /// keys may be one argument or several (`--engine name=a cmd=./a tc=5+0.1`, as cutechess).
+    /// `--engine human` is you, at the terminal (see `referee play`).
     #[arg(long = "engine", value_name = "ENGINE", num_args = 1.., action = clap::ArgAction::Append)]
     pub engines: Vec<String>,
     /// The words of each `--engine`, one list per occurrence (filled by [`Cli::parse_args`]).
