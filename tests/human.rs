@@ -272,3 +272,27 @@ fn an_engine_answering_undo_has_answered_no_move() {
     );
     assert_eq!(records[0]["end"]["seat"], 0);
 }
+
+/// Where an engine cannot start the game over (a CodeCup process is never told `newgame`), the
+/// move stays, the person is told, and the game goes on in step.
+#[test]
+fn undo_against_a_codecup_program_leaves_the_move_and_says_so() {
+    let dir = temp_dir("codecup-undo");
+    let out = dir.join("games.jsonl");
+    let cc = "name=cc proto=codecup cmd='python3 tests/engines/codecup.py play dvonn 1000'";
+    let output = cargo_bin_cmd!("referee")
+        .env("REFEREE", env!("CARGO_BIN_EXE_referee"))
+        .args(["play", "--game", "dvonn", "--seed", "5", "--engine", cc])
+        .arg("--out")
+        .arg(&out)
+        .write_stdin("a1\nundo\nresign\n")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("not taken back"), "{stdout}");
+    let records = valid_records(&out);
+    assert_eq!(moves(&records[0]).len(), 2, "{}", records[0]);
+    assert_eq!(records[0]["end"]["reason"], "resignation");
+}

@@ -37,6 +37,8 @@ pub struct Terminal<I, O> {
     quiet: bool,
     /// The person's moves in this game so far.
     mine: usize,
+    /// The ply at which the person last asked to take a move back, until asked again.
+    undo_asked_at: Option<usize>,
     line: Vec<u8>,
 }
 
@@ -48,6 +50,7 @@ impl<I: BufRead, O: Write> Terminal<I, O> {
             output,
             quiet: false,
             mine: 0,
+            undo_asked_at: None,
             line: Vec::new(),
         }
     }
@@ -117,6 +120,13 @@ impl<I: BufRead, O: Write> Terminal<I, O> {
     /// `clock` describes the time left, if a clock runs. At the end of the input: resign.
     pub fn ask(&mut self, game: &AnyGame, me: Seat, clock: Option<&str>) -> io::Result<Answer> {
         self.quiet = false;
+        // A move taken back starts the game over: asked at the same ply, nothing was.
+        if self.undo_asked_at.take() == Some(game.ply()) {
+            writeln!(
+                self.output,
+                "not taken back: an engine in this game cannot start over"
+            )?;
+        }
         self.show(game, me, clock)?;
         loop {
             write!(self.output, "your move (seat {me}, ply {})> ", game.ply())?;
@@ -145,6 +155,7 @@ impl<I: BufRead, O: Write> Terminal<I, O> {
                 "undo" => {
                     writeln!(self.output, "taking back your last move")?;
                     self.quiet = true;
+                    self.undo_asked_at = Some(game.ply());
                     return Ok(Answer::Undo);
                 }
                 _ => match checked(game, &text) {

@@ -881,18 +881,23 @@ impl Table<'_> {
         })
     }
 
-    /// Whether `seat` may take a move back: a human seat, in a game without a clock, where the
-    /// referee plays for no seat.
+    /// Whether `seat` may ask to take a move back: a human seat, in a game without a clock.
     fn may_undo(&self, seat: usize) -> bool {
-        self.human[seat]
-            && self.clocks.iter().all(|c| !c.runs())
-            && (0..self.engines.len()).all(|s| !self.replay.is_substituted(s))
+        self.human[seat] && self.clocks.iter().all(|c| !c.runs())
     }
 
     /// Takes `seat`'s last move back (and every ply after it): the game starts again for every
     /// engine (`newgame`), and the plies before that move are played again as they were. With no
-    /// move of its own to take back, the seat is simply asked again.
+    /// move of its own to take back, or where the game cannot start over for every seat (the
+    /// referee plays for one, or a CodeCup process, which is never told `newgame`, sits in one),
+    /// nothing changes and the seat is asked again.
     fn undo(&mut self, seat: usize) -> Result<(), End> {
+        let seats = 0..self.engines.len();
+        let restartable = self.codecup.iter().all(Option::is_none)
+            && seats.clone().all(|s| !self.replay.is_substituted(s));
+        if !restartable {
+            return Ok(());
+        }
         if let Some(kept) = self.replay.rewind_before_last_of(seat, self.opening_played) {
             self.redo = kept.into();
             self.rounds_told = 0;
