@@ -19,7 +19,9 @@ use referee::play::clock::TimeControl;
 use referee::play::openings::{BookSpec, Generate, Openings};
 use referee::play::run::{Tournament, run};
 use referee::play::schedule::Format;
-use referee::play::spec::{EngineSpec, builtin_engines, human_engine, root_check, unique_names};
+use referee::play::spec::{
+    EngineSpec, builtin_command, builtin_engines, human_engine, root_check, unique_names,
+};
 use referee::records::import::Source;
 use referee::rules::game::Setup;
 use referee::stats::elo::Sprt;
@@ -268,11 +270,7 @@ fn human_match(args: HumanArgs) -> Result<Vec<String>, Error> {
     let engines = match args.engines.len() {
         0 => {
             let seed = args.seed.unwrap_or(0);
-            let command = format!(
-                "{} bot --game {} --strategy search --seed {seed}",
-                this_program()?,
-                args.game
-            );
+            let command = builtin_command(&this_program()?, &args.game, "search", seed);
             let quoted = shlex::try_quote(&command)
                 .map_err(|e| Error::Usage(format!("cannot quote {command}: {e}")))?;
             let bot = format!("name=search cmd={quoted}");

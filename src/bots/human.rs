@@ -74,7 +74,7 @@ impl<I: BufRead, O: Write> Terminal<I, O> {
         self.output.flush()
     }
 
-    /// Another seat played `mv` (or chance did, `seat` `None`); `game` is after it.
+    /// Seat `seat` played `mv` (chance did, when `None`); `game` is after it.
     pub fn heard(
         &mut self,
         me: Seat,

@@ -287,6 +287,8 @@ pub struct Engine {
     group: Pid,
     /// Readable when the process has exited; `None` on kernels without pidfds.
     pidfd: Option<OwnedFd>,
+    /// Whether `group` is its own process group (every engine but the human seat).
+    own_group: bool,
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
     stderr: Option<ChildStderr>,
@@ -405,6 +407,7 @@ impl Engine {
             name: command.name.clone(),
             child,
             group: Pid::from_raw(pid),
+            own_group: !command.terminal,
             pidfd,
             stdin,
             stdout,
@@ -899,10 +902,11 @@ impl Engine {
             return;
         }
         self.killed = true;
-        // The human seat is no group's leader: then the process alone.
-        if killpg(self.group, Signal::SIGKILL).is_err() {
-            let _ = kill(self.group, Signal::SIGKILL);
-        }
+        // The human seat leads no group: the process alone.
+        let _ = match self.own_group {
+            true => killpg(self.group, Signal::SIGKILL),
+            false => kill(self.group, Signal::SIGKILL),
+        };
         self.stdin = None;
         if self.exited.is_none() {
             self.exited = self.child.wait().ok();

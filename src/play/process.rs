@@ -141,10 +141,9 @@ pub fn stop_all() {
     let registry = registry();
     STOPPING.store(true, Ordering::SeqCst);
     for &group in &registry.groups {
-        // The human seat is no group's leader: then the process alone.
-        if killpg(Pid::from_raw(group), Signal::SIGKILL).is_err() {
-            let _ = kill(Pid::from_raw(group), Signal::SIGKILL);
-        }
+        // The human seat leads no group and is not reached here: a stop from the terminal reaches
+        // it too, and its parent-death signal kills it when the referee exits.
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
     }
 }
 

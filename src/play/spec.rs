@@ -189,6 +189,12 @@ fn run_as(value: &str) -> Result<(u32, u32), String> {
     Ok((uid, gid))
 }
 
+/// The command line of the built-in bot `strategy` (`search`, `random`, `human`) for `game`, as
+/// a process of the program `exe` (quoted for a shell).
+pub fn builtin_command(exe: &str, game: &str, strategy: &str, seed: u64) -> String {
+    format!("{exe} bot --game {game} --strategy {strategy} --seed {seed}")
+}
+
 /// The built-in bots as engines, run as processes of the program `exe` (quoted for a shell):
 /// `search` in the first seat, `random` in every other; each its own seed drawn from `seed`, and
 /// the keys of `each` (an `--each` value).
@@ -202,10 +208,7 @@ pub fn builtin_engines(
     (0..seats.max(1))
         .map(|i| {
             let strategy = if i == 0 { "search" } else { "random" };
-            let command = format!(
-                "{exe} bot --game {game} --strategy {strategy} --seed {}",
-                seed.wrapping_add(i as u64)
-            );
+            let command = builtin_command(exe, game, strategy, seed.wrapping_add(i as u64));
             let mut spec = EngineSpec::parse_with(&command, each)?;
             spec.command.name = strategy.to_owned();
             Ok(spec)
@@ -216,7 +219,7 @@ pub fn builtin_engines(
 /// The human seat (`--engine human`): a person at the terminal the referee was started from,
 /// through the built-in engine of the program `exe` (quoted for a shell) that asks them.
 pub fn human_engine(exe: &str, game: &str) -> Result<EngineSpec, EngineSpecError> {
-    let mut spec = EngineSpec::parse(&format!("{exe} bot --game {game} --strategy human"))?;
+    let mut spec = EngineSpec::parse(&builtin_command(exe, game, "human", 0))?;
     spec.command.name = "human".to_owned();
     spec.command.terminal = true;
     Ok(spec)
