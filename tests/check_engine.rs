@@ -63,6 +63,32 @@ fn the_built_in_random_bot_passes_every_check_of_every_game() {
     }
 }
 
+/// `examples/bot.rs` as `cargo test` built it: beside the test binaries' `deps` folder.
+fn rust_example_bot() -> String {
+    let exe = std::env::current_exe().unwrap();
+    let profile = exe.parent().and_then(|deps| deps.parent()).unwrap();
+    let bot = profile.join("examples").join("bot");
+    // A plain `cargo test` builds the examples; `cargo test --test check_engine` alone does not.
+    assert!(
+        bot.exists(),
+        "{} is missing: run `cargo test`, or `cargo build --example bot` first",
+        bot.display()
+    );
+    bot.display().to_string()
+}
+
+#[test]
+fn the_rust_example_bot_passes_every_check_of_every_game() {
+    let bot = rust_example_bot();
+    for game in referee::rules::GAMES {
+        let (status, report) = check(game, &[&bot]);
+        assert_eq!(failures(&report), Vec::<String>::new(), "{game}");
+        assert_eq!(status, 0);
+        // As many checks as the built-in bot passes (above): nothing was skipped.
+        assert!(report["passed"].as_u64().unwrap() >= 3 + 8 + 2, "{game}");
+    }
+}
+
 #[test]
 fn the_example_bot_passes_the_board_games() {
     for game in ["dvonn", "double-dutch", "pegs", "wyx"] {

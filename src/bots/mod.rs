@@ -4,6 +4,9 @@ pub mod double_view;
 pub mod human;
 pub mod montecarlo;
 pub mod search;
+mod seat_view;
+
+pub use seat_view::SeatView;
 
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
@@ -11,7 +14,7 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::protocol::{Answerer, Command};
+use crate::protocol::{Answerer, Command, value_of};
 use crate::rules::double::{self, Double};
 use crate::rules::double_dutch::DoubleDutch;
 use crate::rules::dvonn::Dvonn;
@@ -189,12 +192,7 @@ fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<double::
 /// most of the increment, or under half a fixed move time; a second when no clock runs. The rest
 /// is for the answer's trip, the process being scheduled, and unoptimised builds.
 pub fn thinking_time(options: &[(String, String)]) -> Duration {
-    let get = |key: &str| {
-        options
-            .iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, v)| v.parse::<u64>().ok())
-    };
+    let get = |key: &str| value_of(options, key).and_then(|v| v.parse::<u64>().ok());
     let ms = if let Some(movetime) = get("movetime") {
         (movetime * 45 / 100).saturating_sub(2)
     } else if let Some(time) = get("time") {
@@ -216,9 +214,8 @@ struct BotState {
     seed: u64,
     /// The bot's seed mixed with the seed `newgame` gave for this game.
     game_seed: u64,
-    /// The seat `newgame` gave it.
-    seat: Seat,
-    game: Option<AnyGame>,
+    /// The game as its seat follows it, once `newgame` has started one.
+    view: Option<SeatView>,
     history: Vec<String>,
     /// The person's terminal, for [`Strategy::Human`].
     terminal: Option<HumanTerminal>,
@@ -241,45 +238,15 @@ impl BotState {
                 if !new.game.eq_ignore_ascii_case(&self.game_id) {
                     return Err(format!("this bot plays {}, not {}", self.game_id, new.game));
                 }
-                let option = |key: &str| {
-                    new.options
-                        .iter()
-                        .find(|(k, _)| k == key)
-                        .and_then(|(_, v)| v.parse::<u64>().ok())
-                };
-                let seats = option("seats").and_then(|s| usize::try_from(s).ok());
-                self.seat = option("seat")
-                    .and_then(|s| usize::try_from(s).ok())
-                    .unwrap_or(0);
-                self.game_seed = self.seed ^ option("seed").unwrap_or(0);
-                let layout = new.options.iter().find(|(k, _)| k == "setup");
-                let setup = Setup {
-                    variant: new.variant,
-                    seats,
-                    seed: 0,
-                    layout: layout.map(|(_, v)| v.clone()),
-                };
-                let game = AnyGame::create(&new.game, &setup).map_err(|e| e.to_string())?;
-                if self.seat >= game.seats() {
-                    return Err(format!(
-                        "seat={} is not a seat of a {}-seat game",
-                        self.seat,
-                        game.seats()
-                    ));
-                }
-                // DOUBLE's hands are hidden: the bot keeps the table as its seat sees it.
-                let game = match game {
-                    AnyGame::Double(_) => {
-                        AnyGame::Double(Double::seen_by(game.seats() as u8, self.seat as u8))
-                    }
-                    other => other,
-                };
+                let seed = new.option("seed").and_then(|s| s.parse::<u64>().ok());
+                self.game_seed = self.seed ^ seed.unwrap_or(0);
+                let view = SeatView::start(&new)?;
                 if let Some(terminal) = &mut self.terminal {
                     terminal
-                        .new_game(&game, self.seat)
+                        .new_game(view.game(), view.seat())
                         .map_err(|e| e.to_string())?;
                 }
-                self.game = Some(game);
+                self.view = Some(view);
                 self.history.clear();
                 Ok(String::new())
             }
@@ -294,7 +261,7 @@ impl BotState {
             },
             Command::Event(text) => self.follow(None, text),
             Command::GenMove { seat, options } => {
-                let game = self.game.as_ref().ok_or("no game")?;
+                let game = self.view.as_ref().ok_or("no game")?.game();
                 if game.to_move() != Some(Actor::Seat(seat)) {
                     return Err(format!("seat {seat} is not to move"));
                 }
@@ -320,17 +287,11 @@ impl BotState {
 impl BotState {
     /// Applies a ply (`play`, with the seat that acted) or a chance event (`event`) to the game.
     fn follow(&mut self, actor: Option<Seat>, mv: String) -> Result<String, String> {
-        let game = self.game.as_mut().ok_or("no game")?;
-        // DOUBLE's hands are hidden: the bot keeps its own view, filling in unseen cards.
-        if let AnyGame::Double(view) = game {
-            double_view::follow(view, actor, &mv)?;
-        } else {
-            let parsed = game.parse_move(&mv).map_err(|e| e.to_string())?;
-            game.try_play(&parsed).map_err(|e| e.to_string())?;
-        }
+        let view = self.view.as_mut().ok_or("no game")?;
+        view.follow(actor, &mv)?;
         if let Some(terminal) = &mut self.terminal {
             terminal
-                .heard(self.seat, actor, &mv, game)
+                .heard(view.seat(), actor, &mv, view.game())
                 .map_err(|e| e.to_string())?;
         }
         self.history.push(mv);
@@ -340,12 +301,7 @@ impl BotState {
 
 /// What a person is told of the clocks from `genmove`'s keys; `None` when no clock runs.
 fn clock_text(options: &[(String, String)]) -> Option<String> {
-    let get = |key: &str| {
-        options
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    };
+    let get = |key: &str| value_of(options, key);
     let seconds = |ms: &str| {
         ms.parse::<u64>().map_or_else(
             |_| ms.to_owned(),
@@ -387,8 +343,7 @@ pub fn run(
         strategy,
         seed,
         game_seed: seed,
-        seat: 0,
-        game: None,
+        view: None,
         history: Vec::new(),
         terminal,
     };

@@ -23,6 +23,22 @@ pub struct NewGame {
     pub options: Vec<(String, String)>,
 }
 
+impl NewGame {
+    /// The value of option `key`, the first if given twice.
+    pub fn option(&self, key: &str) -> Option<&str> {
+        value_of(&self.options, key)
+    }
+}
+
+/// The value of `key` among `key=value` options (`newgame`'s, `genmove`'s), the first if given
+/// twice.
+pub fn value_of<'a>(options: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    options
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
 /// A command without its id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {

@@ -3,7 +3,7 @@
 mod command;
 mod response;
 
-pub use command::{Answerer, Command, CommandError, NewGame, Request, SPECS, Spec};
+pub use command::{Answerer, Command, CommandError, NewGame, Request, SPECS, Spec, value_of};
 pub use response::{Response, ResponseError};
 
 use std::io::{self, BufRead, Write};

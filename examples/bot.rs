@@ -1,0 +1,121 @@
+//! A complete engine for `referee match`, written on the `referee` crate's rules: it plays every
+//! game the referee knows, DOUBLE from its own seat's view. It wins at once when it can, avoids a
+//! move that lets the next seat win at once when it can see every piece, and otherwise plays a
+//! random legal move drawn from the seed `newgame` gives it, so a game replays the same.
+//!
+//!     cargo build --release --example bot
+//!     referee check-engine --game double -- target/release/examples/bot
+//!     referee match --game pegs --engine target/release/examples/bot --engine 'referee bot --game pegs'
+
+use std::io;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use referee::bots::SeatView;
+use referee::protocol::{Answerer, Command, Framing, serve};
+use referee::rules::game::{Actor, Outcome, Seat};
+use referee::rules::{AnyGame, AnyMove, Game};
+
+/// What the engine keeps between commands: the game as its seat follows it, and its generator.
+struct Bot {
+    view: Option<SeatView>,
+    rng: ChaCha8Rng,
+}
+
+impl Bot {
+    /// One command's answer: `Ok` is sent as `=ID TEXT`, `Err` as `?ID TEXT`.
+    fn answer(&mut self, command: Command) -> Result<String, String> {
+        match command {
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok("example-bot".into()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::ListCommands => Ok(Answerer::Engine.list_commands()),
+            Command::KnownCommand(name) => Ok(Answerer::Engine.known_command(&name)),
+            Command::Quit => Ok(String::new()),
+            // `newgame GAME [VARIANT] seats=N seat=K seed=S TC [setup=T]`: unknown keys ignored.
+            Command::NewGame(new) => {
+                let seed = new.option("seed").and_then(|s| s.parse().ok());
+                self.view = Some(SeatView::start(&new)?);
+                self.rng = ChaCha8Rng::seed_from_u64(seed.unwrap_or(0));
+                Ok(String::new())
+            }
+            // Every ply, the engine's own too; and DOUBLE's cards as this seat may see them.
+            Command::Play { seat, mv } => self.view()?.follow(seat, &mv).map(|()| String::new()),
+            Command::Event(text) => self.view()?.follow(None, &text).map(|()| String::new()),
+            // The clock keys (`time`, `inc`, `movetime`, ...) do not matter to a bot this quick.
+            Command::GenMove { seat, .. } => {
+                let view = self.view.as_ref().ok_or("no game")?;
+                if seat != view.seat() {
+                    return Err(format!("I play seat {}, not {seat}", view.seat()));
+                }
+                choose(view, &mut self.rng)
+                    .map(|mv| mv.to_string())
+                    .ok_or_else(|| "no legal move".into())
+            }
+            other => Err(format!("unknown command `{other}`")),
+        }
+    }
+
+    fn view(&mut self) -> Result<&mut SeatView, String> {
+        self.view.as_mut().ok_or_else(|| "no game".into())
+    }
+}
+
+/// A winning move if there is one; else a random move after which the next seat cannot win at
+/// once (any random move if none is safe, or if hidden cards make the replies guesses).
+fn choose(view: &SeatView, rng: &mut ChaCha8Rng) -> Option<AnyMove> {
+    let (game, me) = (view.game(), view.seat());
+    let moves = view.my_moves();
+    let after = |mv: &AnyMove| {
+        let mut next = game.clone();
+        next.play_unchecked(mv);
+        next
+    };
+    if let Some(win) = moves.iter().find(|mv| wins(&after(mv), me)) {
+        return Some(*win);
+    }
+    let safe: Vec<AnyMove> = match game.hides_information() {
+        true => moves.clone(),
+        false => moves
+            .iter()
+            .filter(|mv| !next_seat_can_win(&after(mv), me))
+            .copied()
+            .collect(),
+    };
+    let pool = if safe.is_empty() { &moves } else { &safe };
+    (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())])
+}
+
+/// Whether `seat` alone has won.
+fn wins(game: &AnyGame, seat: Seat) -> bool {
+    game.outcome() == Outcome::Winners(vec![seat])
+}
+
+/// Whether another seat, to move next, has a move that wins it the game at once.
+fn next_seat_can_win(game: &AnyGame, me: Seat) -> bool {
+    let Some(Actor::Seat(next)) = game.to_move().filter(|&a| a != Actor::Seat(me)) else {
+        return false;
+    };
+    let mut replies = Vec::new();
+    game.legal_moves(&mut replies);
+    replies.iter().any(|reply| {
+        let mut then = game.clone();
+        then.play_unchecked(reply);
+        wins(&then, next)
+    })
+}
+
+fn main() -> io::Result<()> {
+    let mut bot = Bot {
+        view: None,
+        rng: ChaCha8Rng::seed_from_u64(0),
+    };
+    // `serve` reads bounded lines, answers malformed ones with `?` itself, and frames the answers.
+    serve(
+        io::stdin().lock(),
+        io::stdout().lock(),
+        Framing::Gtp,
+        |command| bot.answer(command),
+    )
+    .map(|_errors| ())
+}
