@@ -2,10 +2,11 @@
 
 use std::io::{self, BufRead, Write};
 
+use crate::bots::SeatView;
 use crate::protocol::{Answerer, Command, Framing, NewGame};
 use crate::records::replay::Replay;
 use crate::rules::game::{Actor, Game, Seat, Setup, Viewer};
-use crate::rules::perft_within;
+use crate::rules::{AnyGame, perft_within};
 
 /// The deepest `perft` the session runs: deeper counts take minutes to hours.
 pub const MAX_PERFT_DEPTH: u32 = 6;
@@ -16,7 +17,25 @@ pub const PERFT_BUDGET: u64 = 30_000_000;
 /// What the session holds between commands.
 #[derive(Default)]
 struct Session {
-    replay: Option<Replay>,
+    table: Option<Table>,
+}
+
+/// The game a session keeps.
+enum Table {
+    /// The whole game: every ply, chance events drawn from the seed.
+    Whole(Replay),
+    /// One seat's view of a game with hidden hands (`newgame double seat=K`), told its cards by
+    /// `event` lines as an engine is: the oracle of an engine that keeps a session.
+    Seat(SeatView),
+}
+
+impl Table {
+    fn game(&self) -> &AnyGame {
+        match self {
+            Table::Whole(replay) => replay.game(),
+            Table::Seat(view) => view.game(),
+        }
+    }
 }
 
 /// Runs a session until `quit` or the end of `input`. A closed output ends it cleanly too.
@@ -52,24 +71,63 @@ pub fn legal_after(new: &NewGame, moves: &[String]) -> Result<Vec<String>, Moves
 }
 
 impl Session {
-    fn replay(&self) -> Result<&Replay, String> {
-        self.replay
-            .as_ref()
-            .ok_or_else(|| "no game: start one with newgame, e.g. newgame dvonn".to_owned())
+    fn table(&self) -> Result<&Table, String> {
+        self.table.as_ref().ok_or_else(no_game)
     }
 
-    /// Starts the game `new` asks for, its first chance events played from the seed.
+    fn table_mut(&mut self) -> Result<&mut Table, String> {
+        self.table.as_mut().ok_or_else(no_game)
+    }
+
+    fn game(&self) -> Result<&AnyGame, String> {
+        self.table().map(Table::game)
+    }
+
+    /// The whole game, for the commands a seat's view cannot answer.
+    fn whole(&mut self, command: &str) -> Result<&mut Replay, String> {
+        match self.table_mut()? {
+            Table::Whole(replay) => Ok(replay),
+            Table::Seat(_) => Err(format!(
+                "{command}: this session is one seat's view, which knows only what the seat was told"
+            )),
+        }
+    }
+
+    /// Starts the game `new` asks for: its first chance events played from the seed, or, for
+    /// `seat=K` in a game with hidden hands, seat K's view.
     fn start(&mut self, new: &NewGame) -> Result<(), String> {
         let mut replay = new_game(new)?;
-        replay.settle_chance();
-        self.replay = Some(replay);
+        self.table = Some(match new.option("seat") {
+            Some(_) if replay.game().hides_information() => Table::Seat(SeatView::start(new)?),
+            _ => {
+                replay.settle_chance();
+                Table::Whole(replay)
+            }
+        });
         Ok(())
     }
 
     /// The legal moves, sorted.
     fn legal_moves(&self) -> Result<Vec<String>, String> {
         let mut moves = Vec::new();
-        self.replay()?.game().legal_moves(&mut moves);
+        match self.table()? {
+            Table::Whole(replay) => replay.game().legal_moves(&mut moves),
+            Table::Seat(view) => {
+                let game = view.game();
+                match game.to_move() {
+                    Some(Actor::Seat(seat)) if seat != view.seat() => {
+                        return Err(format!(
+                            "seat {seat} is to act, whose hand seat {}'s view cannot see",
+                            view.seat()
+                        ));
+                    }
+                    Some(Actor::Chance) => {
+                        return Err("a card is due first: tell it with event".into());
+                    }
+                    _ => moves = view.my_moves(),
+                }
+            }
+        }
         let mut texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
         texts.sort();
         Ok(texts)
@@ -95,56 +153,67 @@ impl Session {
                 Ok(texts.join(separator))
             }
             Command::Play { seat, mv } => self.play(seat, &mv),
-            Command::Undo => match self.replay.as_mut().map(Replay::undo_seat_ply) {
-                Some(true) => Ok(String::new()),
-                Some(false) => Err("nothing to undo".into()),
-                None => self.replay().map(|_| String::new()),
+            Command::Undo => match self.whole("undo")?.undo_seat_ply() {
+                true => Ok(String::new()),
+                false => Err("nothing to undo".into()),
             },
-            Command::ToMove => Ok(match self.replay()?.game().to_move() {
+            Command::ToMove => Ok(match self.game()?.to_move() {
                 Some(Actor::Seat(seat)) => seat.to_string(),
                 Some(Actor::Chance) => "chance".into(),
                 None => "none".into(),
             }),
             Command::ShowBoard { seat, svg } => {
-                let game = self.replay()?.game();
-                let viewer = match seat {
-                    None => Viewer::Everyone,
-                    Some(seat) => Viewer::Seat(check_seat(seat, game.seats())?),
+                let table = self.table()?;
+                let game = table.game();
+                let viewer = match (seat, table) {
+                    (Some(seat), Table::Seat(view)) if seat != view.seat() => {
+                        return Err(format!("this session is seat {}'s view", view.seat()));
+                    }
+                    (_, Table::Seat(view)) => Viewer::Seat(view.seat()),
+                    (None, _) => Viewer::Everyone,
+                    (Some(seat), _) => Viewer::Seat(check_seat(seat, game.seats())?),
                 };
                 Ok(match svg {
                     true => game.render_svg(viewer),
                     false => game.render(viewer),
                 })
             }
-            Command::Score => Ok(join(self.replay()?.game().scores())),
-            Command::Result => Ok(self.replay()?.game().outcome().to_string()),
+            Command::Score => Ok(join(self.game()?.scores())),
+            Command::Result => Ok(self.game()?.outcome().to_string()),
             Command::Perft(depth) if depth > MAX_PERFT_DEPTH => Err(format!(
                 "perft depth {depth} would take too long; the most is {MAX_PERFT_DEPTH}"
             )),
-            Command::Perft(depth) => {
-                perft_within(self.replay()?.game(), depth, &mut PERFT_BUDGET.clone())
-                    .map(|count| count.to_string())
-                    .ok_or_else(|| {
-                        format!(
-                            "perft {depth} stopped after expanding {PERFT_BUDGET} positions: \
+            Command::Perft(depth) => perft_within(
+                self.whole("perft")?.game(),
+                depth,
+                &mut PERFT_BUDGET.clone(),
+            )
+            .map(|count| count.to_string())
+            .ok_or_else(|| {
+                format!(
+                    "perft {depth} stopped after expanding {PERFT_BUDGET} positions: \
                              too many from here; try a smaller depth"
-                        )
-                    })
-            }
-            Command::GenMove { .. } | Command::Event(_) => {
-                Err("genmove and event are sent to engines, not to the session".into())
-            }
+                )
+            }),
+            Command::Event(text) => match self.table_mut()? {
+                Table::Seat(view) => view.follow(None, &text).map(|()| String::new()),
+                Table::Whole(_) => Err(
+                    "event tells a seat's view its cards (newgame double seat=K); this \
+                          session draws them itself"
+                        .into(),
+                ),
+            },
+            Command::GenMove { .. } => Err("genmove is sent to engines, not to the session".into()),
             Command::Record => {
-                let record = self.replay()?.record(&[], None);
+                let record = self.whole("record")?.record(&[], None);
                 serde_json::to_string(&record).map_err(|e| format!("cannot write the record: {e}"))
             }
         }
     }
 
     fn play(&mut self, seat: Option<Seat>, text: &str) -> Result<String, String> {
-        self.replay()?;
-        let replay = self.replay.as_mut().expect("checked just above");
-        let game = replay.game();
+        let table = self.table_mut()?;
+        let game = table.game();
         let ply = game.ply();
         let actor = match game.to_move() {
             None => return Err(format!("ply {ply}: the game is over")),
@@ -157,10 +226,14 @@ impl Session {
             ));
         }
         // The error's own text says whether the move could not be parsed or is illegal.
-        replay
-            .play(text)
-            .map_err(|e| format!("ply {ply} (seat {actor}): {e}"))?;
-        replay.settle_chance();
+        let error = |e: String| format!("ply {ply} (seat {actor}): {e}");
+        match table {
+            Table::Whole(replay) => {
+                replay.play(text).map_err(|e| error(e.to_string()))?;
+                replay.settle_chance();
+            }
+            Table::Seat(view) => view.follow(Some(actor), text).map_err(error)?,
+        }
         Ok(String::new())
     }
 }
@@ -193,6 +266,10 @@ fn new_game(new: &NewGame) -> Result<Replay, String> {
         None => getrandom::u64().map_err(|e| format!("cannot draw a seed: {e}"))?,
     };
     Replay::new(&new.game, &setup).map_err(|e| e.to_string())
+}
+
+fn no_game() -> String {
+    "no game: start one with newgame, e.g. newgame dvonn".to_owned()
 }
 
 fn bad_option(key: &str, value: &str) -> String {
@@ -267,6 +344,72 @@ mod tests {
             errors.starts_with("referee: line 3: ply 0 (seat 0): illegal move c2c4"),
             "{errors}"
         );
+    }
+
+    /// A session that is one seat's view of DOUBLE, told exactly what the referee tells an
+    /// engine in that seat (`play`, and `event` with other seats' cards hidden), lists that
+    /// seat's true legal moves whenever it is to act, and refuses what a view cannot know.
+    #[test]
+    fn a_seats_view_lists_the_seats_true_moves() {
+        use crate::protocol::Request;
+        use crate::rules::game::{Actor, Game, Outcome, Viewer};
+        use rand::{RngExt, SeedableRng};
+        let mut turns = 0;
+        for (number, seats) in (0..30u64).map(|g| (g, 2 + (g % 5) as usize)) {
+            let viewer = (number as usize) % seats;
+            let mut truth = crate::rules::double::Double::start(seats as u8);
+            let mut view = super::Session::default();
+            let mut tell = |line: String| -> Result<String, String> {
+                let request: Request = line.parse().map_err(|e| format!("{line}: {e}"))?;
+                view.answer_one(request.command)
+            };
+            tell(format!(
+                "newgame double seats={seats} seat={viewer} seed=1 tc=inf"
+            ))
+            .unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(number);
+            while let Some(actor) = truth.to_move() {
+                let mut moves = Vec::new();
+                truth.legal_moves(&mut moves);
+                let mut texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
+                texts.sort();
+                let asked = tell("legal_moves".into());
+                let mv = match actor {
+                    Actor::Chance => {
+                        assert!(asked.is_err(), "a card is due: {asked:?}");
+                        let mv = truth.seeded_chance(number).unwrap();
+                        let text = truth.visible_text(&mv, Viewer::Seat(viewer));
+                        tell(format!("event {text}")).unwrap();
+                        mv
+                    }
+                    Actor::Seat(seat) => {
+                        if seat == viewer {
+                            assert_eq!(asked, Ok(texts.join(", ")), "game {number}");
+                            turns += 1;
+                        } else {
+                            assert!(asked.is_err(), "another seat's hand: {asked:?}");
+                        }
+                        let mv = moves[rng.random_range(0..moves.len())];
+                        tell(format!("play {seat} {mv}")).unwrap();
+                        mv
+                    }
+                };
+                truth.try_play(&mv).unwrap();
+                // A view never ends the match: the other seats' penalties are hidden from it.
+                if truth.outcome() != Outcome::Ongoing {
+                    break;
+                }
+            }
+            for refused in [
+                "record",
+                "undo",
+                "perft 1",
+                &format!("showboard {}", (viewer + 1) % seats),
+            ] {
+                assert!(tell(refused.into()).is_err(), "{refused}");
+            }
+        }
+        assert!(turns > 1000, "{turns} turns of the viewer checked");
     }
 
     #[test]

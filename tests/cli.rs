@@ -98,7 +98,7 @@ fn every_command_answers() {
     ];
     assert_eq!(answers[..3], expected_start);
     assert!(answers[3].starts_with("= protocol_version\nname\n"));
-    assert_eq!(answers[3].lines().count(), 16);
+    assert_eq!(answers[3].lines().count(), 17);
     assert_eq!(answers[4..6], ["= true", "= false"]);
     assert_eq!(answers[6..10], ["=", "= 0", "=", "= 1"]);
     assert_eq!(answers[10], "=");

@@ -226,6 +226,7 @@ fn the_example_python_bot_plays_whole_games_of_every_game() {
         ("double-dutch", None),
         ("pegs", Some("turbo")),
         ("wyx", Some("double")),
+        ("double", None),
     ] {
         let dir = temp_dir(&format!("python-{game}"));
         let out = dir.join("games.jsonl");

@@ -105,10 +105,10 @@ impl SeatView {
                 let Some(actor) = actor else {
                     return Err(format!("`{text}`: {} has no chance events", game.id()));
                 };
+                let mv = game.parse_move(text).map_err(|e| e.to_string())?;
                 if game.to_move() != Some(Actor::Seat(actor)) {
                     return Err(format!("`{text}`: seat {actor} is not to move"));
                 }
-                let mv = game.parse_move(text).map_err(|e| e.to_string())?;
                 game.try_play(&mv).map_err(|e| e.to_string())?;
             }
         }

@@ -197,7 +197,7 @@ const STOP_SKEW: Duration = Duration::from_millis(500);
 /// Whether an engine that died of `signal` was most likely stopped together with the referee:
 /// a job scheduler (Slurm signals every process of a job) or a terminal sends the same stop
 /// signal to the engines as to the referee, and an engine may die of it before the referee's
-/// own stop is under way. For INT, TERM, HUP and QUIT this waits up to [`STOP_SKEW`] for that
+/// own stop is under way. For INT, TERM, HUP and QUIT this waits up to `STOP_SKEW` for that
 /// stop, so that such a death is not taken for the engine's fault.
 pub fn stopped_with_engine(signal: i32) -> bool {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};

@@ -370,8 +370,8 @@ pub const SPECS: &[Spec] = &[
     Spec {
         name: "event",
         usage: "TEXT",
-        help: "a chance event as the engine's seat may see it (informational)",
-        session: false,
+        help: "a chance event as a seat may see it: to an engine (informational), or to a session that is a seat's view",
+        session: true,
         engine: true,
         parse: |args| (!args.is_empty()).then(|| Command::Event(args.join(" "))),
         is: |c| matches!(c, Command::Event(_)),

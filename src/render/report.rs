@@ -45,7 +45,7 @@ pub struct Series {
     pub llr: Vec<(u32, f64)>,
 }
 
-/// The curves of `records`, counted in their order, sampled at most [`MAX_POINTS`] times; the
+/// The curves of `records`, counted in their order, sampled at most `MAX_POINTS` times; the
 /// last sample is all the records, so it equals what `stats` says of them. The SPRT's challenger
 /// is seat 0's engine of the first record, as in a match.
 pub fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
