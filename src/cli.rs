@@ -173,9 +173,12 @@ pub enum Command {
     /// The checks: the handshake and its deadline; an informational command it does not know
     /// (`event`), which it must answer, with `?` if it likes; `quit`, answered and the process gone
     /// within 300 ms; then games against the built-in random bot, in every seat in turn, with each
-    /// clock form of `genmove` (time/inc/clocks, movestogo, movetime, none), in every variant and
-    /// seat count (or those given), in one process from game to game, with a key it does not know
-    /// in every `newgame` and `genmove`. Exit status 0 when every check passed, 1 when one failed.
+    /// clock form of `genmove` (time/inc/clocks, movestogo, movetime, none), from a position
+    /// where a seat must pass (DVONN, Double Dutch), in every variant and seat count (or those
+    /// given), in one process from game to game, with a key it does not know in every `newgame`
+    /// and `genmove`. Each game says what it went through: turns of several plies (DVONN's 48/49,
+    /// DOUBLE's), passes answered and told. Exit status 0 when every check passed, 1 when one
+    /// failed.
     ///
     /// Example: referee check-engine --game dvonn -- python3 examples/random_bot.py
     CheckEngine(CheckEngineArgs),

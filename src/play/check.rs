@@ -1,7 +1,7 @@
 //! `referee check-engine`: an engine walked through the situations the protocol defines for a
-//! game (handshake, every variant, seat count and seat, every clock form, keys and commands it
-//! does not know, games in a row, quit), each reported as passed or failed with the lines
-//! exchanged.
+//! game (handshake, every variant, seat count and seat, every clock form, a forced pass, keys and
+//! commands it does not know, games in a row, quit), each reported as passed or failed with the
+//! lines exchanged.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -11,11 +11,12 @@ use serde::Serialize;
 use crate::play::arena::{self, MatchConfig, OnFault};
 use crate::play::clock::TimeControl;
 use crate::play::engine::{Engine, EngineCommand, Transcript};
-use crate::play::openings::Openings;
+use crate::play::openings::{Book, Openings};
 use crate::play::schedule::{Format, Plan, schedule};
 use crate::play::spec::{EngineSpec, builtin_engines, unique_names};
-use crate::records::End;
+use crate::records::{End, Record};
 use crate::rules::AnyGame;
+use crate::rules::game::{Actor, Game, Setup};
 
 /// How long an engine may take to quit and exit.
 const QUIT_LIMIT: Duration = Duration::from_millis(300);
@@ -206,6 +207,80 @@ struct Situation {
     variant: Option<String>,
     seats: usize,
     tc: TimeControl,
+    /// Plies the referee plays first, told to every seat as ordinary plies.
+    opening: Vec<String>,
+}
+
+/// The random playouts searched for a forced pass.
+const PASS_SEARCH_GAMES: u64 = 200;
+
+/// The plies from the start of `game` to a position where the seat to move can only pass, from
+/// seeded random playouts, so the same every run; `None` when none was met, or when the game
+/// draws from its seed what the seats may play (a fixed list of plies does not fit it).
+fn opening_to_a_pass(game: &str, variant: Option<&str>, seats: usize) -> Option<Vec<String>> {
+    use rand::{RngExt, SeedableRng};
+    let setup = Setup {
+        variant: variant.map(str::to_owned),
+        seats: Some(seats),
+        ..Setup::default()
+    };
+    let start = AnyGame::create(game, &setup).ok()?;
+    if start.drawn_from_seed() {
+        return None;
+    }
+    (0..PASS_SEARCH_GAMES).find_map(|seed| {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let (mut position, mut plies, mut moves) = (start.clone(), Vec::new(), Vec::new());
+        while let Some(Actor::Seat(_)) = position.to_move() {
+            moves.clear();
+            position.legal_moves(&mut moves);
+            if let [only] = moves.as_slice()
+                && only.to_string().eq_ignore_ascii_case("pass")
+            {
+                return Some(plies);
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            plies.push(mv.to_string());
+            position.play_unchecked(&mv);
+        }
+        None
+    })
+}
+
+/// What a game put the engine through beyond one ply at a time, from its record: turns of
+/// several plies (DVONN's 48/49, DOUBLE's actions), passes it answered and passes it was told.
+fn what_it_went_through(record: &Record, ours: usize) -> String {
+    let chosen_from = record.opening.unwrap_or(0);
+    // The seats' plies only: DOUBLE's cards leave the stock between a seat's actions.
+    let plies: Vec<(usize, usize, bool)> = (record.moves.iter().enumerate())
+        .filter_map(|(i, p)| p.seat.map(|s| (i, s, p.mv.eq_ignore_ascii_case("pass"))))
+        .collect();
+    let runs: Vec<usize> = plies
+        .chunk_by(|a, b| a.1 == b.1)
+        .filter(|run| run.len() > 1 && run[0].1 == ours && run[0].0 >= chosen_from)
+        .map(|run| run[0].0)
+        .collect();
+    let answered = (plies.iter())
+        .filter(|&&(i, s, pass)| pass && s == ours && i >= chosen_from)
+        .count();
+    let told = plies
+        .iter()
+        .filter(|&&(_, s, pass)| pass && s != ours)
+        .count();
+    let mut notes = Vec::new();
+    if let Some(first) = runs.first() {
+        notes.push(format!(
+            "{} turn(s) of several plies in a row, the first at ply {first}",
+            runs.len()
+        ));
+    }
+    if answered > 0 {
+        notes.push(format!("answered pass {answered} time(s)"));
+    }
+    if told > 0 {
+        notes.push(format!("told of a pass {told} time(s)"));
+    }
+    notes.iter().map(|n| format!("; {n}")).collect()
 }
 
 /// The situations for the game: every clock form once (the default variant and seat count),
@@ -215,12 +290,17 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
         AnyGame::allowed(&config.game).ok_or_else(|| format!("unknown game `{}`", config.game))?;
     let variants: Vec<Option<String>> = match &config.variant {
         Some(v) => vec![Some(v.clone())],
-        None if allowed.variants.is_empty() => vec![None],
-        None => allowed
-            .variants
-            .iter()
-            .map(|v| Some(v.to_string()))
-            .collect(),
+        None => {
+            // The game without a variant named, when it is none of the named ones (single-round
+            // Wyx; Pegs without one is `standard`).
+            let unnamed = AnyGame::create(&config.game, &Setup::default())
+                .map_err(|e| e.to_string())?
+                .variant()
+                .is_none()
+                .then_some(None);
+            let named = allowed.variants.iter().map(|v| Some(v.to_string()));
+            unnamed.into_iter().chain(named).collect()
+        }
     };
     let seat_counts: Vec<usize> = match config.seats {
         Some(n) => vec![n],
@@ -233,6 +313,16 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
             variant: variants[0].clone(),
             seats: seat_counts[0],
             tc,
+            opening: Vec::new(),
+        });
+    }
+    if let Some(opening) = opening_to_a_pass(&config.game, variants[0].as_deref(), seat_counts[0]) {
+        list.push(Situation {
+            name: format!("a forced pass (pass at ply {})", opening.len()),
+            variant: variants[0].clone(),
+            seats: seat_counts[0],
+            tc: CLOCK_FORMS[0].0,
+            opening,
         });
     }
     for variant in &variants {
@@ -249,6 +339,7 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
                 variant: variant.clone(),
                 seats,
                 tc: CLOCK_FORMS[0].0,
+                opening: Vec::new(),
             });
         }
     }
@@ -294,7 +385,13 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
             on_fault: OnFault::Forfeit,
             log_dir: Some(log_dir.clone()),
             log_limit: 4 << 20,
-            openings: Openings::None,
+            openings: match situation.opening.is_empty() {
+                true => Openings::None,
+                false => Openings::Book(Book::of(
+                    situation.name.clone(),
+                    vec![situation.opening.clone()],
+                )),
+            },
             scratch_dir: None,
             private: Vec::new(),
             probe_keys: true,
@@ -339,7 +436,10 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
                      fault, but the game did not finish",
                     verdict.name()
                 )),
-                _ => Ok(format!("played to its end, {plies} plies")),
+                _ => Ok(format!(
+                    "played to its end, {plies} plies{}",
+                    seat.map_or(String::new(), |s| what_it_went_through(record, s))
+                )),
             };
             let transcript = log_dir.join(format!("game-{:05}.log", finished.index + 1));
             results.push(Check::new(name, outcome, lines_of(&transcript, &names[0])));

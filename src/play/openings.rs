@@ -260,6 +260,17 @@ impl AnyGameStart {
     }
 }
 
+impl Book {
+    /// A book of these openings, played in their order; `name` is what the fingerprint says.
+    pub fn of(name: impl Into<String>, lines: Vec<Vec<String>>) -> Book {
+        Book {
+            name: name.into(),
+            order: (0..lines.len()).collect(),
+            lines,
+        }
+    }
+}
+
 impl Openings {
     /// What the run's fingerprint adds: nothing without openings.
     pub fn fingerprint(&self) -> Option<String> {

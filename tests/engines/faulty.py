@@ -59,6 +59,9 @@ for line in sys.stdin.buffer:
         out.flush()
         continue
     answer = ask(line)
+    if MODE == "no_pass" and command == "genmove" and answer.split()[1:] in ([b"PASS"], [b"pass"]):
+        # Never passes: a stack move where only a pass is legal.
+        answer = f"={ident} A1A2\n\n".encode()
     if command == "genmove":
         genmoves += 1
         if MODE == "setsid_helper":
