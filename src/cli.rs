@@ -178,7 +178,8 @@ pub enum Command {
     /// given), in one process from game to game, with a key it does not know in every `newgame`
     /// and `genmove`. Each game says what it went through: turns of several plies (DVONN's 48/49,
     /// DOUBLE's), passes answered and told. Exit status 0 when every check passed, 1 when one
-    /// failed.
+    /// failed. A CodeCup program (`proto=codecup cmd=...` after `--`) plays the games only, as
+    /// far as its protocol goes.
     ///
     /// Example: referee check-engine --game dvonn -- python3 examples/random_bot.py
     CheckEngine(CheckEngineArgs),
@@ -359,7 +360,8 @@ pub struct CheckEngineArgs {
     /// `lines`.
     #[arg(long)]
     pub json: bool,
-    /// The engine's command and its arguments, after `--`.
+    /// The engine's command and its arguments, after `--`; or an engine spec as `match
+    /// --engine` takes it (`proto=codecup cmd='./prima {time_ms}'`).
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
 }

@@ -248,6 +248,7 @@ fn check_engine(args: CheckEngineArgs, stdout: &mut dyn io::Write) -> CommandRes
         variant: args.variant,
         seats: args.seats,
         command: spec.command,
+        proto: spec.proto,
         startup: Duration::from_millis(args.startup),
         exe: this_program()?,
         log_dir,

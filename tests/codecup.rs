@@ -102,3 +102,60 @@ fn games_and_runs_the_codecup_protocol_cannot_express_are_refused() {
             .stderr(predicates::str::contains(why));
     }
 }
+
+/// `referee check-engine --json` of the CodeCup engine in `mode`: its exit status and report.
+fn check_engine(game: &str, mode: &str) -> (i32, Option<Value>) {
+    let dir = temp_dir(&format!("codecup-check-{game}-{mode}"));
+    let pids = dir.join("pids");
+    let output = cargo_bin_cmd!("referee")
+        .env("REFEREE", cargo_bin!("referee"))
+        .env("CODECUP_PIDS", &pids)
+        .args(["check-engine", "--json", "--game", game, "--"])
+        .arg(format!(
+            "proto=codecup cmd='python3 tests/engines/codecup.py {mode} {game} {{time_ms}}'"
+        ))
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert_none_left(&pids);
+    let report = serde_json::from_slice(&output.stdout).ok();
+    (output.status.code().unwrap(), report)
+}
+
+#[test]
+fn check_engine_checks_a_codecup_program_as_far_as_its_protocol_goes() {
+    for game in ["dvonn", "pegs", "double-dutch"] {
+        let (status, report) = check_engine(game, "play");
+        let report = report.unwrap();
+        assert_eq!(
+            (status, &report["failed"]),
+            (0, &Value::from(0)),
+            "{report}"
+        );
+        let names: Vec<&str> = (report["checks"].as_array().unwrap().iter())
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        // No handshake, informational command or quit in that protocol; no opening to a pass,
+        // which it could not be told; a clock only as {time_ms}, so not `--tc inf`; two seats.
+        assert!(
+            names.iter().all(|n| n.contains("seat ")
+                && !n.starts_with("a forced pass")
+                && !n.contains("clock inf")
+                && !n.contains("3 seats")),
+            "{game}: {names:?}"
+        );
+        assert!(names.len() >= 8, "{game}: {names:?}");
+    }
+    // At its third move it answers a move the rules forbid: every game fails, saying so.
+    let (status, report) = check_engine("dvonn", "illegal");
+    let report = report.unwrap();
+    assert_eq!(status, 1);
+    for check in report["checks"].as_array().unwrap() {
+        assert_eq!(check["passed"], false, "{check}");
+        let detail = check["detail"].as_str().unwrap();
+        assert!(detail.starts_with("illegal_move at ply "), "{detail}");
+    }
+    // A game the protocol cannot play is refused before anything starts.
+    let (status, report) = check_engine("wyx", "play");
+    assert_eq!((status, report), (2, None));
+}

@@ -10,10 +10,11 @@ use serde::Serialize;
 
 use crate::play::arena::{self, MatchConfig, OnFault};
 use crate::play::clock::TimeControl;
+use crate::play::codecup;
 use crate::play::engine::{Engine, EngineCommand, Transcript};
 use crate::play::openings::{Book, Openings};
 use crate::play::schedule::{Format, Plan, schedule};
-use crate::play::spec::{EngineSpec, builtin_engines, unique_names};
+use crate::play::spec::{EngineSpec, Proto, builtin_engines, unique_names};
 use crate::records::{End, Record};
 use crate::rules::AnyGame;
 use crate::rules::game::{Actor, Game, Setup};
@@ -64,6 +65,9 @@ pub struct CheckConfig {
     pub seats: Option<usize>,
     /// The engine.
     pub command: EngineCommand,
+    /// The protocol it speaks: a CodeCup program has no handshake, informational commands or
+    /// `quit`, and plays two-seat games from their start only.
+    pub proto: Proto,
     /// How long it may take to start and answer the handshake or `newgame`.
     pub startup: Duration,
     /// This program, quoted for a shell: the built-in random bots in the other seats.
@@ -117,6 +121,10 @@ pub fn run(config: &CheckConfig, mut report: impl FnMut(&Check)) -> Vec<Check> {
         report(&check);
         checks.push(check);
     };
+    if config.proto == Proto::CodeCup {
+        game_checks(config).into_iter().for_each(add);
+        return checks;
+    }
     let direct = config.log_dir.join("handshake.log");
     let (handshake, engine) = handshake(config, &direct);
     add(handshake);
@@ -288,8 +296,11 @@ fn what_it_went_through(record: &Record, ours: usize) -> String {
 fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
     let allowed =
         AnyGame::allowed(&config.game).ok_or_else(|| format!("unknown game `{}`", config.game))?;
+    let codecup = config.proto == Proto::CodeCup;
     let variants: Vec<Option<String>> = match &config.variant {
         Some(v) => vec![Some(v.clone())],
+        // A CodeCup program is never told the variant: it plays the one it was written for.
+        None if codecup => vec![None],
         None => {
             // The game without a variant named, when it is none of the named ones (single-round
             // Wyx; Pegs without one is `standard`).
@@ -306,8 +317,24 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
         Some(n) => vec![n],
         None => allowed.seats.to_vec(),
     };
+    // The CodeCup protocol plays two seats, and tells a clock only through `{time_ms}`.
+    let seat_counts: Vec<usize> = (seat_counts.into_iter())
+        .filter(|&n| !codecup || n == 2)
+        .collect();
+    if seat_counts.is_empty() {
+        return Err("proto=codecup plays games of two seats".into());
+    }
+    let timed = codecup && config.command.command.contains(codecup::TIME_MS);
     let mut list = Vec::new();
     for (tc, form, keys) in CLOCK_FORMS {
+        if timed && codecup::budget(tc).is_none() {
+            continue;
+        }
+        let keys = if codecup {
+            "{time_ms} in its command"
+        } else {
+            keys
+        };
         list.push(Situation {
             name: format!("clock {form} (genmove with {keys})"),
             variant: variants[0].clone(),
@@ -316,7 +343,11 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
             opening: Vec::new(),
         });
     }
-    if let Some(opening) = opening_to_a_pass(&config.game, variants[0].as_deref(), seat_counts[0]) {
+    // A CodeCup program cannot be told an opening (nor answers a pass: it is never asked).
+    let pass = (!codecup)
+        .then(|| opening_to_a_pass(&config.game, variants[0].as_deref(), seat_counts[0]))
+        .flatten();
+    if let Some(opening) = pass {
         list.push(Situation {
             name: format!("a forced pass (pass at ply {})", opening.len()),
             variant: variants[0].clone(),
@@ -359,7 +390,7 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
         let mut engines = vec![EngineSpec {
             command: config.command.clone(),
             tc: None,
-            proto: Default::default(),
+            proto: config.proto,
         }];
         match builtin_engines(&config.exe, &config.game, situation.seats, 7, "") {
             // The random bot in every seat but the engine's.
@@ -460,7 +491,19 @@ pub fn command(
     json: bool,
     stdout: &mut dyn std::io::Write,
 ) -> crate::error::CommandResult {
-    use crate::error::Ended;
+    use crate::error::{Ended, Error};
+    if config.proto == Proto::CodeCup {
+        let setup = Setup {
+            variant: config.variant.clone(),
+            seats: config.seats,
+            ..Setup::default()
+        };
+        let game =
+            AnyGame::create(&config.game, &setup).map_err(|e| Error::Usage(e.to_string()))?;
+        if !codecup::fits(&game) {
+            return Err(Error::Usage(codecup::unfit(&config.game)));
+        }
+    }
     let mut written = Ok(());
     let checks = run(config, |check| {
         if json || written.is_err() {

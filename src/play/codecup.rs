@@ -57,6 +57,19 @@ pub fn command_for(spec: &EngineSpec, tc: TimeControl) -> String {
     spec.command.command.replace(TIME_MS, &ms.to_string())
 }
 
+/// Whether the protocol can play `game`: two seats, nothing hidden, nothing drawn from the seed.
+pub fn fits(game: &impl Game) -> bool {
+    game.seats() == 2 && !game.drawn_from_seed() && !game.hides_information()
+}
+
+/// What is said of a game the protocol cannot play.
+pub fn unfit(game: &str) -> String {
+    format!(
+        "proto=codecup plays games of two seats with nothing hidden or drawn from the seed \
+         (DVONN, Pegs, two-seat Double Dutch), not {game}"
+    )
+}
+
 /// Why a run cannot have its CodeCup engines: the protocol knows two seats, moves and nothing
 /// else, so no setup, no hidden or drawn information, and no opening plies (it cannot tell an
 /// engine moves of its own it did not choose).
@@ -71,12 +84,8 @@ pub fn check(config: &MatchConfig, seats: Option<usize>) -> Result<(), String> {
         ..Setup::default()
     };
     let game = crate::rules::AnyGame::create(&config.game, &setup).map_err(|e| e.to_string())?;
-    if game.seats() != 2 || game.drawn_from_seed() || game.hides_information() {
-        return Err(format!(
-            "engine {name}: proto=codecup plays games of two seats with nothing hidden or drawn \
-             from the seed (DVONN, Pegs, two-seat Double Dutch), not {}",
-            config.game
-        ));
+    if !fits(&game) {
+        return Err(format!("engine {name}: {}", unfit(&config.game)));
     }
     if !matches!(config.openings, crate::play::openings::Openings::None) {
         return Err(format!(
