@@ -291,8 +291,9 @@ fn what_it_went_through(record: &Record, ours: usize) -> String {
     notes.iter().map(|n| format!("; {n}")).collect()
 }
 
-/// The situations for the game: every clock form once (the default variant and seat count),
-/// then every variant and seat count asked for.
+/// The situations for the game: every clock form once (the default variant and seat count), a
+/// forced pass where the game has one, then every variant and seat count asked for; for a
+/// CodeCup program only what its protocol can carry.
 fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
     let allowed =
         AnyGame::allowed(&config.game).ok_or_else(|| format!("unknown game `{}`", config.game))?;
