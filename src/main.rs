@@ -256,8 +256,6 @@ fn check_engine(args: CheckEngineArgs, stdout: &mut dyn io::Write) -> CommandRes
     referee::play::check::command(&config, args.json, stdout)
 }
 
-/// The match configuration `play` asks for: its engines (the built-in bots when none is given),
-/// clocks, seed (drawn when not given), and openings, checked for games of `seats` seats.
 /// The `match` command line `play` stands for: `human` in the person's seat, the engines (or
 /// the built-in search bot) in the others.
 fn human_match(args: HumanArgs) -> Result<Vec<String>, Error> {
@@ -310,6 +308,8 @@ fn human_match(args: HumanArgs) -> Result<Vec<String>, Error> {
     Ok(argv)
 }
 
+/// The match configuration `play` asks for: its engines (the built-in bots when none is given),
+/// clocks, seed (drawn when not given), and openings, checked for games of `seats` seats.
 fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Error> {
     let seed = match play.seed {
         Some(seed) => seed,
