@@ -40,8 +40,8 @@ impl Bot {
                 Ok(String::new())
             }
             // Every ply, the engine's own too; and DOUBLE's cards as this seat may see them.
-            Command::Play { seat, mv } => self.view()?.follow(seat, &mv).map(|()| String::new()),
-            Command::Event(text) => self.view()?.follow(None, &text).map(|()| String::new()),
+            Command::Play { seat, mv } => self.view()?.follow(seat, &mv).map(|_| String::new()),
+            Command::Event(text) => self.view()?.follow(None, &text).map(|_| String::new()),
             // The clock keys (`time`, `inc`, `movetime`, ...) do not matter to a bot this quick.
             Command::GenMove { seat, .. } => {
                 let view = self.view.as_ref().ok_or("no game")?;

@@ -196,7 +196,7 @@ impl Session {
                 )
             }),
             Command::Event(text) => match self.table_mut()? {
-                Table::Seat(view) => view.follow(None, &text).map(|()| String::new()),
+                Table::Seat(view) => view.follow(None, &text).map(|_| String::new()),
                 Table::Whole(_) => Err(
                     "event tells a seat's view its cards (newgame double seat=K); this \
                           session draws them itself"
@@ -232,7 +232,9 @@ impl Session {
                 replay.play(text).map_err(|e| error(e.to_string()))?;
                 replay.settle_chance();
             }
-            Table::Seat(view) => view.follow(Some(actor), text).map_err(error)?,
+            Table::Seat(view) => {
+                view.follow(Some(actor), text).map_err(error)?;
+            }
         }
         Ok(String::new())
     }

@@ -288,13 +288,15 @@ impl BotState {
     /// Applies a ply (`play`, with the seat that acted) or a chance event (`event`) to the game.
     fn follow(&mut self, actor: Option<Seat>, mv: String) -> Result<String, String> {
         let view = self.view.as_mut().ok_or("no game")?;
-        view.follow(actor, &mv)?;
+        // The history holds each ply as the game writes it, so seeded choices do not depend on
+        // how a move was spelled.
+        let ply = view.follow(actor, &mv)?;
         if let Some(terminal) = &mut self.terminal {
             terminal
-                .heard(view.seat(), actor, &mv, view.game())
+                .heard(view.seat(), actor, &ply, view.game())
                 .map_err(|e| e.to_string())?;
         }
-        self.history.push(mv);
+        self.history.push(ply);
         Ok(String::new())
     }
 }
@@ -375,6 +377,27 @@ mod tests {
         let c = play_game([Strategy::Random; 2], 8, Duration::ZERO);
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    /// A seeded bot's choice depends on the plies, not on how they were spelled.
+    #[test]
+    fn a_move_spelled_differently_leads_to_the_same_choice() {
+        let answers = |first: &str| {
+            let input =
+                format!("newgame pegs seats=2 seat=1 seed=3\nplay 0 {first}\ngenmove 1\nquit\n");
+            let mut output = Vec::new();
+            run(
+                "pegs",
+                Strategy::Random,
+                5,
+                input.as_bytes(),
+                &mut output,
+                None,
+            )
+            .unwrap();
+            String::from_utf8(output).unwrap()
+        };
+        assert_eq!(answers("C2C3"), answers("c2c3"));
     }
 
     #[test]

@@ -21,7 +21,8 @@ use crate::rules::{AnyGame, AnyMove};
 /// let newgame = "1 newgame pegs seats=2 seat=1 seed=9 tc=inf".parse::<Request>().unwrap();
 /// let Command::NewGame(new) = newgame.command else { unreachable!() };
 /// let mut view = SeatView::start(&new).unwrap();
-/// view.follow(Some(0), "c2c3").unwrap(); // `play 0 c2c3`
+/// let ply = view.follow(Some(0), "C2C3").unwrap(); // `play 0 C2C3`
+/// assert_eq!(ply, "c2c3"); // as the game writes it
 /// assert_eq!(view.seat(), 1);
 /// assert_eq!(view.game().ply(), 1);
 /// assert!(view.follow(Some(1), "c2c3").is_err()); // not a move of seat 1 here
@@ -88,11 +89,12 @@ impl SeatView {
 
     /// Applies what the seat was told: `play SEAT MOVE` as `follow(Some(SEAT), MOVE)`, or a chance
     /// event (`event TEXT`, DOUBLE only) as `follow(None, TEXT)`. A round's scores
-    /// (`event round ...`) change nothing here. Refuses, leaving the view as it was, a move that
-    /// does not parse or is illegal, or an event this view did not expect.
-    pub fn follow(&mut self, actor: Option<Seat>, text: &str) -> Result<(), String> {
+    /// (`event round ...`) change nothing here. Returns the ply as the game writes it (DOUBLE's
+    /// as told). Refuses, leaving the view as it was, a move that does not parse or is illegal,
+    /// or an event this view did not expect.
+    pub fn follow(&mut self, actor: Option<Seat>, text: &str) -> Result<String, String> {
         if actor.is_none() && text.starts_with("round ") {
-            return Ok(());
+            return Ok(text.to_owned());
         }
         match &mut self.game {
             AnyGame::Double(view) => {
@@ -100,6 +102,7 @@ impl SeatView {
                 let mut next = view.clone();
                 double_view::follow(&mut next, actor, text)?;
                 *view = next;
+                Ok(text.to_owned())
             }
             game => {
                 let Some(actor) = actor else {
@@ -110,8 +113,8 @@ impl SeatView {
                     return Err(format!("`{text}`: seat {actor} is not to move"));
                 }
                 game.try_play(&mv).map_err(|e| e.to_string())?;
+                Ok(mv.to_string())
             }
         }
-        Ok(())
     }
 }
