@@ -65,24 +65,25 @@ impl Bot {
 /// once (any random move if none is safe, or if hidden cards make the replies guesses).
 fn choose(view: &SeatView, rng: &mut ChaCha8Rng) -> Option<AnyMove> {
     let (game, me) = (view.game(), view.seat());
-    let moves = view.my_moves();
-    let after = |mv: &AnyMove| {
-        let mut next = game.clone();
-        next.play_unchecked(mv);
-        next
-    };
-    if let Some(win) = moves.iter().find(|mv| wins(&after(mv), me)) {
+    // Each move with the position it leads to.
+    let after: Vec<(AnyMove, AnyGame)> = (view.my_moves().into_iter())
+        .map(|mv| {
+            let mut next = game.clone();
+            next.play_unchecked(&mv);
+            (mv, next)
+        })
+        .collect();
+    if let Some((win, _)) = after.iter().find(|(_, next)| wins(next, me)) {
         return Some(*win);
     }
-    let safe: Vec<AnyMove> = match game.hides_information() {
-        true => moves.clone(),
-        false => moves
-            .iter()
-            .filter(|mv| !next_seat_can_win(&after(mv), me))
-            .copied()
-            .collect(),
+    let safe: Vec<AnyMove> = (after.iter())
+        .filter(|(_, next)| game.hides_information() || !next_seat_can_win(next, me))
+        .map(|(mv, _)| *mv)
+        .collect();
+    let pool: Vec<AnyMove> = match safe.is_empty() {
+        true => after.iter().map(|(mv, _)| *mv).collect(),
+        false => safe,
     };
-    let pool = if safe.is_empty() { &moves } else { &safe };
     (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())])
 }
 

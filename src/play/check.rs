@@ -243,7 +243,7 @@ fn opening_to_a_pass(game: &str, variant: Option<&str>, seats: usize) -> Option<
             moves.clear();
             position.legal_moves(&mut moves);
             if let [only] = moves.as_slice()
-                && only.to_string().eq_ignore_ascii_case("pass")
+                && is_pass(&only.to_string())
             {
                 return Some(plies);
             }
@@ -255,13 +255,18 @@ fn opening_to_a_pass(game: &str, variant: Option<&str>, seats: usize) -> Option<
     })
 }
 
+/// Whether a move's text is a pass (`PASS` in DVONN, `pass` in Double Dutch and Wyx).
+fn is_pass(text: &str) -> bool {
+    text.eq_ignore_ascii_case("pass")
+}
+
 /// What a game put the engine through beyond one ply at a time, from its record: turns of
 /// several plies (DVONN's 48/49, DOUBLE's actions), passes it answered and passes it was told.
 fn what_it_went_through(record: &Record, ours: usize) -> String {
     let chosen_from = record.opening.unwrap_or(0);
     // The seats' plies only: DOUBLE's cards leave the stock between a seat's actions.
     let plies: Vec<(usize, usize, bool)> = (record.moves.iter().enumerate())
-        .filter_map(|(i, p)| p.seat.map(|s| (i, s, p.mv.eq_ignore_ascii_case("pass"))))
+        .filter_map(|(i, p)| p.seat.map(|s| (i, s, is_pass(&p.mv))))
         .collect();
     let runs: Vec<usize> = plies
         .chunk_by(|a, b| a.1 == b.1)
