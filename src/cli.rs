@@ -491,7 +491,8 @@ pub struct PlayArgs {
     /// An engine: a shell-like command, or `name=NAME cmd='COMMAND'` and any of `dir=DIR`,
     /// `tc=TC`, `movetime=MS`, `proto=codecup` (a CodeCup program; `{time_ms}` in its command is
     /// its time for the game), limits `mem=256M cpu=SECONDS files=N procs=N fsize=64M`,
-    /// `user=NAME|UID[:GID]` (run as that user; the referee must be root), `sandbox=bwrap`. The
+    /// `user=NAME|UID[:GID]` (run as that user; the referee must be root), `sandbox=bwrap` (as
+    /// `nobody` when the referee is root), `env=VAR,VAR` (variables a sandboxed engine keeps). The
     /// keys may be one argument or several (`--engine name=a cmd=./a tc=5+0.1`, as cutechess).
     /// `--engine human` is you, at the terminal (see `referee play`).
     #[arg(long = "engine", value_name = "ENGINE", num_args = 1.., action = clap::ArgAction::Append)]
@@ -504,7 +505,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "KEYS", default_value = "")]
     pub each: String,
     /// Where each sandboxed engine process gets its own scratch directory (NAME-N), kept after
-    /// the run; without it, a temporary directory removed at the end.
+    /// the run; without it, its scratch is its private, size-limited /tmp, gone when it ends.
     #[arg(long, value_name = "DIR")]
     pub scratch_dir: Option<PathBuf>,
     /// Play each seed once for every rotation of the seats (twice for two seats, four times for

@@ -260,7 +260,7 @@ fn in_duplicate_play_no_process_sees_a_deal_twice_or_a_card_it_may_not_see() {
     // Sandboxed where bubblewrap runs: each process then writes in its own scratch directory.
     if bwrap_usable() {
         command
-            .args(["--each", "sandbox=bwrap", "--scratch-dir"])
+            .args(["--each", "sandbox=bwrap env=REFEREE", "--scratch-dir"])
             .arg(&seen);
     }
     command

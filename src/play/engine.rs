@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Read, Write};
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
 use crate::play::limits::Limits;
 use crate::play::process;
-use crate::play::sandbox::Sandbox;
+use crate::play::sandbox::{Sandbox, SandboxedEngine};
 use crate::protocol::Response;
 
 /// The longest line read from an engine; a longer one is a protocol error, not a memory hazard.
@@ -57,6 +57,9 @@ pub struct EngineCommand {
     pub user: Option<(u32, u32)>,
     /// Whether it runs in the bubblewrap sandbox (see [`crate::play::sandbox`]).
     pub sandbox: bool,
+    /// Variables of the referee's environment a sandboxed engine is given besides the few it
+    /// always gets (`env=`); an engine outside the sandbox inherits the whole environment.
+    pub pass_env: Vec<String>,
     /// Whether it is the human seat: it keeps the referee's standard input and output (the
     /// terminal) and speaks the protocol on descriptors 3 (commands in) and 4 (answers out).
     pub terminal: bool,
@@ -303,6 +306,18 @@ pub struct Engine {
     limits: Limits,
 }
 
+/// The descriptors on which bubblewrap reads the two seccomp programs.
+const SECCOMP_FDS: [RawFd; 2] = [5, 6];
+
+/// A pipe holding `bytes` (a seccomp program, far below a pipe's capacity), its write end closed:
+/// the read end, for bubblewrap to read to its end.
+fn program_pipe(bytes: &[u8]) -> io::Result<OwnedFd> {
+    let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    let mut write = std::fs::File::from(write);
+    write.write_all(bytes)?;
+    Ok(read)
+}
+
 /// Puts our end of a pipe in non-blocking mode: a read or write then never waits, and all the
 /// waiting is done by `poll` with the caller's deadline.
 fn set_nonblocking(fd: impl AsFd) -> io::Result<()> {
@@ -325,23 +340,46 @@ impl Engine {
         let words = shlex::split(&command.command)
             .filter(|w| !w.is_empty())
             .ok_or_else(|| spawn_error(io::Error::other("unbalanced quotes or no command")))?;
-        let (mut cmd, sandboxed) = match sandbox.filter(|_| command.sandbox) {
+        // Descriptors the process gets besides its standard ones: the human seat's protocol
+        // pipes, the sandbox's seccomp programs. Ours are moved above 9 first, so that none is
+        // already one of the numbers they become.
+        let high = |fd: OwnedFd| rustix::io::fcntl_dupfd_cloexec(fd, 10).map_err(io::Error::from);
+        let mut passed: Vec<(OwnedFd, RawFd)> = Vec::new();
+        let sandboxed = sandbox.filter(|_| command.sandbox);
+        let user = match sandboxed {
+            Some(_) => crate::play::sandbox::run_as(command.user),
+            None => command.user,
+        };
+        let mut cmd = match sandboxed {
             Some((sandbox, spec)) => {
                 let cwd = match &command.dir {
                     Some(dir) => dir.clone(),
                     None => std::env::current_dir().map_err(spawn_error)?,
                 };
-                let scratch = sandbox
-                    .scratch(&command.name, command.user)
-                    .map_err(spawn_error)?;
+                let scratch = sandbox.scratch(&command.name, user).map_err(spawn_error)?;
+                let programs = crate::play::seccomp::programs()
+                    .map_err(|e| spawn_error(io::Error::other(e)))?;
+                for (program, to) in programs.iter().zip(SECCOMP_FDS) {
+                    passed.push((
+                        program_pipe(program).and_then(high).map_err(spawn_error)?,
+                        to,
+                    ));
+                }
+                let engine = SandboxedEngine {
+                    spec,
+                    cwd: &cwd,
+                    scratch: &scratch,
+                    limits: command.limits,
+                    pass_env: &command.pass_env,
+                };
                 let mut cmd = Command::new(crate::play::sandbox::BWRAP);
                 cmd.args(
                     sandbox
-                        .bwrap_args(spec, &cwd, &scratch)
+                        .bwrap_args(&engine, SECCOMP_FDS)
                         .map_err(spawn_error)?,
                 );
                 cmd.args(&words);
-                (cmd, true)
+                cmd
             }
             None => {
                 let mut cmd = Command::new(&words[0]);
@@ -349,34 +387,38 @@ impl Engine {
                 if let Some(dir) = &command.dir {
                     cmd.current_dir(dir);
                 }
-                (cmd, false)
+                cmd
             }
         };
         cmd.stderr(Stdio::piped());
-        // The human seat's protocol pipes: ours are kept, its ends become its 3 and 4 (moved
-        // above 9 first, so that neither is already 3 or 4).
+        // The human seat's protocol pipes: ours are kept, its ends become its 3 and 4.
         let mut terminal_pipes = None;
         if command.terminal {
             let pipe = || -> io::Result<(OwnedFd, OwnedFd)> {
                 let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-                let high = |fd: OwnedFd| rustix::io::fcntl_dupfd_cloexec(fd, 10);
                 Ok((high(read)?, high(write)?))
             };
             let (commands, to_engine) = pipe().map_err(spawn_error)?;
             let (from_engine, answers) = pipe().map_err(spawn_error)?;
-            terminal_pipes = Some((commands, to_engine, from_engine, answers));
+            terminal_pipes = Some((to_engine, from_engine));
+            passed.push((commands, 3));
+            passed.push((answers, 4));
         } else {
             cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         }
-        if let Some((uid, gid)) = command.user {
+        if let Some((uid, gid)) = user {
             cmd.uid(uid).gid(gid);
         }
-        let terminal = terminal_pipes
-            .as_ref()
-            .map(|(commands, _, _, answers)| [commands.as_raw_fd(), answers.as_raw_fd()]);
-        let mut child = process::start(cmd, command.limits, terminal).map_err(|e| match e.kind() {
+        let fds = passed
+            .iter()
+            .map(|(fd, to)| (fd.as_raw_fd(), *to))
+            .collect();
+        let started = process::start(cmd, command.limits, fds, command.terminal);
+        // The process holds its own copies now.
+        drop(passed);
+        let mut child = started.map_err(|e| match e.kind() {
             ErrorKind::Interrupted => EngineError::Stopping,
-            ErrorKind::NotFound if sandboxed => spawn_error(io::Error::new(
+            ErrorKind::NotFound if sandboxed.is_some() => spawn_error(io::Error::new(
                 ErrorKind::NotFound,
                 "sandbox=bwrap needs bubblewrap: install the `bubblewrap` package (no `bwrap` found)",
             )),
@@ -395,8 +437,7 @@ impl Engine {
         )
         .ok();
         let (stdin, stdout) = match terminal_pipes {
-            // The engine's ends close here; it holds its own copies.
-            Some((_, to_engine, from_engine, _)) => (
+            Some((to_engine, from_engine)) => (
                 Some(ChildStdin::from(to_engine)),
                 Some(ChildStdout::from(from_engine)),
             ),

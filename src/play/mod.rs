@@ -14,4 +14,5 @@ pub mod progress_file;
 pub mod run;
 pub mod sandbox;
 pub mod schedule;
+pub mod seccomp;
 pub mod spec;

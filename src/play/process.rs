@@ -69,27 +69,31 @@ fn start_now(command: &mut Command) -> io::Result<Child> {
     Ok(child)
 }
 
-/// Starts `command` in its own process group, under `limits`, with SIGKILL as its parent-death
-/// signal, so that a referee killed outright (SIGKILL, the OOM killer) takes its engines with it.
+/// Starts `command` in a session of its own (so it has no controlling terminal to push input
+/// into, and a process group the referee kills whole), under `limits`, with SIGKILL as its
+/// parent-death signal, so that a referee killed outright (SIGKILL, the OOM killer) takes its
+/// engines with it. Each `(from, to)` in `fds` becomes descriptor `to` of the process; every
+/// `from` must be above every `to`.
 ///
-/// With `terminal` (the human seat), it stays in the referee's process group instead, so that it
-/// may read the terminal the referee was started from, and the two descriptors become its 3 and 4.
+/// With `terminal` (the human seat), it stays in the referee's session and process group instead,
+/// so that it may read the terminal the referee was started from.
 pub fn start(
     mut command: Command,
     limits: Limits,
-    terminal: Option<[RawFd; 2]>,
+    fds: Vec<(RawFd, RawFd)>,
+    terminal: bool,
 ) -> io::Result<Child> {
     let referee = nix::unistd::getpid();
-    if terminal.is_none() {
-        command.process_group(0);
-    }
     // SAFETY: the closure runs in the forked child before exec (after a change of user, which
     // would clear the parent-death signal) and makes only async-signal-safe system calls
-    // (dup2, setrlimit, prctl, getppid); it allocates nothing and takes no lock.
+    // (setsid, dup2, setrlimit, prctl, getppid); it allocates nothing and takes no lock.
     unsafe {
         command.pre_exec(move || {
-            for (fd, to) in terminal.iter().flatten().zip([3, 4]) {
-                if nix::libc::dup2(*fd, to) < 0 {
+            if !terminal {
+                nix::unistd::setsid()?;
+            }
+            for &(fd, to) in &fds {
+                if nix::libc::dup2(fd, to) < 0 {
                     return Err(io::Error::last_os_error());
                 }
             }
@@ -216,25 +220,37 @@ pub fn stopped_with_engine(signal: i32) -> bool {
 
 /// Kills and reaps every child of this process that is not a listed engine: the orphans adopted
 /// from engines (a grandchild that called `setsid` leaves its engine's process group, so killing the
-/// group misses it). Children are found in `/proc`; without it, nothing is done.
+/// group misses it). Killing an orphan hands its own children to this process in turn, so it looks
+/// again until a look finds none (a bounded number of times: a process that forks faster than it
+/// is killed is still held by its limits). Children are found in `/proc`; without it, nothing is
+/// done.
 pub fn reap_orphans() {
-    let me = std::process::id().to_string();
-    let orphans: Vec<i32> = {
-        let registry = registry();
-        let Ok(entries) = std::fs::read_dir("/proc") else {
+    const LOOKS: usize = 64;
+    for _ in 0..LOOKS {
+        let orphans = orphans();
+        if orphans.is_empty() {
             return;
-        };
-        entries
-            .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
-            .filter(|pid| !registry.groups.contains(pid))
-            .filter(|pid| parent_of(*pid).is_some_and(|parent| parent == me))
-            .collect()
-    };
-    for pid in orphans {
-        let pid = Pid::from_raw(pid);
-        let _ = kill(pid, Signal::SIGKILL);
-        let _ = waitpid(pid, None);
+        }
+        for pid in orphans {
+            let pid = Pid::from_raw(pid);
+            let _ = kill(pid, Signal::SIGKILL);
+            let _ = waitpid(pid, None);
+        }
     }
+}
+
+/// The children of this process that are not listed engines.
+fn orphans() -> Vec<i32> {
+    let me = std::process::id().to_string();
+    let registry = registry();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| !registry.groups.contains(pid))
+        .filter(|pid| parent_of(*pid).is_some_and(|parent| parent == me))
+        .collect()
 }
 
 /// Reaps the orphans that have already ended, without waiting and without reading `/proc`: cheap

@@ -3,8 +3,11 @@
 
 use std::ffi::OsString;
 use std::io;
+use std::os::fd::RawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::play::limits::Limits;
 
 /// The program that confines engines.
 pub const BWRAP: &str = "bwrap";
@@ -12,52 +15,37 @@ pub const BWRAP: &str = "bwrap";
 /// What every sandboxed engine of a run is kept from, and where its scratch directories go.
 #[derive(Debug)]
 pub struct Sandbox {
-    /// Paths no sandboxed engine may see (the records file, the transcripts' directory, the
+    /// Paths no sandboxed engine may see (the run's files, the transcripts' directory, the
     /// scratch root), absolute; each engine is also kept from the other engines' directories.
     hidden: Vec<PathBuf>,
     /// Every engine's own directory (`dir=`), absolute, by spec.
     dirs: Vec<Option<PathBuf>>,
-    scratch_root: ScratchRoot,
+    /// Where scratch directories are kept (`--scratch-dir`); without it each engine's scratch is
+    /// its private `/tmp`, gone when it ends.
+    kept: Option<PathBuf>,
     made: AtomicUsize,
-}
-
-/// Where scratch directories go: kept (`--scratch-dir`) or removed when the run ends.
-#[derive(Debug)]
-enum ScratchRoot {
-    Kept(PathBuf),
-    Temporary(tempfile::TempDir),
-}
-
-impl ScratchRoot {
-    fn path(&self) -> &Path {
-        match self {
-            ScratchRoot::Kept(path) => path,
-            ScratchRoot::Temporary(dir) => dir.path(),
-        }
-    }
 }
 
 impl Sandbox {
     /// The sandbox of a run: `hidden` are the paths of the run no engine may see; `dirs` are the
-    /// engines' own directories, by spec; scratch directories go under `scratch` (kept), or under
-    /// a temporary directory removed when the run ends.
+    /// engines' own directories, by spec; scratch directories are kept under `scratch`, if given.
     pub fn new(
         hidden: &[PathBuf],
         dirs: &[Option<PathBuf>],
         scratch: Option<&Path>,
     ) -> io::Result<Sandbox> {
-        let scratch_root = match scratch {
+        let kept = match scratch {
             Some(path) => {
                 std::fs::create_dir_all(path)?;
-                ScratchRoot::Kept(std::path::absolute(path)?)
+                Some(std::path::absolute(path)?)
             }
-            None => ScratchRoot::Temporary(tempfile::Builder::new().prefix("referee-").tempdir()?),
+            None => None,
         };
         let mut all_hidden = Vec::new();
         for path in hidden {
             all_hidden.push(std::path::absolute(path)?);
         }
-        all_hidden.push(scratch_root.path().to_owned());
+        all_hidden.extend(kept.iter().cloned());
         let dirs = dirs
             .iter()
             .map(|d| d.as_deref().map(std::path::absolute).transpose())
@@ -65,15 +53,18 @@ impl Sandbox {
         Ok(Sandbox {
             hidden: all_hidden,
             dirs,
-            scratch_root,
+            kept,
             made: AtomicUsize::new(0),
         })
     }
 
-    /// A new, empty scratch directory for one process of engine `name`, owned by `owner` (a
-    /// uid and gid) when it runs as another user, readable by it alone.
+    /// The scratch directory of one process of engine `name`: its private [`TMP`], or, when they
+    /// are kept, a new, empty directory owned by `owner` (a uid and gid), readable by it alone.
     pub fn scratch(&self, name: &str, owner: Option<(u32, u32)>) -> io::Result<PathBuf> {
         use std::os::unix::fs::DirBuilderExt;
+        let Some(root) = &self.kept else {
+            return Ok(PathBuf::from(TMP));
+        };
         let n = self.made.fetch_add(1, Ordering::Relaxed) + 1;
         let safe: String = name
             .chars()
@@ -85,7 +76,7 @@ impl Sandbox {
                 }
             })
             .collect();
-        let path = self.scratch_root.path().join(format!("{safe}-{n}"));
+        let path = root.join(format!("{safe}-{n}"));
         std::fs::DirBuilder::new().mode(0o700).create(&path)?;
         if let Some((uid, gid)) = owner {
             std::os::unix::fs::chown(&path, Some(uid), Some(gid))?;
@@ -93,15 +84,28 @@ impl Sandbox {
         Ok(path)
     }
 
-    /// The bubblewrap arguments that run engine `spec` (working in `cwd`) with `scratch` as the
-    /// only place it may write; the engine's own command follows them.
-    pub fn bwrap_args(&self, spec: usize, cwd: &Path, scratch: &Path) -> io::Result<Vec<OsString>> {
-        let cwd = std::path::absolute(cwd)?;
-        let mut args: Vec<OsString> = [
+    /// The bubblewrap arguments that run engine `spec` (working in `cwd`, under `limits`, with
+    /// its scratch directory `scratch` and the variables `pass_env` from the referee's
+    /// environment); the two seccomp programs of [`crate::play::seccomp`] are read from
+    /// descriptors `seccomp`. The engine's own command follows them.
+    pub fn bwrap_args(
+        &self,
+        engine: &SandboxedEngine<'_>,
+        seccomp: [RawFd; 2],
+    ) -> io::Result<Vec<OsString>> {
+        let cwd = std::path::absolute(engine.cwd)?;
+        let size = engine.limits.file_size.unwrap_or(DEFAULT_TMPFS).to_string();
+        let mut args: Vec<OsString> = Vec::new();
+        let mut push = |words: &[&str]| args.extend(words.iter().map(OsString::from));
+        push(&[
+            "--new-session",
             "--die-with-parent",
             "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
             "--cap-drop",
             "ALL",
+            "--clearenv",
             "--ro-bind",
             "/",
             "/",
@@ -109,14 +113,24 @@ impl Sandbox {
             "/dev",
             "--proc",
             "/proc",
-        ]
-        .map(OsString::from)
-        .to_vec();
+        ]);
+        for dir in PRIVATE_DIRS {
+            push(&["--size", &size, "--tmpfs", dir]);
+        }
+        push(&["--size", RUN_SIZE, "--tmpfs", "/run"]);
+        // An engine kept under one of them (say in /tmp) is put back in view, read-only.
+        if PRIVATE_DIRS
+            .iter()
+            .chain(&["/run"])
+            .any(|dir| cwd.starts_with(dir))
+        {
+            args.extend(["--ro-bind".into(), cwd.clone().into(), cwd.clone().into()]);
+        }
         let others = self
             .dirs
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i != spec)
+            .filter(|&(i, _)| i != engine.spec)
             .filter_map(|(_, dir)| dir.as_ref());
         for path in self.hidden.iter().chain(others) {
             // A directory that holds the engine's own is left in view, or the engine could not run.
@@ -132,22 +146,85 @@ impl Sandbox {
                 args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
             }
         }
-        args.extend(["--bind".into(), scratch.into(), scratch.into()]);
+        let scratch = engine.scratch;
+        if scratch != Path::new(TMP) {
+            args.extend(["--bind".into(), scratch.into(), scratch.into()]);
+        }
         args.extend(["--chdir".into(), cwd.into()]);
         for variable in ["TMPDIR", "HOME", "REFEREE_SCRATCH"] {
             args.extend(["--setenv".into(), variable.into(), scratch.into()]);
+        }
+        let passed = PASSED_ENV
+            .iter()
+            .copied()
+            .chain(engine.pass_env.iter().map(String::as_str));
+        for name in passed {
+            if let Some(value) = std::env::var_os(name) {
+                args.extend(["--setenv".into(), name.into(), value]);
+            }
+        }
+        for fd in seccomp {
+            args.extend(["--add-seccomp-fd".into(), fd.to_string().into()]);
         }
         args.push("--".into());
         Ok(args)
     }
 }
 
+/// What the sandbox needs to know of one engine process.
+#[derive(Debug)]
+pub struct SandboxedEngine<'a> {
+    /// The engine's spec number, whose own directory stays in view.
+    pub spec: usize,
+    /// Its working directory.
+    pub cwd: &'a Path,
+    /// Its scratch directory: [`TMP`], or a kept one from [`Sandbox::scratch`].
+    pub scratch: &'a Path,
+    /// Its limits: `fsize=` also sizes each of its private temporary file systems.
+    pub limits: Limits,
+    /// Variables of the referee's environment it is given besides [`PASSED_ENV`] (`env=`).
+    pub pass_env: &'a [String],
+}
+
+/// The scratch directory of an engine when scratch directories are not kept: its private `/tmp`.
+pub const TMP: &str = "/tmp";
+
+/// The private, size-limited temporary file systems every sandboxed engine gets (each as large as
+/// its `fsize=`, or [`DEFAULT_TMPFS`]), besides a small `/run`: what it writes there is memory the
+/// address-space limit does not count, so each is bounded.
+pub const PRIVATE_DIRS: [&str; 3] = [TMP, "/var/tmp", "/dev/shm"];
+
+/// The size of each private temporary file system without `fsize=`.
+pub const DEFAULT_TMPFS: u64 = 64 << 20;
+
+/// The size of the private `/run`, which hides the host's sockets and runtime state.
+const RUN_SIZE: &str = "1048576";
+
+/// The variables a sandboxed engine keeps from the referee's environment (all others are
+/// cleared: a secret in the organiser's environment stays there); `env=` adds more.
+pub const PASSED_ENV: [&str; 5] = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"];
+
+/// The user a sandboxed engine runs as: its `user=`, or `nobody` (65534) when the referee is root,
+/// so that no engine is root even in its own user namespace (root there still owns the host's
+/// root-owned files); `None` runs it as the referee's own, unprivileged user.
+pub fn run_as(user: Option<(u32, u32)>) -> Option<(u32, u32)> {
+    user.or_else(|| nix::unistd::geteuid().is_root().then_some(NOBODY))
+}
+
+/// `nobody` and `nogroup` on Debian and most Linux systems.
+pub const NOBODY: (u32, u32) = (65534, 65534);
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn text(args: Vec<OsString>) -> String {
+        let words: Vec<String> = args.into_iter().map(|a| a.into_string().unwrap()).collect();
+        words.join(" ")
+    }
+
     #[test]
-    fn the_records_logs_and_other_engines_are_hidden_and_only_the_scratch_is_writable() {
+    fn the_records_logs_and_other_engines_are_hidden_and_only_private_places_are_writable() {
         let base = tempfile::tempdir().unwrap();
         let logs = base.path().join("logs");
         let bots = base.path().join("bots");
@@ -157,35 +234,72 @@ mod tests {
         }
         let records = base.path().join("games.jsonl");
         std::fs::write(&records, "").unwrap();
-        let sandbox = Sandbox::new(
-            &[records.clone(), logs.clone()],
-            &[Some(mine.clone()), Some(theirs.clone())],
-            Some(&base.path().join("scratch")),
-        )
-        .unwrap();
-        let scratch = sandbox.scratch("my bot/1", None).unwrap();
-        assert!(scratch.ends_with("scratch/my_bot_1-1"));
-        let args: Vec<String> = sandbox
-            .bwrap_args(0, &mine, &scratch)
-            .unwrap()
-            .into_iter()
-            .map(|a| a.into_string().unwrap())
-            .collect();
-        let text = args.join(" ");
-        let (r, l, t, s) = (
+        let dirs = [Some(mine.clone()), Some(theirs.clone())];
+        let hidden = [records.clone(), logs.clone()];
+        let limits = Limits {
+            file_size: Some(1 << 20),
+            ..Limits::default()
+        };
+        let pass_env = ["NO_SUCH_VARIABLE_HERE".to_owned()];
+        let engine = |scratch| SandboxedEngine {
+            spec: 0,
+            cwd: &mine,
+            scratch,
+            limits,
+            pass_env: &pass_env,
+        };
+        let (r, l, t, m) = (
             records.display(),
             logs.display(),
             theirs.display(),
-            scratch.display(),
+            mine.display(),
         );
-        let root = base.path().join("scratch");
+        let start = "--new-session --die-with-parent --unshare-all --unshare-user --disable-userns \
+                     --cap-drop ALL --clearenv --ro-bind / / --dev /dev --proc /proc \
+                     --size 1048576 --tmpfs /tmp --size 1048576 --tmpfs /var/tmp \
+                     --size 1048576 --tmpfs /dev/shm --size 1048576 --tmpfs /run";
+        // The engine's directory is under the temporary directory, which is private: put back.
+        let shown = match mine.starts_with("/tmp") {
+            true => format!(" --ro-bind {m} {m}"),
+            false => String::new(),
+        };
+        let env: String = PASSED_ENV
+            .iter()
+            .filter_map(|name| Some(format!(" --setenv {name} {}", std::env::var(name).ok()?)))
+            .collect();
+
+        // Scratch directories not kept: the private /tmp.
+        let sandbox = Sandbox::new(&hidden, &dirs, None).unwrap();
+        let scratch = sandbox.scratch("my bot/1", None).unwrap();
+        assert_eq!(scratch, Path::new(TMP));
+        let args = text(sandbox.bwrap_args(&engine(&scratch), [5, 6]).unwrap());
         let expected = format!(
-            "--die-with-parent --unshare-all --cap-drop ALL --ro-bind / / --dev /dev --proc /proc \
-             --ro-bind /dev/null {r} --tmpfs {l} --tmpfs {} --tmpfs {t} --bind {s} {s} \
-             --chdir {} --setenv TMPDIR {s} --setenv HOME {s} --setenv REFEREE_SCRATCH {s} --",
-            root.display(),
-            mine.display()
+            "{start}{shown} --ro-bind /dev/null {r} --tmpfs {l} --tmpfs {t} --chdir {m} \
+             --setenv TMPDIR /tmp --setenv HOME /tmp --setenv REFEREE_SCRATCH /tmp{env} \
+             --add-seccomp-fd 5 --add-seccomp-fd 6 --"
         );
-        assert_eq!(text, expected);
+        assert_eq!(args, expected);
+
+        // Kept: a directory of its own, hidden from the others, bound where it is.
+        let kept = base.path().join("scratch");
+        let sandbox = Sandbox::new(&hidden, &dirs, Some(&kept)).unwrap();
+        let scratch = sandbox.scratch("my bot/1", None).unwrap();
+        assert!(scratch.ends_with("scratch/my_bot_1-1"));
+        let s = scratch.display();
+        let args = text(sandbox.bwrap_args(&engine(&scratch), [5, 6]).unwrap());
+        let expected = format!(
+            "{start}{shown} --ro-bind /dev/null {r} --tmpfs {l} --tmpfs {} --tmpfs {t} \
+             --bind {s} {s} --chdir {m} --setenv TMPDIR {s} --setenv HOME {s} \
+             --setenv REFEREE_SCRATCH {s}{env} --add-seccomp-fd 5 --add-seccomp-fd 6 --",
+            kept.display()
+        );
+        assert_eq!(args, expected);
+    }
+
+    #[test]
+    fn a_root_referee_runs_sandboxed_engines_as_nobody_or_their_user() {
+        assert_eq!(run_as(Some((64001, 64002))), Some((64001, 64002)));
+        let expected = nix::unistd::geteuid().is_root().then_some(NOBODY);
+        assert_eq!(run_as(None), expected);
     }
 }

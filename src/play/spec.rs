@@ -41,7 +41,7 @@ pub struct EngineSpecError {
 
 /// The keys an `--engine` value may hold.
 const KEYS: &str =
-    "name, cmd, dir, proto, tc, movetime, mem, cpu, files, procs, fsize, user, sandbox";
+    "name, cmd, dir, proto, tc, movetime, mem, cpu, files, procs, fsize, user, sandbox, env";
 
 impl EngineSpec {
     /// Reads `CMD`, or `key=value` words with shell quoting: `name=alpha cmd='./bot -x' dir=bots
@@ -138,6 +138,19 @@ impl EngineSpec {
                 }
             }
             "user" => command.user = Some(run_as(value)?),
+            "env" => {
+                for name in value.split(',') {
+                    let valid = !name.is_empty()
+                        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                        && !name.as_bytes()[0].is_ascii_digit();
+                    if !valid {
+                        return Err(format!(
+                            "env takes variable names separated by commas, not `{value}`"
+                        ));
+                    }
+                    command.pass_env.push(name.to_owned());
+                }
+            }
             _ => {
                 if !command.limits.set(key, value).map_err(|e| e.to_string())? {
                     return Err(format!("unknown key `{key}` (known: {KEYS})"));
@@ -226,13 +239,14 @@ pub fn human_engine(exe: &str, game: &str) -> Result<EngineSpec, EngineSpecError
 }
 
 /// What running `engines` as root (`root`) means for their limits: an error for `procs=` without
-/// `user=` (the kernel never limits root's processes), and a warning for other limits without
-/// `user=` or a sandbox (an engine with root's capabilities may lift its own limits).
+/// `user=` or a sandbox (the kernel never limits root's processes), and a warning for other limits
+/// without either (an engine with root's capabilities may lift its own limits). A sandboxed engine
+/// of a root referee runs as `nobody` (see `sandbox::run_as`).
 pub fn root_check(engines: &[EngineSpec], root: bool) -> Result<Vec<String>, String> {
     let mut warnings = Vec::new();
     for engine in engines.iter().filter(|_| root) {
         let command = &engine.command;
-        if command.user.is_some() {
+        if command.user.is_some() || command.sandbox {
             continue;
         }
         if command.limits.procs.is_some() {
@@ -242,7 +256,7 @@ pub fn root_check(engines: &[EngineSpec], root: bool) -> Result<Vec<String>, Str
                 command.name
             ));
         }
-        if command.limits.any() && !command.sandbox {
+        if command.limits.any() {
             warnings.push(format!(
                 "engine {} runs as root and could lift its own limits: add user=UID or \
                  sandbox=bwrap (which drops its capabilities)",

@@ -1,0 +1,385 @@
+//! The sandbox attacked: one game per attack (tests/engines/attack.py) by an engine under
+//! `sandbox=bwrap`, each asserting that the attack failed, that the game was adjudicated (the
+//! attacker's crash, with its reason), and that nothing the attacker started is left running.
+//! Where an attack on an engine outside the sandbox succeeds, the test shows that too, so that it
+//! could fail.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use common::{bwrap_usable, temp_dir, valid_records};
+use serde_json::Value;
+
+/// A directory any user may read holding the attack engine, for the engine to run in.
+fn engine_dir(dir: &Path) -> PathBuf {
+    let engine = dir.join("engine");
+    std::fs::create_dir_all(&engine).unwrap();
+    for file in ["attack.py", "relay.py"] {
+        std::fs::copy(Path::new("tests/engines").join(file), engine.join(file)).unwrap();
+    }
+    engine
+}
+
+fn bot() -> String {
+    format!(
+        "name=bot cmd='{} bot --game pegs'",
+        cargo_bin!("referee").display()
+    )
+}
+
+/// The referee's command for one Pegs game of the attack engine trying `attack` (with the spec
+/// keys `keys`) against the built-in bot, its records in `dir/NAME.jsonl`.
+fn attack_command(
+    dir: &Path,
+    attack: &str,
+    keys: &str,
+    games: usize,
+) -> (std::process::Command, PathBuf) {
+    let name: String = attack
+        .chars()
+        .take(60)
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let out = dir.join(format!("{name}-{}.jsonl", keys.len()));
+    let engine = engine_dir(dir);
+    let attacker = format!(
+        "name=attacker cmd='python3 attack.py {attack}' dir={} env=REFEREE {keys}",
+        engine.display()
+    );
+    let mut command = std::process::Command::new(cargo_bin!("referee"));
+    command
+        .env("REFEREE", cargo_bin!("referee"))
+        .env("REFEREE_TEST_SECRET", "the organiser's token")
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--seed",
+            "2",
+            "--games",
+            &games.to_string(),
+        ])
+        .args(["--movetime", "5000", "--engine", &attacker])
+        .args(["--engine", &bot(), "--log-dir"])
+        .arg(dir.join("logs"))
+        .arg("--out")
+        .arg(&out);
+    (command, out)
+}
+
+/// Plays the game of `attack` (see [`attack_command`]); returns its record.
+fn attack_game(dir: &Path, attack: &str, keys: &str) -> Value {
+    let (command, out) = attack_command(dir, attack, keys, 1);
+    assert_cmd::Command::from_std(command)
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success();
+    valid_records(&out).remove(0)
+}
+
+/// The attacker's stderr as its verdict quotes it, and whether the attack was blocked: the game
+/// then ended with the attacker's crash, giving the reason.
+fn blocked(record: &Value) -> (bool, String) {
+    let end = &record["end"];
+    let detail = end["detail"].as_str().unwrap_or_default().to_owned();
+    let attacker_seat = record["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["name"] == "attacker")
+        .unwrap() as u64;
+    let crashed = end["verdict"] == "crash" && end["seat"] == attacker_seat;
+    (crashed && detail.contains("blocked:"), detail)
+}
+
+/// Each attack in `attacks` fails in the sandbox (with `keys` besides `sandbox=bwrap`).
+fn assert_blocked(name: &str, attacks: &[String], keys: &str) {
+    if !bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir(name);
+    for attack in attacks {
+        let record = attack_game(&dir, attack, &format!("sandbox=bwrap {keys}"));
+        let (blocked, detail) = blocked(&record);
+        assert!(blocked, "{attack} was not blocked: {detail}\n{record}");
+        eprintln!("{attack}: {detail}");
+        assert_no_process_with(attack);
+    }
+}
+
+/// No process on the machine has `marker` in its command line.
+fn assert_no_process_with(marker: &str) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "processes left behind: {left:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The processes (not zombies) whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == std::process::id().to_string() {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'));
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if !zombie && text.contains(marker) && text.contains("attack.py") {
+            found.push(format!("{pid}: {text}"));
+        }
+    }
+    found
+}
+
+fn strings(attacks: &[&str]) -> Vec<String> {
+    attacks.iter().map(|a| a.to_string()).collect()
+}
+
+#[test]
+fn system_calls_that_leave_or_watch_the_sandbox_are_refused() {
+    assert_blocked(
+        "syscalls",
+        &strings(&[
+            "ptrace",
+            "vm_read",
+            "userns",
+            "clone_userns",
+            "mountns",
+            "mount",
+            "keyctl",
+            "add_key",
+            "bpf",
+            "io_uring",
+            "perf",
+            "userfaultfd",
+            "kexec",
+            "module",
+            "handle",
+            "hostname",
+        ]),
+        "",
+    );
+    if !bwrap_usable() {
+        return;
+    }
+    // An unprivileged engine outside the sandbox succeeds with these, so the games can tell.
+    let dir = temp_dir("syscalls-free");
+    for attack in [
+        "ptrace",
+        "userns",
+        "clone_userns",
+        "keyctl",
+        "add_key",
+        "io_uring",
+    ] {
+        let record = attack_game(&dir, attack, "user=65534");
+        assert!(
+            !blocked(&record).0,
+            "{attack} outside the sandbox: {record}"
+        );
+    }
+}
+
+#[test]
+fn the_host_files_sockets_and_secrets_are_out_of_reach() {
+    if !bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir("host");
+    let engine = engine_dir(&dir);
+    // A host unix socket where the engine can see it (its own directory), and an abstract one.
+    let socket = engine.join("host.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    std::fs::set_permissions(&socket, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+    let tcp = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = tcp.local_addr().unwrap().port();
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    std::fs::write(dir.join("logs/secret.log"), "every hidden card").unwrap();
+    let attacks = [
+        format!("unix:{}", socket.display()),
+        format!("connect:127.0.0.1:{port}"),
+        "read:/etc/shadow".to_owned(),
+        "list:/root".to_owned(),
+        format!("read:{}", dir.join("logs/secret.log").display()),
+        format!("write:{}", engine.join("outside.txt").display()),
+        "write:/etc/referee-was-here".to_owned(),
+        "sysctl:/proc/sys/kernel/core_pattern".to_owned(),
+        "sysctl:/proc/sysrq-trigger".to_owned(),
+        "env:REFEREE_TEST_SECRET".to_owned(),
+        "referee".to_owned(),
+        "tty_devices".to_owned(),
+        "tiocsti".to_owned(),
+    ];
+    for attack in &attacks {
+        let record = attack_game(&dir, attack, "sandbox=bwrap");
+        let (blocked, detail) = blocked(&record);
+        assert!(blocked, "{attack} was not blocked: {detail}\n{record}");
+    }
+    assert!(!engine.join("outside.txt").exists());
+    // Outside the sandbox the same engine reaches them, so these games can tell.
+    for attack in &attacks[..2] {
+        let record = attack_game(&dir, attack, "");
+        assert!(
+            !blocked(&record).0,
+            "{attack} outside the sandbox: {record}"
+        );
+    }
+    let record = attack_game(&dir, "env:REFEREE_TEST_SECRET", "");
+    assert!(!blocked(&record).0, "{record}");
+}
+
+#[test]
+fn private_temporary_files_are_bounded_and_the_scratch_directory_works() {
+    let dir_attacks = [
+        "fill:/dev/shm:200",
+        "fill:/tmp:200",
+        "fill:/var/tmp:200",
+        "fill:$TMPDIR:200",
+    ];
+    assert_blocked("fill", &strings(&dir_attacks), "fsize=64M");
+    assert_blocked("fill-default", &strings(&["fill:/dev/shm:200"]), "");
+    if !bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir("scratch-works");
+    let record = attack_game(&dir, "scratch", "sandbox=bwrap");
+    assert!(!blocked(&record).0, "{record}");
+    assert_ne!(record["end"]["verdict"], "crash", "{record}");
+    // And engines that attack nothing play whole games in it.
+    let out = dir.join("bots.jsonl");
+    cargo_bin_cmd!("referee")
+        .args(["match", "--game", "dvonn", "--seed", "3", "--games", "2"])
+        .args(["--movetime", "100", "--each", "sandbox=bwrap", "--out"])
+        .arg(&out)
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+    for record in valid_records(&out) {
+        assert_eq!(record["end"]["reason"], "normal", "{record}");
+    }
+}
+
+#[test]
+fn a_fork_bomb_is_held_to_its_process_limit() {
+    assert_blocked("forkbomb", &strings(&["forkbomb:5000"]), "procs=200");
+}
+
+/// Runs the referee of `command` until the attack's helpers (marked `marker`) have started, and
+/// returns it.
+fn started_with_helpers(mut command: std::process::Command, marker: &str) -> std::process::Child {
+    let child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while processes_with(marker).len() < 3 {
+        assert!(Instant::now() < deadline, "the helpers never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+#[test]
+fn helpers_that_leave_the_session_do_not_outlive_the_game() {
+    if !bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir("outlive");
+    for (marker, keys) in [
+        ("outlive:sandboxed", "sandbox=bwrap"),
+        ("outlive:plain", ""),
+    ] {
+        let attack = format!("{marker}-{}", std::process::id());
+        let (command, out) = attack_command(&dir, &format!("{attack}:$TMPDIR"), keys, 1);
+        let status = started_with_helpers(command, &attack).wait().unwrap();
+        assert!(status.success());
+        assert_eq!(valid_records(&out).len(), 1);
+        assert_no_process_with(&attack);
+    }
+}
+
+#[test]
+fn sandboxed_helpers_do_not_outlive_a_referee_killed_outright() {
+    if !bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir("outlive-sigkill");
+    let attack = format!("outlive:killed-{}", std::process::id());
+    let (command, _) = attack_command(&dir, &format!("{attack}:$TMPDIR"), "sandbox=bwrap", 1000);
+    let mut child = started_with_helpers(command, &attack);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_no_process_with(&attack);
+}
+
+#[test]
+fn killing_every_process_in_reach_harms_nobody_outside_the_sandbox() {
+    if !bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir("kill-all");
+    let record = attack_game(&dir, "kill_all", "sandbox=bwrap");
+    // The attacker's own helper (its relay to a random bot) dies with the rest of its sandbox;
+    // the opponent and the referee play on and the game is adjudicated.
+    let end = &record["end"];
+    assert_eq!(
+        record["seats"][end["seat"].as_u64().unwrap() as usize]["name"],
+        "attacker",
+        "{record}"
+    );
+}
+
+/// Runs `command` in a new pseudo-terminal that is its controlling terminal (see
+/// tests/engines/in_terminal.py); returns what it left in the terminal's input queue.
+fn left_in_terminal(command: &std::process::Command) -> String {
+    let mut run = std::process::Command::new("python3");
+    run.arg("tests/engines/in_terminal.py")
+        .arg(command.get_program())
+        .args(command.get_args());
+    for (key, value) in command.get_envs() {
+        if let Some(value) = value {
+            run.env(key, value);
+        }
+    }
+    let output = run.output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["pending"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn no_engine_pushes_input_into_the_organisers_terminal() {
+    // The terminal takes pushed input from a process whose terminal it is: the test can tell.
+    let pusher = "import fcntl, termios\n\
+                  for c in b'echo hi\\n': fcntl.ioctl(0, termios.TIOCSTI, bytes([c]))";
+    let mut control = std::process::Command::new("python3");
+    control.args(["-c", pusher]);
+    assert_eq!(left_in_terminal(&control), "echo hi\n");
+    let dir = temp_dir("tiocsti");
+    let mut setups = vec!["user=65534"];
+    if bwrap_usable() {
+        setups.push("sandbox=bwrap");
+    }
+    for keys in setups {
+        let (command, out) = attack_command(&dir, "tiocsti", keys, 1);
+        assert_eq!(left_in_terminal(&command), "", "{keys}");
+        let record = valid_records(&out).remove(0);
+        let (blocked, detail) = blocked(&record);
+        assert!(blocked, "{keys}: {detail}");
+    }
+}
