@@ -59,6 +59,7 @@ fn config(concurrency: usize, log_dir: Option<&Path>) -> MatchConfig {
         engines: vec![engine("a"), engine("b")],
         repeat: false,
         seed: SEED,
+        secret: None,
         tc: TimeControl::Fischer {
             base: Duration::from_secs(3600),
             increment: Duration::ZERO,
@@ -94,6 +95,7 @@ fn referee_match(concurrency: usize, log_dir: Option<&Path>) -> (Duration, Vec<R
             limit: None,
             repeat: config.repeat,
             seed: config.seed,
+            secret: None,
         }),
         |finished| {
             records[finished.index] = Some(finished.record);

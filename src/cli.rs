@@ -474,6 +474,12 @@ pub struct RunArgs {
     /// finish (games done and in all, the state); `referee stats --progress` sums shards' files.
     #[arg(long, value_name = "FILE")]
     pub progress: Option<PathBuf>,
+    /// For games with hidden information (DOUBLE) played without --seed: the file of the run's
+    /// secret, which deals every game and which no engine may read (made, mode 0600, if missing;
+    /// give every shard the same file). Default: OUT.secret beside --out; without --out, a secret
+    /// drawn for this run alone.
+    #[arg(long, value_name = "FILE")]
+    pub secret: Option<PathBuf>,
 }
 
 /// Flags common to `match` and `tournament`.
@@ -524,7 +530,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N", conflicts_with = "openings")]
     pub random_plies: Option<usize>,
     /// The seed of the schedule and every game's seed: the same seed gives the same games. Drawn
-    /// at random if absent; records store it.
+    /// at random if absent; records store it. For DOUBLE, whose hands it deals, leave it out of a
+    /// competition: the games are then dealt from a secret (see --secret).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Time control in seconds: BASE+INC (`60+0.5`) or MOVES/BASE[+INC] (`40/60`), or `inf` for

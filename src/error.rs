@@ -89,6 +89,9 @@ pub enum Error {
     /// Records files that cannot be read through.
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// A run secret that cannot be read or made (status 2).
+    #[error(transparent)]
+    Secret(#[from] crate::play::secret::SecretError),
     /// Progress files that cannot be read or summed.
     #[error(transparent)]
     Progress(#[from] crate::play::progress_file::ProgressError),

@@ -19,11 +19,13 @@ use referee::play::clock::TimeControl;
 use referee::play::openings::{BookSpec, Generate, Openings};
 use referee::play::run::{Tournament, run};
 use referee::play::schedule::Format;
+use referee::play::secret::Secret;
 use referee::play::spec::{
     EngineSpec, builtin_command, builtin_engines, human_engine, root_check, unique_names,
 };
 use referee::records::import::Source;
 use referee::rules::game::Setup;
+use referee::rules::{AnyGame, Game};
 use referee::stats::elo::Sprt;
 
 fn main() -> ExitCode {
@@ -363,6 +365,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         engines,
         repeat: play.repeat,
         seed,
+        secret: None,
         tc,
         margin: Duration::from_millis(play.margin.max(play.timemargin)),
         time_margin: Duration::from_millis(play.timemargin),
@@ -412,6 +415,7 @@ fn tournament_of(
 
 fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let json = args.play.json;
+    let seed_given = args.play.seed.is_some();
     let engines = args.play.engine_words.len();
     if let Some(seats) = args.play.seats.filter(|&s| engines > 0 && s != engines) {
         return Err(Error::Usage(format!(
@@ -423,13 +427,14 @@ fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let mut config = play_config(args.play, seats)?;
     // A match is the tournament of one table: every engine at every game.
     let seats = Some(config.engines.len());
+    let secret_file = args.run.secret.clone();
     let (rounds, games) = match args.rounds {
         Some(rounds) => (rounds, None),
         // Enough rounds for the games; the schedule stops after them.
         None => (args.games, Some(args.games)),
     };
     let tournament = tournament_of(args.run, Format::RoundRobin, rounds, games, seats, args.out)?;
-    config.private.extend(tournament.out.clone());
+    keep_private(&mut config, seed_given, secret_file, &tournament)?;
     run(&config, &tournament, json, stdout)
 }
 
@@ -440,8 +445,65 @@ fn play_tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandR
         FormatArg::Gauntlet => Format::Gauntlet,
     };
     let seats = args.play.seats;
+    let seed_given = args.play.seed.is_some();
+    let secret_file = args.run.secret.clone();
     let tournament = tournament_of(args.run, format, args.rounds, None, seats, Some(args.out))?;
     let mut config = play_config(args.play, seats)?;
-    config.private.extend(tournament.out.clone());
+    keep_private(&mut config, seed_given, secret_file, &tournament)?;
     run(&config, &tournament, json, stdout)
+}
+
+/// Hides the run's files (records, progress, secret) from sandboxed engines, and gives a run of a
+/// game with hidden information its secret (see `play::secret`): from `file`, or `OUT.secret`
+/// beside the records, or drawn for this run alone. A seed given instead deals the cards from a
+/// number someone may know or guess: allowed, for tests that must be repeatable, with a warning.
+fn keep_private(
+    config: &mut MatchConfig,
+    seed_given: bool,
+    file: Option<PathBuf>,
+    tournament: &Tournament,
+) -> Result<(), Error> {
+    config.private.extend(tournament.out.clone());
+    config.private.extend(tournament.progress.clone());
+    let setup = Setup {
+        variant: config.variant.clone(),
+        seats: tournament.seats,
+        ..Setup::default()
+    };
+    let hides = AnyGame::create(&config.game, &setup)?.hides_information();
+    match (hides, seed_given, &file) {
+        (false, _, Some(_)) => Err(Error::Usage(format!(
+            "--secret is for games with hidden information, not {}",
+            config.game
+        ))),
+        (false, _, None) => Ok(()),
+        (true, true, Some(_)) => Err(Error::Usage(
+            "--seed deals from a number, --secret from a secret file: give one of them".into(),
+        )),
+        (true, true, None) => {
+            eprintln!(
+                "referee: warning: --seed {} deals every hand of every game: an engine that knows \
+                 or guesses it sees all cards. Leave --seed out when engines compete (a secret \
+                 deals the games instead).",
+                config.seed
+            );
+            Ok(())
+        }
+        (true, false, _) => {
+            let file = file.or_else(|| {
+                tournament.out.as_ref().map(|out| {
+                    let mut name = out.as_os_str().to_owned();
+                    name.push(".secret");
+                    PathBuf::from(name)
+                })
+            });
+            config.secret = Some(match &file {
+                Some(path) => Secret::load_or_create(path)?,
+                None => Secret::draw()
+                    .map_err(|e| Error::Usage(format!("cannot draw a secret: {e}")))?,
+            });
+            config.private.extend(file);
+            Ok(())
+        }
+    }
 }

@@ -79,6 +79,22 @@ fn an_engine_that_spins_past_its_cpu_limit_is_stopped_by_sigxcpu() {
     }
 }
 
+/// bubblewrap reports a signal as exit code 128 + N; the verdict reads as outside the sandbox.
+#[test]
+fn a_sandboxed_engine_stopped_by_a_signal_gets_the_same_verdict() {
+    if !common::bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir("limit-cpu-sandboxed");
+    let hog = "name=hog cmd='python3 tests/engines/hog.py cpu' cpu=1 sandbox=bwrap";
+    for detail in hog_match(&dir, hog, 1, &["--movetime", "20000"]) {
+        assert!(
+            detail.starts_with("killed by signal 24 (SIGXCPU) (CPU limit 1 s exceeded)"),
+            "{detail}"
+        );
+    }
+}
+
 /// Python ignores SIGXFSZ, so the write fails instead of the process being killed.
 #[test]
 fn an_engine_that_writes_past_its_file_size_limit_is_refused_the_write() {

@@ -138,7 +138,10 @@ fn processes_with(marker: &str) -> Vec<String> {
             .next()
             .is_some_and(|rest| rest.trim_start().starts_with('Z'));
         let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if !zombie && text.contains(marker) && text.contains("attack.py") {
+        if !zombie
+            && text.contains(marker)
+            && (text.contains("attack.py") || text.contains("slow.py"))
+        {
             found.push(format!("{pid}: {text}"));
         }
     }
@@ -382,4 +385,81 @@ fn no_engine_pushes_input_into_the_organisers_terminal() {
         let (blocked, detail) = blocked(&record);
         assert!(blocked, "{keys}: {detail}");
     }
+}
+
+/// A stop that reaches a sandboxed engine a moment before the referee (as a job scheduler stops
+/// every process of a job) records no crash: bubblewrap's exit code 143 is read as SIGTERM.
+#[test]
+fn a_stop_that_reaches_a_sandboxed_engine_first_is_no_crash() {
+    if !bwrap_usable() {
+        return;
+    }
+    let dir = temp_dir("stop-sandboxed");
+    std::fs::copy("tests/engines/slow.py", engine_dir(&dir).join("slow.py")).unwrap();
+    for run in 0..3 {
+        let marker = format!("stop-{}-{run}", std::process::id());
+        let engine = format!(
+            "name=slow cmd='python3 slow.py pegs 1 3000 {marker}' dir={} sandbox=bwrap \
+             env=REFEREE",
+            dir.join("engine").display()
+        );
+        let out = dir.join(format!("games-{run}.jsonl"));
+        let mut child = std::process::Command::new(cargo_bin!("referee"))
+            .env("REFEREE", cargo_bin!("referee"))
+            .args([
+                "match",
+                "--game",
+                "pegs",
+                "--games",
+                "4",
+                "--movetime",
+                "10000",
+            ])
+            .args(["--engine", &engine, "--engine", &bot(), "--out"])
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        // The engine thinks for 3 s a move: stop it while it thinks.
+        let engines = loop {
+            let found = engines_with(&marker);
+            if !found.is_empty() {
+                break found;
+            }
+            assert!(Instant::now() < deadline, "the engine never started");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        std::thread::sleep(Duration::from_millis(300 + 200 * run));
+        for pid in engines {
+            let _ = nix_kill(&pid, "TERM");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        nix_kill(&child.id().to_string(), "TERM").unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(128 + 15));
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        assert!(!text.contains("crash"), "a stop recorded a crash: {text}");
+        assert_no_process_with(&marker);
+    }
+}
+
+/// The process ids of the engines (not their bubblewrap) whose command line holds `marker`.
+fn engines_with(marker: &str) -> Vec<String> {
+    processes_with(marker)
+        .iter()
+        .filter_map(|line| {
+            let (pid, command) = line.split_once(": ")?;
+            command.starts_with("python3").then(|| pid.to_owned())
+        })
+        .collect()
+}
+
+fn nix_kill(pid: &str, signal: &str) -> std::io::Result<std::process::ExitStatus> {
+    std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid)
+        .stderr(std::process::Stdio::null())
+        .status()
 }

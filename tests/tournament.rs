@@ -67,6 +67,25 @@ fn a_killed_and_resumed_match_equals_an_uninterrupted_one() {
     killed_and_resumed("resume-match", match_args);
 }
 
+/// `args` with each seeded random bot behind tests/engines/slow.py, which plays the same moves
+/// 10 ms later each.
+fn slowed(args: Vec<String>) -> Vec<String> {
+    let bot = format!(
+        "{} bot --game dvonn --seed ",
+        cargo_bin!("referee").display()
+    );
+    let slow = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/slow.py");
+    args.into_iter()
+        .map(|arg| match arg.split_once(&bot) {
+            Some((name, seed)) => {
+                let seed = seed.trim_end_matches('\'');
+                format!("{name}python3 {} dvonn {seed} 10'", slow.display())
+            }
+            None => arg,
+        })
+        .collect()
+}
+
 /// Runs `args` to the end, and again killed with SIGKILL after 4 of its 12 games with a torn
 /// line added, then resumed: the same standings.
 fn killed_and_resumed(name: &str, args: fn(&Path) -> Vec<String>) {
@@ -75,8 +94,11 @@ fn killed_and_resumed(name: &str, args: fn(&Path) -> Vec<String>) {
     assert_eq!(valid_records(&full).len(), 12);
 
     let out = dir.join("killed.jsonl");
+    // The same bots, slowed down, so that the kill comes in the middle of the run however busy
+    // the machine is (the bots alone play the 12 games in a tenth of a second).
     let mut child = Command::new(cargo_bin!("referee"))
-        .args(args(&out))
+        .env("REFEREE", cargo_bin!("referee"))
+        .args(slowed(args(&out)))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

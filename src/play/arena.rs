@@ -12,6 +12,7 @@ use crate::play::engine::{Engine, EngineError, Transcript};
 use crate::play::openings::{Opening, Openings, RANDOM_PLIES_STREAM};
 use crate::play::sandbox::Sandbox;
 use crate::play::schedule::{Scheduled, engine_seed};
+use crate::play::secret::Secret;
 use crate::play::spec::{EngineSpec, Proto};
 use crate::records::replay::Replay;
 use crate::records::{End, Ply, Record, Verdict};
@@ -52,6 +53,9 @@ pub struct MatchConfig {
     pub repeat: bool,
     /// The seed every game's seed is drawn from.
     pub seed: u64,
+    /// The run's secret, from which every game's seed and engine seed are drawn instead, when
+    /// there is one (games with hidden information).
+    pub secret: Option<Secret>,
     /// The time control of engines without their own.
     pub tc: TimeControl,
     /// How long past its time an engine may stay silent before it is killed.
@@ -685,7 +689,10 @@ impl Table<'_> {
             if self.codecup[seat].is_some() {
                 continue;
             }
-            let engine_seed = engine_seed(seed, self.index, seat);
+            let engine_seed = match &self.config.secret {
+                Some(secret) => secret.engine_seed(self.index, seat),
+                None => engine_seed(seed, self.index, seat),
+            };
             let tc = self.clocks[seat].control().newgame_key();
             let command = self.probed(format!(
                 "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed} {tc}{layout}"

@@ -414,6 +414,7 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
             engines,
             repeat: false,
             seed: number as u64 + 1,
+            secret: None,
             tc: situation.tc,
             margin: Duration::from_millis(500),
             time_margin: Duration::ZERO,
@@ -441,6 +442,7 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
             limit: None,
             repeat: false,
             seed: number as u64 + 1,
+            secret: None,
         };
         let mut results = Vec::new();
         let outcome = arena::run(&match_config, schedule(&plan), |finished| {

@@ -292,6 +292,8 @@ pub struct Engine {
     pidfd: Option<OwnedFd>,
     /// Whether `group` is its own process group (every engine but the human seat).
     own_group: bool,
+    /// Whether it runs under bubblewrap, which reports a death by signal N as exit code 128 + N.
+    sandboxed: bool,
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
     stderr: Option<ChildStderr>,
@@ -365,9 +367,15 @@ impl Engine {
                         to,
                     ));
                 }
+                let files: Vec<PathBuf> = words
+                    .iter()
+                    .map(|word| cwd.join(word))
+                    .filter(|path| path.is_file())
+                    .collect();
                 let engine = SandboxedEngine {
                     spec,
                     cwd: &cwd,
+                    files: &files,
                     scratch: &scratch,
                     limits: command.limits,
                     pass_env: &command.pass_env,
@@ -449,6 +457,7 @@ impl Engine {
             child,
             group: Pid::from_raw(pid),
             own_group: !command.terminal,
+            sandboxed: sandboxed.is_some(),
             pidfd,
             stdin,
             stdout,
@@ -892,6 +901,11 @@ impl Engine {
     /// The error for an engine that ended with `status`: none of its fault if a stop signal
     /// killed it together with the referee.
     fn exited_with(&self, status: ExitStatus) -> EngineError {
+        // bubblewrap passes a sandboxed engine's death by signal N on as exit code 128 + N.
+        let status = match status.code() {
+            Some(code @ 129..=192) if self.sandboxed => ExitStatus::from_raw(code - 128),
+            _ => status,
+        };
         if status
             .signal()
             .is_some_and(crate::play::process::stopped_with_engine)

@@ -15,4 +15,5 @@ pub mod run;
 pub mod sandbox;
 pub mod schedule;
 pub mod seccomp;
+pub mod secret;
 pub mod spec;

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -120,7 +121,15 @@ impl ProgressFile {
             .with_file_name(format!(".{name}.{}.tmp", std::process::id()));
         let mut text = serde_json::to_string(&self.progress).map_err(io::Error::other)?;
         text.push('\n');
-        std::fs::write(&temporary, text)?;
+        // Private like the records: its fingerprint names the run.
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&temporary)?;
+        io::Write::write_all(&mut file, text.as_bytes())?;
+        drop(file);
         std::fs::rename(&temporary, &self.path).inspect_err(|_| {
             let _ = std::fs::remove_file(&temporary);
         })

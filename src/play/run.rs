@@ -96,7 +96,10 @@ pub fn fingerprint(config: &MatchConfig, plan: &Plan) -> String {
         format_name(plan.format),
         plan.seats,
         plan.repeat,
-        plan.seed,
+        match &plan.secret {
+            Some(secret) => format!("secret-{}", secret.id()),
+            None => plan.seed.to_string(),
+        },
         engine_names(config).join(",")
     );
     if let Some(openings) = config.openings.fingerprint() {
@@ -171,6 +174,7 @@ fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
         limit: tournament.games,
         repeat: config.repeat,
         seed: config.seed,
+        secret: config.secret,
     })
 }
 
@@ -373,6 +377,7 @@ mod tests {
                 .collect(),
             repeat: true,
             seed: 7,
+            secret: None,
             tc: TimeControl::MoveTime(std::time::Duration::from_millis(10)),
             margin: Default::default(),
             time_margin: Default::default(),
@@ -398,6 +403,7 @@ mod tests {
             limit: None,
             repeat: true,
             seed: 7,
+            secret: None,
         };
         assert_eq!(
             fingerprint(&config(Some("turbo")), &plan),

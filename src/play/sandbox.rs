@@ -43,7 +43,14 @@ impl Sandbox {
         };
         let mut all_hidden = Vec::new();
         for path in hidden {
-            all_hidden.push(std::path::absolute(path)?);
+            let path = std::path::absolute(path)?;
+            // The directory too, where other shards' records or a file written beside the run's
+            // may lie (it stays in view where it holds what the engine needs: see `bwrap_args`).
+            for path in path.parent().map(Path::to_owned).into_iter().chain([path]) {
+                if !all_hidden.contains(&path) {
+                    all_hidden.push(path);
+                }
+            }
         }
         all_hidden.extend(kept.iter().cloned());
         let dirs = dirs
@@ -132,9 +139,16 @@ impl Sandbox {
             .enumerate()
             .filter(|&(i, _)| i != engine.spec)
             .filter_map(|(_, dir)| dir.as_ref());
+        let needed: Vec<PathBuf> = engine
+            .files
+            .iter()
+            .map(|file| cwd.join(file))
+            .chain([cwd.clone()])
+            .collect();
         for path in self.hidden.iter().chain(others) {
-            // A directory that holds the engine's own is left in view, or the engine could not run.
-            if cwd.starts_with(path) {
+            // A directory that holds the engine's own, or a file its command names, is left in
+            // view, or the engine could not run.
+            if needed.iter().any(|n| n.starts_with(path)) {
                 continue;
             }
             let Ok(meta) = std::fs::metadata(path) else {
@@ -180,6 +194,9 @@ pub struct SandboxedEngine<'a> {
     pub cwd: &'a Path,
     /// Its scratch directory: [`TMP`], or a kept one from [`Sandbox::scratch`].
     pub scratch: &'a Path,
+    /// The words of its command that name files (relative to `cwd` or absolute): the program,
+    /// a script; the directories that hold them stay in view.
+    pub files: &'a [PathBuf],
     /// Its limits: `fsize=` also sizes each of its private temporary file systems.
     pub limits: Limits,
     /// Variables of the referee's environment it is given besides [`PASSED_ENV`] (`env=`).
@@ -244,6 +261,7 @@ mod tests {
         let engine = |scratch| SandboxedEngine {
             spec: 0,
             cwd: &mine,
+            files: &[],
             scratch,
             limits,
             pass_env: &pass_env,
@@ -301,5 +319,44 @@ mod tests {
         assert_eq!(run_as(Some((64001, 64002))), Some((64001, 64002)));
         let expected = nix::unistd::geteuid().is_root().then_some(NOBODY);
         assert_eq!(run_as(None), expected);
+    }
+
+    #[test]
+    fn the_directory_of_the_run_files_is_hidden_unless_the_engine_needs_it() {
+        let base = tempfile::tempdir().unwrap();
+        let (runs, bots) = (base.path().join("runs"), base.path().join("bots"));
+        for dir in [&runs, &bots] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        let records = runs.join("shard-1.jsonl");
+        let script = runs.join("bot.py");
+        std::fs::write(&records, "").unwrap();
+        std::fs::write(&script, "").unwrap();
+        let sandbox = Sandbox::new(std::slice::from_ref(&records), &[None], None).unwrap();
+        let args = |files: &[PathBuf]| {
+            let engine = SandboxedEngine {
+                spec: 0,
+                cwd: &bots,
+                files,
+                scratch: Path::new(TMP),
+                limits: Limits::default(),
+                pass_env: &[],
+            };
+            text(sandbox.bwrap_args(&engine, [5, 6]).unwrap())
+        };
+        let (r, d) = (records.display(), runs.display());
+        // Other shards' records beside this one's are out of view with it.
+        let hidden = args(&[]);
+        assert!(
+            hidden.contains(&format!("--tmpfs {d} --ro-bind /dev/null {r}")),
+            "{hidden}"
+        );
+        // An engine whose script lies there keeps the directory, but not the records.
+        let shown = args(std::slice::from_ref(&script));
+        assert!(!shown.contains(&format!("--tmpfs {d}")), "{shown}");
+        assert!(
+            shown.contains(&format!("--ro-bind /dev/null {r}")),
+            "{shown}"
+        );
     }
 }

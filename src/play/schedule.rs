@@ -1,6 +1,7 @@
 //! Schedules: which engines play each game of a match or tournament (round-robin, gauntlet), on
 //! which seed, and shards of them; made as they are played.
 
+use crate::play::secret::Secret;
 use crate::rules::seeded::Stream;
 
 /// One game of a schedule: which engine sits in each seat, and the game's seed.
@@ -63,6 +64,8 @@ pub struct Plan {
     pub repeat: bool,
     /// The seed of every game's seed.
     pub seed: u64,
+    /// The run's secret, which draws every game's seed instead when there is one.
+    pub secret: Option<Secret>,
 }
 
 /// Every `k`-element subset of `items`, in lexicographic order.
@@ -115,7 +118,7 @@ impl Plan {
 pub fn schedule(plan: &Plan) -> impl Iterator<Item = Scheduled> + Send + use<> {
     let tables = tables(plan);
     let games = plan.games();
-    let (seats, repeat, seed) = (plan.seats, plan.repeat, plan.seed);
+    let (seats, repeat, seed, secret) = (plan.seats, plan.repeat, plan.seed, plan.secret);
     let groups_per_round = tables.len();
     (0..plan.rounds)
         .flat_map(move |round| (0..groups_per_round).map(move |t| (round, t)))
@@ -133,7 +136,10 @@ pub fn schedule(plan: &Plan) -> impl Iterator<Item = Scheduled> + Send + use<> {
                     .map(|seat| table[(seat + rotation) % seats])
                     .collect(),
                 group,
-                seed: game_seed(seed, group),
+                seed: match &secret {
+                    Some(secret) => secret.game_seed(group),
+                    None => game_seed(seed, group),
+                },
             }
         })
         .take(games)
@@ -198,6 +204,7 @@ mod tests {
             limit: None,
             repeat,
             seed: 9,
+            secret: None,
         }
     }
 

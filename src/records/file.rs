@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::hash::{BuildHasher, Hash};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -369,10 +370,13 @@ impl RecordsOut {
             path: path.to_owned(),
             source,
         };
+        // Only the referee's user may read a run's records while it runs: a record holds the
+        // seed that dealt its game's cards.
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
+            .mode(0o600)
             .open(path)
             .map_err(io_error)?;
         match file.try_lock() {

@@ -42,10 +42,20 @@ impl Stream {
     /// state `seed`, as little-endian bytes; the block counter starts at 0.
     pub fn new(seed: u64, stream: u64) -> Stream {
         let mut state = seed;
+        let mut key = [0u8; 32];
+        for bytes in key.chunks_exact_mut(4) {
+            bytes.copy_from_slice(&pcg32(&mut state));
+        }
+        Stream::keyed(&key, stream)
+    }
+
+    /// The stream `stream` of the generator keyed by the 32 bytes `key` (eight little-endian
+    /// words); the block counter starts at 0.
+    pub fn keyed(key: &[u8; 32], stream: u64) -> Stream {
         let mut input = [0u32; 16];
         input[..4].copy_from_slice(&SIGMA);
-        for word in &mut input[4..12] {
-            *word = u32::from_le_bytes(pcg32(&mut state));
+        for (word, bytes) in input[4..12].iter_mut().zip(key.chunks_exact(4)) {
+            *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
         }
         input[14] = stream as u32;
         input[15] = (stream >> 32) as u32;

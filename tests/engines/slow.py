@@ -12,6 +12,7 @@ GAME, SEED, MS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 bot = start_bot(GAME, SEED)
 
 for line in sys.stdin.buffer:
-    if line.startswith(b"genmove"):
+    # Commands carry an id first: `7 genmove`.
+    if b"genmove" in line.split()[:2]:
         time.sleep(MS / 1000)
     relay(bot, line)
