@@ -264,9 +264,15 @@ fn private_temporary_files_are_bounded_and_the_scratch_directory_works() {
     assert_ne!(record["end"]["verdict"], "crash", "{record}");
     // And engines that attack nothing play whole games in it.
     let out = dir.join("bots.jsonl");
+    // Random bots, so that a loaded machine cannot make them lose on time.
+    let random = format!(
+        "{} bot --game dvonn --strategy random",
+        cargo_bin!("referee").display()
+    );
     cargo_bin_cmd!("referee")
         .args(["match", "--game", "dvonn", "--seed", "3", "--games", "2"])
-        .args(["--movetime", "100", "--each", "sandbox=bwrap", "--out"])
+        .args(["--engine", &random, "--engine", &random])
+        .args(["--movetime", "2000", "--each", "sandbox=bwrap", "--out"])
         .arg(&out)
         .timeout(Duration::from_secs(60))
         .assert()
