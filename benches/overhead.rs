@@ -11,9 +11,9 @@ use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use referee::engine::EngineCommand;
 use referee::play::arena::{self, MatchConfig};
 use referee::play::clock::TimeControl;
-use referee::play::engine::EngineCommand;
 use referee::play::schedule::{Format, Plan, engine_seed, game_seed, schedule};
 use referee::play::spec::EngineSpec;
 use referee::records::Record;

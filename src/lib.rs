@@ -95,6 +95,7 @@
 
 pub mod bots;
 pub mod bounded;
+pub mod engine;
 pub mod error;
 pub mod play;
 pub mod protocol;

@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+use crate::engine::sandbox::Sandbox;
+use crate::engine::{Engine, EngineError, Transcript};
 use crate::play::clock::{Clock, TimeControl};
 use crate::play::codecup::{self, CodeCupSeat};
-use crate::play::engine::{Engine, EngineError, Transcript};
 use crate::play::openings::{Opening, Openings, RANDOM_PLIES_STREAM};
-use crate::play::sandbox::Sandbox;
 use crate::play::schedule::{Scheduled, engine_seed};
 use crate::play::secret::Secret;
 use crate::play::spec::{EngineSpec, Proto};
@@ -351,7 +351,7 @@ pub fn run(
             source,
         })?;
     }
-    crate::play::process::adopt_orphans();
+    crate::engine::process::adopt_orphans();
     let pools = Pools {
         idle: config.engines.iter().map(|_| Mutex::default()).collect(),
         started: config
@@ -502,7 +502,7 @@ fn play_one(
     let mut end = None;
     match failure {
         None => {}
-        Some((_, _, NotStarted { never: true, .. })) if crate::play::process::stopping() => {
+        Some((_, _, NotStarted { never: true, .. })) if crate::engine::process::stopping() => {
             return Err(MatchError::Interrupted);
         }
         Some((_, spec, NotStarted { fault, never: true })) => {
@@ -562,7 +562,7 @@ fn play_one(
         }
     }
     // Engines killed by a stop end the game with faults that are nobody's: it has no result.
-    if crate::play::process::stopping() {
+    if crate::engine::process::stopping() {
         return Err(MatchError::Interrupted);
     }
     // What the engines wrote to stderr up to now belongs to this game's transcript.
@@ -929,7 +929,7 @@ impl Table<'_> {
         let used = sent.elapsed();
         // Helpers an engine started and left (a `setsid` child) are adopted here: reap those
         // that ended as the game goes, so none is left a zombie.
-        crate::play::process::reap_ended_orphans();
+        crate::engine::process::reap_ended_orphans();
         let answer = answer.map_err(|e| (seat, fault_of(e, waited)))?;
         let text = answer.trim();
         if text.contains('\n') {

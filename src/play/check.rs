@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::engine::{Engine, EngineCommand, Transcript};
 use crate::play::arena::{self, MatchConfig, OnFault};
 use crate::play::clock::TimeControl;
 use crate::play::codecup;
-use crate::play::engine::{Engine, EngineCommand, Transcript};
 use crate::play::openings::{Book, Openings};
 use crate::play::schedule::{Format, Plan, schedule};
 use crate::play::spec::{EngineSpec, Proto, builtin_engines, unique_names};

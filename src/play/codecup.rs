@@ -4,9 +4,9 @@
 
 use std::time::{Duration, Instant};
 
+use crate::engine::{Engine, EngineError};
 use crate::play::arena::MatchConfig;
 use crate::play::clock::TimeControl;
-use crate::play::engine::{Engine, EngineError};
 use crate::play::spec::{EngineSpec, Proto};
 use crate::rules::game::{Game, Setup};
 

@@ -6,9 +6,9 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::engine::process;
 use crate::error::{CommandResult, Ended, Error};
 use crate::play::arena::{self, MatchConfig, MatchError};
-use crate::play::process;
 use crate::play::progress::Progress;
 use crate::play::progress_file::{ProgressFile, RunProgress, RunState};
 use crate::play::schedule::{Format, Plan, Shard, schedule};

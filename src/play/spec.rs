@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::engine::EngineCommand;
 use crate::play::clock::TimeControl;
-use crate::play::engine::EngineCommand;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

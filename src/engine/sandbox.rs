@@ -7,7 +7,7 @@ use std::os::fd::RawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::play::limits::Limits;
+use crate::engine::limits::Limits;
 
 /// The program that confines engines.
 pub const BWRAP: &str = "bwrap";
@@ -93,7 +93,7 @@ impl Sandbox {
 
     /// The bubblewrap arguments that run engine `spec` (working in `cwd`, under `limits`, with
     /// its scratch directory `scratch` and the variables `pass_env` from the referee's
-    /// environment); the two seccomp programs of [`crate::play::seccomp`] are read from
+    /// environment); the two seccomp programs of [`crate::engine::seccomp`] are read from
     /// descriptors `seccomp`. The engine's own command follows them.
     pub fn bwrap_args(
         &self,

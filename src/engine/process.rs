@@ -15,7 +15,7 @@ use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
-use crate::play::limits::Limits;
+use crate::engine::limits::Limits;
 
 /// The running engines' process groups.
 struct Registry {

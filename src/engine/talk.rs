@@ -3,22 +3,22 @@
 //! and kept, and its process group killed when it is dropped.
 
 use std::collections::VecDeque;
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
-use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
-use crate::play::limits::Limits;
-use crate::play::process;
-use crate::play::sandbox::{Sandbox, SandboxedEngine};
+use crate::engine::limits::Limits;
+use crate::engine::pipes::LineBuffer;
+use crate::engine::process;
+use crate::engine::sandbox::{Sandbox, SandboxedEngine};
+use crate::engine::transcript::Transcript;
 use crate::protocol::Response;
 
 /// The longest line read from an engine; a longer one is a protocol error, not a memory hazard.
@@ -38,8 +38,6 @@ const WRITE_GRACE: Duration = Duration::from_secs(1);
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// How long `quit` may take before the process group is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
-/// How much is read from a pipe at a time.
-const CHUNK: usize = 64 * 1024;
 
 /// How to start an engine.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -55,7 +53,7 @@ pub struct EngineCommand {
     pub limits: Limits,
     /// The user and group it runs as (the referee must be root), if not the referee's.
     pub user: Option<(u32, u32)>,
-    /// Whether it runs in the bubblewrap sandbox (see [`crate::play::sandbox`]).
+    /// Whether it runs in the bubblewrap sandbox (see [`crate::engine::sandbox`]).
     pub sandbox: bool,
     /// Variables of the referee's environment a sandboxed engine is given besides the few it
     /// always gets (`env=`); an engine outside the sandbox inherits the whole environment.
@@ -117,153 +115,6 @@ pub enum EngineError {
     /// The referee is stopping (an interrupt): nothing the engine did is at fault.
     #[error("the referee is stopping")]
     Stopping,
-}
-
-/// A timestamped transcript of one game's engine traffic, shared by the engines of the game, kept
-/// in memory and written to its file only when the game ends, so that no engine can read it (and
-/// the hidden cards in it) while the game runs. Capped in size: past the cap, lines are counted,
-/// not kept.
-#[derive(Clone)]
-pub struct Transcript(Arc<Mutex<TranscriptFile>>);
-
-struct TranscriptFile {
-    path: PathBuf,
-    start: Instant,
-    text: Vec<u8>,
-    limit: u64,
-    dropped: u64,
-    written: bool,
-}
-
-impl Transcript {
-    /// A transcript to be written to `path` (readable by its owner only) when the game ends,
-    /// keeping at most `limit` bytes of lines.
-    pub fn create(path: &Path, limit: u64) -> Transcript {
-        Transcript(Arc::new(Mutex::new(TranscriptFile {
-            path: path.to_owned(),
-            start: Instant::now(),
-            text: Vec::new(),
-            limit,
-            dropped: 0,
-            written: false,
-        })))
-    }
-
-    /// Appends `engine MARK text` with the time since the transcript began; `<` is sent to the
-    /// engine, `>` came from it, `!` is its stderr, `#` is the referee's note.
-    pub fn line(&self, engine: &str, mark: char, text: &str) {
-        let mut inner = lock(&self.0);
-        let ms = inner.start.elapsed().as_secs_f64() * 1e3;
-        let line = format!("{ms:>12.3} {engine} {mark} {text}\n");
-        // The referee's own notes (the result) are always kept.
-        if mark != '#' && (inner.text.len() + line.len()) as u64 > inner.limit {
-            inner.dropped += 1;
-            return;
-        }
-        inner.text.extend_from_slice(line.as_bytes());
-    }
-
-    /// Writes the file: what was kept, and how many lines the cap dropped, if any. Only the first
-    /// call writes; a transcript not finished is written when its last handle is dropped.
-    pub fn finish(&self) -> io::Result<()> {
-        lock(&self.0).write()
-    }
-}
-
-impl TranscriptFile {
-    fn write(&mut self) -> io::Result<()> {
-        if std::mem::replace(&mut self.written, true) {
-            return Ok(());
-        }
-        if self.dropped > 0 {
-            let note = format!(
-                "{:>12} referee # {} lines dropped past the transcript's limit of {} bytes\n",
-                "", self.dropped, self.limit
-            );
-            self.text.extend_from_slice(note.as_bytes());
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&self.path)?;
-        file.write_all(&self.text)?;
-        self.text = Vec::new();
-        Ok(())
-    }
-}
-
-impl Drop for TranscriptFile {
-    fn drop(&mut self) {
-        // A transcript is a debugging aid: failing to write one must not stop a run.
-        let _ = self.write();
-    }
-}
-
-/// Locks a mutex even if a thread panicked while holding it: the data is append-only text.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Bytes read from a pipe and not yet taken as lines, in one buffer allocated at the first read
-/// and reused: never cleared or grown, so a read costs no more than the bytes it brings.
-#[derive(Default)]
-struct LineBuffer {
-    bytes: Vec<u8>,
-    start: usize,
-    end: usize,
-}
-
-/// A line buffer's size: the longest line allowed and one more read.
-const LINE_BUFFER: usize = MAX_LINE + CHUNK;
-
-impl LineBuffer {
-    /// The next whole line, without its newline (or the rest, at the end of the output).
-    fn take_line(&mut self, at_end: bool) -> Option<&[u8]> {
-        let start = self.start;
-        let rest = &self.bytes[start..self.end];
-        let (len, used) = match rest.iter().position(|&b| b == b'\n') {
-            Some(end) => (end, end + 1),
-            None if at_end && !rest.is_empty() => (rest.len(), rest.len()),
-            None => return None,
-        };
-        self.start += used;
-        Some(&self.bytes[start..start + len])
-    }
-
-    fn pending(&self) -> usize {
-        self.end - self.start
-    }
-
-    /// Reads what `pipe` has now (at most one chunk); `Ok(false)` at its end. A full buffer
-    /// (a line longer than the longest allowed, which the caller refuses) reads nothing.
-    fn fill(&mut self, pipe: &mut impl Read) -> io::Result<bool> {
-        if self.bytes.is_empty() {
-            self.bytes = vec![0; LINE_BUFFER];
-        }
-        if self.start > 0 {
-            self.bytes.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
-        }
-        let room = (LINE_BUFFER - self.end).min(CHUNK);
-        if room == 0 {
-            return Ok(true);
-        }
-        match pipe.read(&mut self.bytes[self.end..self.end + room]) {
-            Ok(n) => {
-                self.end += n;
-                Ok(n > 0)
-            }
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {
-                Ok(true)
-            }
-            Err(e) => Err(e),
-        }
-    }
 }
 
 /// A command sent whose answer is still to be read.
@@ -349,7 +200,7 @@ impl Engine {
         let mut passed: Vec<(OwnedFd, RawFd)> = Vec::new();
         let sandboxed = sandbox.filter(|_| command.sandbox);
         let user = match sandboxed {
-            Some(_) => crate::play::sandbox::run_as(command.user),
+            Some(_) => crate::engine::sandbox::run_as(command.user),
             None => command.user,
         };
         let mut cmd = match sandboxed {
@@ -359,7 +210,7 @@ impl Engine {
                     None => std::env::current_dir().map_err(spawn_error)?,
                 };
                 let scratch = sandbox.scratch(&command.name, user).map_err(spawn_error)?;
-                let programs = crate::play::seccomp::programs()
+                let programs = crate::engine::seccomp::programs()
                     .map_err(|e| spawn_error(io::Error::other(e)))?;
                 for (program, to) in programs.iter().zip(SECCOMP_FDS) {
                     passed.push((
@@ -380,7 +231,7 @@ impl Engine {
                     limits: command.limits,
                     pass_env: &command.pass_env,
                 };
-                let mut cmd = Command::new(crate::play::sandbox::BWRAP);
+                let mut cmd = Command::new(crate::engine::sandbox::BWRAP);
                 cmd.args(
                     sandbox
                         .bwrap_args(&engine, SECCOMP_FDS)
@@ -908,7 +759,7 @@ impl Engine {
         };
         if status
             .signal()
-            .is_some_and(crate::play::process::stopped_with_engine)
+            .is_some_and(crate::engine::process::stopped_with_engine)
         {
             return EngineError::Stopping;
         }
