@@ -191,6 +191,23 @@ fn a_10_mb_line_is_a_protocol_error() {
 }
 
 #[test]
+fn a_70_kb_line_read_whole_is_a_protocol_error() {
+    assert_verdict("long_line", "protocol_error", "longer than 65536 bytes");
+}
+
+/// Answers are cleaned as commands are (protocol.md, "Framing"): a control character or a comment
+/// does not spoil a move.
+#[test]
+fn control_characters_and_comments_in_answers_are_removed() {
+    for mode in ["nul_in_move", "comment_after_move", "comment_line"] {
+        let outcome = faulty_match(mode);
+        for record in &outcome.records {
+            assert_eq!(record["end"]["reason"], "normal", "{mode}: {record}");
+        }
+    }
+}
+
+#[test]
 fn closed_output_is_a_protocol_error() {
     assert_verdict("close_stdout", "protocol_error", "closed its output");
 }

@@ -513,9 +513,21 @@ impl Engine {
             }
             // An answer's later lines come right after its first.
             self.read_line(deadline, ready || mark > 0, &mut text)?;
-            let line = &text[mark + usize::from(mark > 0)..];
+            let start = mark + usize::from(mark > 0);
             lines += 1;
-            bytes += line.len() + 1;
+            bytes += text.len() - start + 1;
+            // Answers are framed as commands are: control characters and comments go, and a
+            // line that held nothing else is ignored (an empty line still ends the answer).
+            if crate::protocol::needs_cleaning(&text[start..]) {
+                let cleaned = crate::protocol::clean_answer_line(&text[start..]);
+                text.truncate(start);
+                if cleaned.is_empty() {
+                    text.truncate(mark);
+                    continue;
+                }
+                text.push_str(&cleaned);
+            }
+            let line = &text[start..];
             if lines > MAX_ANSWER_LINES || bytes > MAX_ANSWER_BYTES {
                 return Err(EngineError::Protocol(format!(
                     "sent more than {MAX_ANSWER_LINES} lines or {MAX_ANSWER_BYTES} bytes for one answer"
@@ -550,6 +562,12 @@ impl Engine {
         let mut looked = !ready;
         loop {
             if let Some(bytes) = self.out.take_line(self.stdout.is_none()) {
+                // The buffer holds more than one line's worth: a long line may arrive whole.
+                if bytes.len() > MAX_LINE {
+                    return Err(EngineError::Protocol(format!(
+                        "sent a line longer than {MAX_LINE} bytes"
+                    )));
+                }
                 return match std::str::from_utf8(bytes) {
                     Ok(line) => {
                         let line = line.strip_suffix('\r').unwrap_or(line);

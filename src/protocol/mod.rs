@@ -111,9 +111,44 @@ pub fn clean_line(line: &str) -> Option<String> {
     (!trimmed.is_empty()).then(|| trimmed.to_owned())
 }
 
+/// Whether an answer line holds something [`clean_answer_line`] removes: a control character
+/// other than tab (C0, DEL or C1) or a `#`. Cheap, so that clean lines cost nothing more.
+pub fn needs_cleaning(line: &str) -> bool {
+    line.bytes()
+        .any(|b| (b < 0x20 && b != b'\t') || b == 0x7f || b == b'#' || b == 0xc2)
+}
+
+/// One line of an engine's answer cleaned as [`clean_line`] cleans a command, but keeping its
+/// leading spaces (a multi-line payload may be drawn) and its tabs (the answer's parser reads
+/// them as spaces); an empty result means the line held only a comment or control characters.
+pub fn clean_answer_line(line: &str) -> String {
+    let without_comment = line.split('#').next().unwrap_or("");
+    let cleaned: String = without_comment
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\t')
+        .collect();
+    cleaned.trim_end().to_owned()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::clean_line;
+    use super::{clean_answer_line, clean_line, needs_cleaning};
+
+    #[test]
+    fn answer_lines_are_cleaned_like_commands_but_keep_their_indent() {
+        for (line, expected) in [
+            ("=4 E\u{0}2", "=4 E2"),
+            ("=4 E2 # c", "=4 E2"),
+            ("# only a comment", ""),
+            ("  drawn\u{85} row", "  drawn row"),
+            ("=4\tE2\u{7f}", "=4\tE2"),
+        ] {
+            assert!(needs_cleaning(line), "{line:?}");
+            assert_eq!(clean_answer_line(line), expected, "{line:?}");
+        }
+        assert!(!needs_cleaning("=12 B4E4"));
+        assert!(!needs_cleaning("=3 left c31:RGB"));
+    }
 
     #[test]
     fn lines_are_cleaned_like_gtp() {

@@ -101,6 +101,9 @@ for line in sys.stdin.buffer:
         out.write(f"={ident} ".encode() + b"\xff\xfe\n\n")
     elif MODE == "huge_line":
         out.write(f"={ident} ".encode() + b"A" * 10_000_000 + b"\n\n")
+    elif MODE == "long_line":
+        # Past the 65,536-byte limit but whole in the referee's buffer with its newline.
+        out.write(f"={ident} ".encode() + b"A" * 70_000 + b"\n\n")
     elif MODE == "close_stdout":
         out.flush()
         os.close(1)
@@ -118,6 +121,12 @@ for line in sys.stdin.buffer:
         # Thinks for ever without reading its input.
         while True:
             pass
+    elif MODE == "nul_in_move":
+        out.write(f"={ident} ".encode() + move[:1] + b"\x00" + move[1:] + b"\n\n")
+    elif MODE == "comment_after_move":
+        out.write(f"={ident} ".encode() + move + b" # my best move\n\n")
+    elif MODE == "comment_line":
+        out.write(b"# thinking done\n" + f"={ident} ".encode() + move + b"\n\n")
     elif MODE == "extra_lines":
         out.write(f"={ident} ".encode() + move + b"\nan extra line\n\n")
     else:
