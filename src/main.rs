@@ -28,12 +28,17 @@ use referee::rules::game::Setup;
 use referee::rules::{AnyGame, Game};
 use referee::stats::elo::Sprt;
 
+/// The most characters of any one quoted text (`...`) in an error the referee prints.
+const QUOTE_LIMIT: usize = 400;
+
 fn main() -> ExitCode {
     let result = dispatch(Cli::parse_args());
     if let Err(error) = &result
         && !error.is_closed_output()
     {
-        eprintln!("referee: {error}");
+        // Errors quote what they were given, and a hostile file may give megabytes.
+        let text = referee::protocol::shorten_quotes(&error.to_string(), QUOTE_LIMIT);
+        eprintln!("referee: {text}");
     }
     ExitCode::from(exit_status(&result))
 }

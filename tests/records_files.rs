@@ -345,3 +345,51 @@ fn records_with_numbers_out_of_range_never_crash_a_reader() {
         run(&["render", "--index", &game.to_string(), "--ply", "3"]);
     }
 }
+
+/// A record whose game, variant, end, field name or move is 70 KB of text: every command that reads
+/// records says what is wrong in a few hundred bytes, quoting at most 400 characters of it.
+#[test]
+fn errors_quote_at_most_400_characters_of_a_hostile_record() {
+    let dir = temp_dir("long-quotes");
+    let long = "X".repeat(70_000);
+    let base = serde_json::json!({
+        "format": "referee-record", "version": 1, "game": "dvonn",
+        "seats": [{"name": "a"}, {"name": "b"}], "seed": 1, "moves": []
+    });
+    let mut cases = Vec::new();
+    for (field, value) in [
+        ("game", serde_json::json!(long)),
+        ("variant", serde_json::json!(long)),
+        ("end", serde_json::json!({"reason": long})),
+        (long.as_str(), serde_json::json!(1)),
+        (
+            "moves",
+            serde_json::json!([{"ply": 0, "seat": 0, "move": long}]),
+        ),
+    ] {
+        let mut record = base.clone();
+        record[field] = value;
+        cases.push(record);
+    }
+    for (i, record) in cases.iter().enumerate() {
+        let file = dir.join(format!("case-{i}.jsonl"));
+        std::fs::write(&file, format!("{record}\n")).unwrap();
+        for command in ["stats", "view", "validate"] {
+            let mut run = cargo_bin_cmd!("referee");
+            run.arg(command).arg(&file);
+            if command == "view" {
+                run.arg("-o").arg(dir.join("page.html"));
+            }
+            let output = run.output().unwrap();
+            // Each reads the record (a usage error would prove nothing).
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(!stderr.starts_with("error:"), "{command}: {stderr}");
+            let said = output.stdout.len() + output.stderr.len();
+            assert!(
+                said < 2000,
+                "{command} on case {i} said {said} bytes: {}",
+                String::from_utf8_lossy(&output.stderr[..output.stderr.len().min(300)])
+            );
+        }
+    }
+}

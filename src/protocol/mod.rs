@@ -98,6 +98,22 @@ pub fn shorten(text: &str, max: usize) -> String {
     }
 }
 
+/// `text` with every quoted part (between backticks) longer than `max` characters cut to its
+/// first `max` and `...`; an unclosed quote runs to the end. Text outside quotes is kept.
+pub fn shorten_quotes(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(4 * max));
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        match i % 2 {
+            1 => out.push_str(&shorten(part, max)),
+            _ => out.push_str(part),
+        }
+    }
+    out
+}
+
 /// Cleans one input line as GTP version 2 does: control characters other than tab go, tabs become
 /// spaces, a `#` starts a comment. Returns `None` for a line left empty, which is ignored.
 pub fn clean_line(line: &str) -> Option<String> {
@@ -132,7 +148,23 @@ pub fn clean_answer_line(line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{clean_answer_line, clean_line, needs_cleaning};
+    use super::{clean_answer_line, clean_line, needs_cleaning, shorten_quotes};
+
+    #[test]
+    fn long_quotes_are_cut_and_the_rest_is_kept() {
+        let long = "x".repeat(1000);
+        let text = format!("game 1: unknown game `{long}` (known: `dvonn`, `pegs`)");
+        let cut = shorten_quotes(&text, 400);
+        assert_eq!(
+            cut,
+            format!(
+                "game 1: unknown game `{}...` (known: `dvonn`, `pegs`)",
+                &long[..400]
+            )
+        );
+        assert_eq!(shorten_quotes("no quotes", 3), "no quotes");
+        assert!(shorten_quotes(&format!("open `{long}"), 10).ends_with("`xxxxxxxxxx..."));
+    }
 
     #[test]
     fn answer_lines_are_cleaned_like_commands_but_keep_their_indent() {

@@ -40,6 +40,8 @@ pub fn import(source: Source, text: &str) -> Vec<Result<Record, ImportError>> {
         Source::CodeCup => text
             .lines()
             .enumerate()
+            // A `#` starts a comment; lines left blank hold no game.
+            .map(|(index, line)| (index, line.split('#').next().unwrap_or("")))
             .filter(|(_, line)| !line.trim().is_empty())
             .map(|(index, line)| codecup_game(index + 1, line))
             .collect(),
@@ -313,6 +315,17 @@ mod tests {
                 .starts_with("5: ply 12 (seat 0): illegal move D2"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn codecup_comment_lines_are_no_games() {
+        let codecup =
+            std::fs::read_to_string("fixtures/dvonn/codecup-2011-game-53360.txt").unwrap();
+        let text = format!("# CodeCup 2011\n{}  # the final\n\n# end\n", codecup.trim());
+        let games = import(Source::CodeCup, &text);
+        assert_eq!(games.len(), 1, "{games:?}");
+        let game = games[0].as_ref().unwrap();
+        assert_eq!(game.tags["codecup_game"], "53360");
     }
 
     #[test]

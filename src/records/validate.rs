@@ -124,6 +124,9 @@ pub struct Report {
     files: Vec<String>,
 }
 
+/// The most characters of a record's text a problem quotes.
+const QUOTE_LIMIT: usize = 400;
+
 impl Report {
     /// Whether every record is valid and every file was read.
     pub fn ok(&self) -> bool {
@@ -136,9 +139,13 @@ impl Report {
             line,
             ply: problem.ply,
             seat: problem.seat,
-            mv: problem.mv,
+            // A hostile record may hold megabytes where a move or a name goes: a report quotes
+            // at most 400 characters of each.
+            mv: problem
+                .mv
+                .map(|mv| crate::protocol::shorten(&mv, QUOTE_LIMIT)),
             kind: problem.kind,
-            message: problem.message,
+            message: crate::protocol::shorten_quotes(&problem.message, QUOTE_LIMIT),
         });
     }
 

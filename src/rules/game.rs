@@ -128,9 +128,21 @@ pub struct Setup {
     pub layout: Option<String>,
 }
 
+/// The most characters of a move's text an error quotes: a hostile record or engine may send
+/// megabytes, and a message stays readable.
+pub const MAX_QUOTED: usize = 400;
+
+/// `text` as an error quotes it: whole, or its first [`MAX_QUOTED`] characters and `...`.
+fn quoted(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(MAX_QUOTED) {
+        Some((cut, _)) => format!("{}...", &text[..cut]).into(),
+        None => text.into(),
+    }
+}
+
 /// A move text that is not a move of this game at all, whatever the position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot parse move `{text}`: {reason}")]
+#[error("cannot parse move `{}`: {reason}", quoted(.text))]
 pub struct ParseMoveError {
     /// The offending text.
     pub text: String,
@@ -140,7 +152,7 @@ pub struct ParseMoveError {
 
 /// A well-formed move that the rules forbid in this position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move {text}: {reason}")]
+#[error("illegal move {}: {reason}", quoted(.text))]
 pub struct IllegalMove {
     /// The move, as the game prints it.
     pub text: String,
