@@ -333,7 +333,11 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
     let timed = codecup && config.command.command.contains(codecup::TIME_MS);
     let mut list = Vec::new();
     for (tc, form, keys) in CLOCK_FORMS {
-        if timed && codecup::budget(tc).is_none() {
+        // A time per move is beyond the CodeCup protocol, which tells a program only its time
+        // for the whole game: such a program is not checked against one.
+        if (timed && codecup::budget(tc).is_none())
+            || (codecup && matches!(tc, TimeControl::MoveTime(_)))
+        {
             continue;
         }
         let keys = if codecup {
