@@ -393,3 +393,53 @@ fn errors_quote_at_most_400_characters_of_a_hostile_record() {
         }
     }
 }
+
+/// What a power loss leaves: the file's last blocks allocated but never written, read as NUL
+/// bytes, after a whole record or in the middle of one. `--resume` cuts them as a torn line.
+#[test]
+fn a_tail_of_nul_bytes_is_cut_like_a_torn_line() {
+    let dir = temp_dir("nul-tail");
+    let out = dir.join("games.jsonl");
+    quick_match(&out, 2, false).success();
+    let whole = std::fs::read(&out).unwrap();
+    let first_line = whole.iter().position(|&b| b == b'\n').unwrap() + 1;
+    for tail in [whole.clone(), whole[..first_line + 40].to_vec()] {
+        let mut damaged = tail;
+        damaged.extend(vec![0u8; 4096]);
+        std::fs::write(&out, &damaged).unwrap();
+        quick_match(&out, 3, true)
+            .success()
+            .stderr(predicates::str::contains("cut a torn last line"));
+        assert_eq!(games_counted(&[&out]), 3);
+        assert_lines_are_records(&out, 3);
+        quick_match(&out, 2, false).code(2);
+        std::fs::write(&out, "").unwrap();
+        quick_match(&out, 2, false).success();
+    }
+}
+
+/// A record that reads as JSON but does not replay (a flipped byte in a move) is not a game
+/// played: `--resume` refuses the file, naming the line, rather than count a false result.
+#[test]
+fn resume_refuses_a_record_that_does_not_replay() {
+    let dir = temp_dir("no-replay");
+    let out = dir.join("games.jsonl");
+    quick_match(&out, 2, false).success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines[1]["moves"][0]["move"] = Value::from("z9z9");
+    let damaged: String = lines.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(&out, &damaged).unwrap();
+    quick_match(&out, 3, true)
+        .code(2)
+        .stderr(predicates::str::contains(":2:"))
+        .stderr(predicates::str::contains("does not replay"));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        damaged,
+        "the file is left as it was"
+    );
+}

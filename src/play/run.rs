@@ -210,6 +210,14 @@ pub fn run(
                     "a record of another run ({found}), not {fingerprint}"
                 ));
             }
+            // A record that does not replay is no game played: counting it would count a false
+            // result, and dropping it would lose what the file says.
+            if let Err(problem) = crate::records::validate::check_record(record) {
+                return Err(format!(
+                    "this record does not replay ({}): remove the line to play its game again",
+                    problem.message
+                ));
+            }
             if let Some(game) = record.tags.get("game").and_then(|g| g.parse().ok()) {
                 played.insert(game);
             }

@@ -163,10 +163,18 @@ impl RawEntry<'_> {
     /// The record, or why it is not one.
     pub fn parse(self) -> Result<Record, EntryError> {
         match self {
-            RawEntry::Line { text, whole } => match serde_json::from_slice::<Record>(text) {
-                Err(e) if !whole && e.is_eof() => Err(EntryError::Torn(e)),
-                other => other.map_err(EntryError::from),
-            },
+            RawEntry::Line { text, whole } => {
+                // A power loss may leave the last blocks written as NUL bytes: the last line is
+                // then a record cut short, or nothing, followed by NULs.
+                let text = match whole {
+                    true => text,
+                    false => without_trailing_nuls(text),
+                };
+                match serde_json::from_slice::<Record>(text) {
+                    Err(e) if !whole && e.is_eof() => Err(EntryError::Torn(e)),
+                    other => other.map_err(EntryError::from),
+                }
+            }
             RawEntry::Parsed(parsed) => *parsed,
         }
     }
@@ -473,10 +481,17 @@ fn whole_length(file: &mut File, length: u64) -> io::Result<u64> {
     Ok(0)
 }
 
-/// Whether the text at `offset` begins like a record line (`{"`).
+/// Whether the text at `offset` begins like a record line (`{"`), or is the NUL bytes a power
+/// loss leaves.
 fn starts_a_record(file: &mut File, offset: u64) -> io::Result<bool> {
     let mut head = [0u8; 2];
     file.seek(SeekFrom::Start(offset))?;
     let n = file.read(&mut head)?;
-    Ok(head[..n] == *b"{\"" || head[..n] == *b"{")
+    Ok(head[..n] == *b"{\"" || head[..n] == *b"{" || head[..n].first() == Some(&0))
+}
+
+/// `text` without the NUL bytes that end it.
+fn without_trailing_nuls(text: &[u8]) -> &[u8] {
+    let end = text.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    &text[..end]
 }
