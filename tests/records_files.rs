@@ -258,6 +258,44 @@ fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines()
     );
 }
 
+/// Problems are told as they are found, not kept: 300,000 bad records (each a few hundred bytes
+/// of problem) take no more memory than one.
+#[test]
+fn validate_keeps_no_problem_in_memory() {
+    let dir = temp_dir("many-problems");
+    let bad = dir.join("bad.jsonl");
+    let line = "{\"format\":\"referee-record\",\"version\":1,\"game\":\"nonesuch\"}\n";
+    std::fs::write(&bad, line.repeat(300_000)).unwrap();
+    for json in [false, true] {
+        let mut peak = 0;
+        let mut command = Command::new(cargo_bin!("referee"));
+        command.arg("validate").arg(&bad);
+        if json {
+            command.arg("--json");
+        }
+        let output = run_sampled(&mut command, None, Duration::from_secs(300), |pid| {
+            peak = peak.max(peak_rss_kib(pid))
+        });
+        assert_eq!(output.status.code(), Some(1));
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        match json {
+            true => {
+                let report: Value = serde_json::from_str(&stdout).unwrap();
+                assert_eq!(report["problems"].as_array().unwrap().len(), 300_000);
+                assert_eq!(report["records"], 300_000);
+            }
+            false => assert!(
+                stdout.ends_with("0 of 300000 records valid, 0 plies replayed, 300000 problems\n")
+            ),
+        }
+        // Kept, they took over 100 MB.
+        assert!(
+            peak < 30 * 1024,
+            "validate reached {peak} KiB (json: {json})"
+        );
+    }
+}
+
 /// Numbers from a record are checked before they index anything: seats, plies, winners and
 /// faults out of range give problems or errors, never a panic (exit status 101).
 #[test]

@@ -108,33 +108,57 @@ impl RecordProblem {
     }
 }
 
-/// What `validate` found.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Report {
+/// What `validate` found. Each problem goes to the report's sink as it is found, and only the
+/// counts stay: a file of a million bad records takes no more memory than a good one.
+pub struct Report<'a> {
     /// Records read (malformed ones included).
     pub records: usize,
     /// Records that replay without a problem.
     pub valid: usize,
     /// Plies replayed in valid records.
     pub plies: usize,
-    /// Every problem, in file order.
-    pub problems: Vec<Problem>,
+    /// Problems found.
+    pub problems: usize,
+    /// Whether a file could not be read.
+    pub unreadable: bool,
     /// The files read, in order.
-    #[serde(skip)]
     files: Vec<String>,
+    sink: Box<dyn FnMut(Problem) + 'a>,
+}
+
+impl Default for Report<'_> {
+    /// A report that counts its problems and keeps none.
+    fn default() -> Self {
+        Report::with_sink(|_| {})
+    }
 }
 
 /// The most characters of a record's text a problem quotes.
 const QUOTE_LIMIT: usize = 400;
 
-impl Report {
+impl<'a> Report<'a> {
+    /// A report that hands each problem to `sink` as it is found.
+    pub fn with_sink(sink: impl FnMut(Problem) + 'a) -> Report<'a> {
+        Report {
+            records: 0,
+            valid: 0,
+            plies: 0,
+            problems: 0,
+            unreadable: false,
+            files: Vec::new(),
+            sink: Box::new(sink),
+        }
+    }
+
     /// Whether every record is valid and every file was read.
     pub fn ok(&self) -> bool {
-        self.problems.is_empty()
+        self.problems == 0
     }
 
     fn add(&mut self, file: &str, line: usize, problem: RecordProblem) {
-        self.problems.push(Problem {
+        self.problems += 1;
+        self.unreadable |= problem.kind == ProblemKind::Unreadable;
+        (self.sink)(Problem {
             file: file.to_owned(),
             line,
             ply: problem.ply,
@@ -225,9 +249,8 @@ impl Report {
 }
 
 /// Validates every file (`.jsonl` line by line, anything else as JSON values; `-` is standard
-/// input, read as `.jsonl`), one record at a time.
-pub fn validate_files(paths: &[std::path::PathBuf]) -> Report {
-    let mut report = Report::default();
+/// input, read as `.jsonl`), one record at a time, into `report`.
+pub fn validate_files(paths: &[std::path::PathBuf], report: &mut Report<'_>) {
     let mut duplicates = Duplicates::default();
     for (index, path) in paths.iter().enumerate() {
         let name = path.display().to_string();
@@ -237,48 +260,78 @@ pub fn validate_files(paths: &[std::path::PathBuf]) -> Report {
             Err(e) => report.unreadable(&name, &e),
         }
     }
-    report
 }
 
-/// `referee validate`: the report on `stdout`, as text or JSON; ends [`Ended::Invalid`] when a
-/// record is invalid, and fails when a file cannot be read.
+/// `referee validate`: each problem on `stdout` as it is found, then the summary, as text or as
+/// one JSON object (`problems` first, streamed); ends [`Ended::Invalid`] when a record is invalid,
+/// and fails when a file cannot be read.
 pub fn run(
     paths: &[std::path::PathBuf],
     json: bool,
     stdout: &mut dyn std::io::Write,
 ) -> CommandResult {
-    let report = validate_files(paths);
+    // The first write error is kept and returned once the files are read.
+    let mut failed: Option<std::io::Error> = None;
+    let mut first = true;
     if json {
-        serde_json::to_writer(&mut *stdout, &report).map_err(std::io::Error::from)?;
-        writeln!(stdout)?;
-    } else {
-        writeln!(stdout, "{report}")?;
+        write!(stdout, "{{\"problems\":[")?;
     }
-    let unreadable = report
-        .problems
-        .iter()
-        .any(|p| p.kind == ProblemKind::Unreadable);
-    Ok(match (report.ok(), unreadable) {
+    let ((records, valid, plies), summary, problems, unreadable) = {
+        let sink = |problem: Problem| {
+            if failed.is_some() {
+                return;
+            }
+            let written = match json {
+                true => serde_json::to_string(&problem)
+                    .map_err(std::io::Error::from)
+                    .and_then(|text| {
+                        let comma = if std::mem::replace(&mut first, false) {
+                            ""
+                        } else {
+                            ","
+                        };
+                        write!(stdout, "{comma}{text}")
+                    }),
+                false => writeln!(stdout, "{problem}"),
+            };
+            failed = written.err();
+        };
+        let mut report = Report::with_sink(sink);
+        validate_files(paths, &mut report);
+        let counts = (report.records, report.valid, report.plies);
+        (
+            counts,
+            report.to_string(),
+            report.problems,
+            report.unreadable,
+        )
+    };
+    if let Some(error) = failed {
+        return Err(error.into());
+    }
+    if json {
+        writeln!(
+            stdout,
+            "],\"records\":{records},\"valid\":{valid},\"plies\":{plies}}}"
+        )?;
+    } else {
+        writeln!(stdout, "{summary}")?;
+    }
+    Ok(match (problems == 0, unreadable) {
         (true, _) => Ended::Done,
         (false, true) => Ended::Unreadable,
         (false, false) => Ended::Invalid,
     })
 }
 
-impl fmt::Display for Report {
-    /// Every problem on its own line, then a summary line.
+impl fmt::Display for Report<'_> {
+    /// The summary line (the problems went to the sink).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for problem in &self.problems {
-            writeln!(f, "{problem}")?;
-        }
         let verdict = if self.ok() { "ok" } else { "FAILED" };
         write!(
             f,
             "{verdict}: {} of {} records valid, {} plies replayed, {} problems",
-            self.valid,
-            self.records,
-            self.plies,
-            self.problems.len()
+            self.valid, self.records, self.plies, self.problems
         )
     }
 }
