@@ -75,7 +75,7 @@ fn fixture_records() -> Vec<Record> {
                 // Some microseconds to some hundred milliseconds a ply, as engines take.
                 let used = Duration::from_micros((ply as u64 * 7_919) % 300_000 + 17);
                 clocks[seat] = clocks[seat].saturating_sub(used);
-                replay.time_last_ply(used, Some(clocks[seat]), Duration::ZERO);
+                replay.time_last_ply(used, Some(clocks[seat]), Duration::ZERO, Duration::ZERO);
             }
             replay.record(&["white".into(), "black".into()], None)
         })

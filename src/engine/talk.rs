@@ -36,6 +36,12 @@ pub const STDERR_TAIL_BYTES: usize = 4096;
 const WRITE_GRACE: Duration = Duration::from_secs(1);
 /// How long an engine whose output closed may take to exit before it counts as alive.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// How late past its time a wake-up of the referee may come before the lateness is the referee's
+/// own delay (a stopped or frozen referee, a host that stalled it), which no engine is charged for.
+pub const OWN_DELAY_TOLERANCE: Duration = Duration::from_millis(20);
+/// The longest single wait on an engine's pipes: a referee stopped in the middle of one is seen
+/// within this much of when the stop began.
+const WAIT_SLICE: Duration = Duration::from_millis(50);
 /// How long `quit` may take before the process group is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -156,6 +162,11 @@ pub struct Engine {
     pending: VecDeque<Pending>,
     log: Option<Transcript>,
     killed: bool,
+    /// The referee's own delay since the last command was written: every deadline given since
+    /// then is moved on by it.
+    own_delay: Duration,
+    /// When the current wait on the pipes began, to measure how late it ended.
+    tick: Instant,
     limits: Limits,
 }
 
@@ -321,6 +332,8 @@ impl Engine {
             pending: VecDeque::new(),
             log: transcript,
             killed: false,
+            own_delay: Duration::ZERO,
+            tick: Instant::now(),
             limits: command.limits,
         };
         let pipes = [
@@ -370,6 +383,7 @@ impl Engine {
     }
 
     fn send_as(&mut self, command: &str, required: bool) -> Result<u64, EngineError> {
+        self.start_timing();
         let id = self.next_id;
         self.next_id += 1;
         let line = format!("{id} {command}\n");
@@ -438,7 +452,40 @@ impl Engine {
     /// Writes one line as it is, with no id and no answer due (protocols other than the
     /// referee's own).
     pub fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
+        self.start_timing();
         self.write_framed(&format!("{line}\n"))
+    }
+
+    /// A new command: the referee's own delay is counted afresh.
+    fn start_timing(&mut self) {
+        self.own_delay = Duration::ZERO;
+    }
+
+    /// How long the referee itself was held up (stopped, frozen, not scheduled, each time for
+    /// more than [`OWN_DELAY_TOLERANCE`]) since the last command was written to this engine: time
+    /// the engine is not charged for, and by which its deadlines were moved on.
+    pub fn own_delay(&self) -> Duration {
+        self.own_delay
+    }
+
+    /// `deadline` moved on by the referee's own delay.
+    fn extended(&self, deadline: Instant) -> Instant {
+        deadline + self.own_delay
+    }
+
+    /// Counts the time since the last tick (the start of a wait on the pipes) as the referee's
+    /// own delay if it passed more than [`OWN_DELAY_TOLERANCE`] beyond `expected` (the time the
+    /// wait was allowed): a wait returns early when there is something to read, never late,
+    /// unless the referee itself was held up.
+    fn note_delay(&mut self, expected: Duration) {
+        let now = Instant::now();
+        let late = now
+            .saturating_duration_since(self.tick)
+            .saturating_sub(expected);
+        if late > OWN_DELAY_TOLERANCE {
+            self.own_delay += late;
+        }
+        self.tick = now;
     }
 
     /// Writes `line` (ending in a newline) in one write and notes it in the transcript; an engine
@@ -464,7 +511,7 @@ impl Engine {
     pub fn read_plain_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
         for _ in 0..MAX_ANSWER_LINES {
             // Lines already read must not let a flood run past the deadline.
-            if Instant::now() > deadline {
+            if Instant::now() > self.extended(deadline) {
                 return Err(EngineError::Timeout);
             }
             let mut line = String::new();
@@ -500,7 +547,7 @@ impl Engine {
     fn read_response(&mut self, deadline: Instant, ready: bool) -> Result<Response, EngineError> {
         // Lines already read must not let a flood run past the deadline: every answer is
         // bounded, and each starts within it.
-        if Instant::now() > deadline {
+        if Instant::now() > self.extended(deadline) {
             return Err(EngineError::Timeout);
         }
         // The answer's lines are read straight into it, each after a newline but the first.
@@ -617,17 +664,20 @@ impl Engine {
             if process::stopping() {
                 return Err(EngineError::Stopping);
             }
-            let left = deadline.saturating_duration_since(Instant::now());
+            self.tick = Instant::now();
+            let left = self.extended(deadline).saturating_duration_since(self.tick);
             if left.is_zero() {
                 return Ok(false);
             }
-            // A day at most, so that any kernel takes it; the loop waits again.
-            let timeout =
-                Timespec::try_from(left.min(Duration::from_secs(86_400))).unwrap_or(Timespec {
-                    tv_sec: 86_400,
-                    tv_nsec: 0,
-                });
-            let (main_ready, err_ready, exited) = match self.ready(want, &timeout) {
+            // A slice at a time, so that a referee stopped while it waits sees how long it was.
+            let slice = left.min(WAIT_SLICE);
+            let timeout = Timespec::try_from(slice).unwrap_or(Timespec {
+                tv_sec: 0,
+                tv_nsec: 50_000_000,
+            });
+            let ready = self.ready(want, &timeout);
+            self.note_delay(slice);
+            let (main_ready, err_ready, exited) = match ready {
                 Ok(Some(ready)) => ready,
                 Ok(None) => return Ok(true),
                 Err(rustix::io::Errno::INTR) => continue,

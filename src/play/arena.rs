@@ -926,11 +926,23 @@ impl Table<'_> {
                 self.engines[seat].request(&command, sent + waited)
             }
         };
-        let used = sent.elapsed();
+        // The referee's own delay (stopped, frozen, not scheduled) is not the engine's time: its
+        // deadline was moved on by it, and its clock is not charged for it.
+        let own_delay = self.engines[seat].own_delay();
+        let used = sent.elapsed().saturating_sub(own_delay);
         // Helpers an engine started and left (a `setsid` child) are adopted here: reap those
         // that ended as the game goes, so none is left a zombie.
         crate::engine::process::reap_ended_orphans();
-        let answer = answer.map_err(|e| (seat, fault_of(e, waited)))?;
+        let answer = answer.map_err(|e| {
+            let mut fault = fault_of(e, waited);
+            if !own_delay.is_zero() {
+                let ms = own_delay.as_millis();
+                fault
+                    .detail
+                    .push_str(&format!(" (and {ms} ms the referee itself was held up)"));
+            }
+            (seat, fault)
+        })?;
         let text = answer.trim();
         if text.contains('\n') {
             let detail = format!("answered genmove with several lines: {text:?}");
@@ -956,8 +968,12 @@ impl Table<'_> {
             }
         };
         let clock = &self.clocks[seat];
-        self.replay
-            .time_last_ply(used, clock.runs().then(|| clock.remaining()), late);
+        self.replay.time_last_ply(
+            used,
+            clock.runs().then(|| clock.remaining()),
+            late,
+            own_delay,
+        );
         // Every engine, the mover included, hears every ply; their answers are read before the
         // next command each gets, so a slow acknowledgement costs no round trip here.
         self.tell(seat, &mv.to_string())?;

@@ -75,6 +75,7 @@ fn scan_plies<'l>(line: &'l [u8], at: usize, plies: &mut Vec<PlyText<'l>>) -> Op
             &b",\"time_ms\":"[..],
             b",\"clock_ms\":",
             b",\"overrun_ms\":",
+            b",\"referee_delay_ms\":",
         ] {
             if let Some(next) = literal(line, i, key) {
                 i = number(line, next)?;
@@ -217,15 +218,19 @@ mod tests {
                 time(),
                 time(),
                 time(),
+                time(),
             )
-                .prop_map(|(ply, seat, mv, time_ms, clock_ms, overrun_ms)| Ply {
-                    ply,
-                    seat,
-                    mv,
-                    time_ms,
-                    clock_ms,
-                    overrun_ms,
-                })
+                .prop_map(
+                    |(ply, seat, mv, time_ms, clock_ms, overrun_ms, referee_delay_ms)| Ply {
+                        ply,
+                        seat,
+                        mv,
+                        time_ms,
+                        clock_ms,
+                        overrun_ms,
+                        referee_delay_ms,
+                    },
+                )
         }
 
         fn record() -> impl Strategy<Value = Record> {
@@ -290,7 +295,7 @@ mod tests {
                 let mut line = serde_json::to_vec(&record).unwrap();
                 let plain = record.moves.iter().all(|p| {
                     !p.mv.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
-                        && [p.time_ms, p.clock_ms, p.overrun_ms]
+                        && [p.time_ms, p.clock_ms, p.overrun_ms, p.referee_delay_ms]
                             .iter()
                             .flatten()
                             .all(|t| (t * 1000.0).fract() == 0.0 && (0.0..4e6).contains(t))

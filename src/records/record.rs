@@ -89,6 +89,10 @@ pub struct Ply {
     /// Milliseconds past its time the answer came, accepted within `--timemargin`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overrun_ms: Option<f64>,
+    /// Milliseconds the referee itself was held up (stopped, frozen, not scheduled) while the
+    /// seat thought: not counted in `time_ms` nor charged to its clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee_delay_ms: Option<f64>,
 }
 
 /// What replaying needs of one ply: its number, seat and move, borrowed from wherever the record

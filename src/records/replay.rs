@@ -59,6 +59,7 @@ impl Replay {
             time_ms: None,
             clock_ms: None,
             overrun_ms: None,
+            referee_delay_ms: None,
         };
         self.history.push((before, ply));
         Ok(mv)
@@ -95,13 +96,20 @@ impl Replay {
         Ok(mv)
     }
 
-    /// Notes the time the last ply took, the clock left after it (when a clock runs), and how
-    /// late it was if the time margin let it count.
-    pub fn time_last_ply(&mut self, time: Duration, clock: Option<Duration>, late: Duration) {
+    /// Notes the time the last ply took, the clock left after it (when a clock runs), how late it
+    /// was if the time margin let it count, and how long the referee itself was held up meanwhile.
+    pub fn time_last_ply(
+        &mut self,
+        time: Duration,
+        clock: Option<Duration>,
+        late: Duration,
+        referee_delay: Duration,
+    ) {
         if let Some((_, ply)) = self.history.last_mut() {
             ply.time_ms = Some(milliseconds(time));
             ply.clock_ms = clock.map(milliseconds);
             ply.overrun_ms = (!late.is_zero()).then(|| milliseconds(late));
+            ply.referee_delay_ms = (!referee_delay.is_zero()).then(|| milliseconds(referee_delay));
         }
     }
 
