@@ -481,3 +481,38 @@ fn resume_refuses_a_record_that_does_not_replay() {
         "the file is left as it was"
     );
 }
+
+/// `stats` keeps a few dozen bytes per game, whatever the records hold: 300,000 two-seat games
+/// that pair with none (each of its own seed), with a long tournament tag.
+#[test]
+fn stats_holds_a_few_dozen_bytes_a_game() {
+    let dir = temp_dir("stats-memory");
+    let many = dir.join("many.jsonl");
+    let tournament = format!("game=pegs variant=- format=round-robin {}", "x".repeat(200));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&many).unwrap());
+    for seed in 0..300_000u64 {
+        let record = serde_json::json!({
+            "format": "referee-record", "version": 1, "game": "pegs",
+            "seats": [{"name": "a"}, {"name": "b"}], "seed": seed,
+            "tags": {"tournament": tournament}, "moves": [],
+            "result": {"winners": [seed % 2], "scores": [1, 0]}, "end": {"reason": "normal"}
+        });
+        std::io::Write::write_all(&mut file, format!("{record}\n").as_bytes()).unwrap();
+    }
+    drop(file);
+    let mut peak = 0;
+    let output = run_sampled(
+        Command::new(cargo_bin!("referee")).arg("stats").arg(&many),
+        None,
+        Duration::from_secs(300),
+        |pid| peak = peak.max(peak_rss_kib(pid)),
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("300000 games"), "{stdout}");
+    // Kept as strings, the unpaired games took over 100 MB.
+    assert!(
+        peak < 40 * 1024,
+        "stats reached {peak} KiB for 300,000 games"
+    );
+}

@@ -119,9 +119,10 @@ pub fn results(records: &[Record]) -> Results {
 pub struct Counter {
     sums: BTreeMap<String, Sums>,
     pairs: BTreeMap<(String, String), Tally>,
-    /// First halves of game pairs, by (tournament, seed, pair): their points for the first of
-    /// the pair.
-    halves: HashMap<(String, u64, String, String), f64>,
+    /// First halves of game pairs, by a 64-bit hash of (tournament, seed, pair): their points for
+    /// the first of the pair. A hash, not the strings: a run without pairs leaves every game here,
+    /// and each then costs a few dozen bytes, not hundreds.
+    halves: HashMap<u64, f64>,
     pentanomials: BTreeMap<(String, String), [u32; 5]>,
     games: u32,
     plies: u64,
@@ -180,13 +181,18 @@ impl Counter {
             let (first, second) = if names[0] <= names[1] { (0, 1) } else { (1, 0) };
             let key = (names[first].to_owned(), names[second].to_owned());
             count(self.pairs.entry(key.clone()).or_default(), share(first));
-            let tournament = record.tags.get("tournament").cloned().unwrap_or_default();
-            let half = (tournament, record.seed, key.0, key.1);
+            let tournament = record.tags.get("tournament").map_or("", String::as_str);
+            let half = {
+                use std::hash::{Hash, Hasher};
+                // Fixed keys: the same record gives the same hash in every run.
+                let mut hasher = std::hash::DefaultHasher::new();
+                (tournament, record.seed, &key.0, &key.1).hash(&mut hasher);
+                hasher.finish()
+            };
             match self.halves.remove(&half) {
                 Some(x) => {
                     let slot = ((x + share(first)) * 2.0).round() as usize;
-                    let (_, _, a, b) = half;
-                    self.pentanomials.entry((a, b)).or_default()[slot.min(4)] += 1;
+                    self.pentanomials.entry(key).or_default()[slot.min(4)] += 1;
                 }
                 None => {
                     self.halves.insert(half, share(first));
