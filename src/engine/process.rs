@@ -241,14 +241,44 @@ pub fn reap_orphans() {
 
 /// The children of this process that are not listed engines.
 fn orphans() -> Vec<i32> {
-    let me = std::process::id().to_string();
+    let children = children().unwrap_or_else(children_by_scan);
     let registry = registry();
+    children
+        .into_iter()
+        .filter(|pid| !registry.groups.contains(pid))
+        .collect()
+}
+
+/// The children of this process, from each of its threads' `children` file in `/proc`: as many
+/// reads as the referee has threads, whatever else runs on the machine. `None` where the kernel
+/// has no such files.
+fn children() -> Option<Vec<i32>> {
+    let mut pids = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let text = match std::fs::read_to_string(task.path().join("children")) {
+            Ok(text) => text,
+            // A thread that ended since the listing has no children left.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && task.path().exists() => {
+                return None;
+            }
+            Err(_) => continue,
+        };
+        pids.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok()),
+        );
+    }
+    Some(pids)
+}
+
+/// The children of this process, found by reading the parent of every process in `/proc`.
+fn children_by_scan() -> Vec<i32> {
+    let me = std::process::id().to_string();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
         .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| !registry.groups.contains(pid))
         .filter(|pid| parent_of(*pid).is_some_and(|parent| parent == me))
         .collect()
 }
@@ -286,6 +316,20 @@ fn parent_of(pid: i32) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn children_are_found_without_scanning_every_process() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        let listed = children().expect("this kernel lists children");
+        assert!(listed.contains(&pid), "{listed:?}");
+        assert!(children_by_scan().contains(&pid));
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
 
     #[test]
     fn the_parent_of_this_process_is_read_from_proc() {
