@@ -277,8 +277,8 @@ def attack_outlive(target):
                 signal.signal(signal.SIGHUP, signal.SIG_IGN)
                 time.sleep(600)
             os._exit(0)
-    # Long enough for a test to see them while the game goes on.
-    time.sleep(1)
+    # Long enough for a test to see them while the game goes on, on a busy machine too.
+    time.sleep(3)
     return "left helpers behind"
 
 
