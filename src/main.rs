@@ -440,6 +440,7 @@ fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
     };
     let tournament = tournament_of(args.run, Format::RoundRobin, rounds, games, seats, args.out)?;
     keep_private(&mut config, seed_given, secret_file, &tournament)?;
+    announce_containment(&config);
     run(&config, &tournament, json, stdout)
 }
 
@@ -455,7 +456,30 @@ fn play_tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandR
     let tournament = tournament_of(args.run, format, args.rounds, None, seats, Some(args.out))?;
     let mut config = play_config(args.play, seats)?;
     keep_private(&mut config, seed_given, secret_file, &tournament)?;
+    announce_containment(&config);
     run(&config, &tournament, json, stdout)
+}
+
+/// Says, before a run with sandboxed engines starts, what holds them: an organiser should not have
+/// to read the source to know.
+fn announce_containment(config: &MatchConfig) {
+    let sandboxed: Vec<&str> = (config.engines.iter())
+        .filter(|e| e.command.sandbox)
+        .map(|e| e.command.name.as_str())
+        .collect();
+    if sandboxed.is_empty() {
+        return;
+    }
+    let user = match nix::unistd::geteuid().is_root() {
+        true => "nobody unless user= says otherwise",
+        false => "the referee's own user",
+    };
+    eprintln!(
+        "referee: containment: {} in bubblewrap, as {user}: own session, pid, network and mount \
+         namespaces, seccomp, private size-limited /tmp; nothing outlives a game or the referee. \
+         No cgroup: processes are bounded by procs=, memory by mem= per process.",
+        sandboxed.join(", ")
+    );
 }
 
 /// Hides the run's files (records, progress, secret) from sandboxed engines, and gives a run of a

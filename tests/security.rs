@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
 use common::{bwrap_usable, temp_dir, valid_records};
+use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 
 /// A directory any user may read holding the attack engine, for the engine to run in.
@@ -276,7 +277,12 @@ fn private_temporary_files_are_bounded_and_the_scratch_directory_works() {
         .arg(&out)
         .timeout(Duration::from_secs(60))
         .assert()
-        .success();
+        .success()
+        // The organiser is told what holds the engines.
+        .stderr(
+            predicates::str::contains("referee: containment: ")
+                .and(predicates::str::contains("No cgroup")),
+        );
     for record in valid_records(&out) {
         assert_eq!(record["end"]["reason"], "normal", "{record}");
     }
