@@ -125,13 +125,18 @@ impl Sandbox {
             push(&["--size", &size, "--tmpfs", dir]);
         }
         push(&["--size", RUN_SIZE, "--tmpfs", "/run"]);
-        // An engine kept under one of them (say in /tmp) is put back in view, read-only.
-        if PRIVATE_DIRS
-            .iter()
-            .chain(&["/run"])
-            .any(|dir| cwd.starts_with(dir))
-        {
-            args.extend(["--ro-bind".into(), cwd.clone().into(), cwd.clone().into()]);
+        // An engine kept under one of them (say in /tmp), and the files its command or its
+        // `env=` variables name there, are put back in view, read-only.
+        let private =
+            |path: &Path| (PRIVATE_DIRS.iter().chain(&["/run"])).any(|d| path.starts_with(d));
+        let shown = match private(&cwd) {
+            true => vec![&cwd],
+            false => Vec::new(),
+        };
+        let files =
+            (engine.files.iter()).filter(|f| private(f) && !shown.iter().any(|d| f.starts_with(d)));
+        for path in shown.iter().copied().chain(files) {
+            args.extend(["--ro-bind".into(), path.into(), path.into()]);
         }
         let others = self
             .dirs
@@ -194,8 +199,8 @@ pub struct SandboxedEngine<'a> {
     pub cwd: &'a Path,
     /// Its scratch directory: [`TMP`], or a kept one from [`Sandbox::scratch`].
     pub scratch: &'a Path,
-    /// The words of its command that name files (relative to `cwd` or absolute): the program,
-    /// a script; the directories that hold them stay in view.
+    /// The files its command names (relative to `cwd` or absolute: the program, a script) and its
+    /// `env=` variables name (absolute): they stay in view.
     pub files: &'a [PathBuf],
     /// Its limits: `fsize=` also sizes each of its private temporary file systems.
     pub limits: Limits,

@@ -229,9 +229,9 @@ impl Engine {
                         to,
                     ));
                 }
-                let files: Vec<PathBuf> = words
-                    .iter()
-                    .map(|word| cwd.join(word))
+                let passed = command.pass_env.iter().filter_map(std::env::var_os);
+                let files: Vec<PathBuf> = (words.iter().map(|word| cwd.join(word)))
+                    .chain(passed.map(PathBuf::from).filter(|path| path.is_absolute()))
                     .filter(|path| path.is_file())
                     .collect();
                 let engine = SandboxedEngine {
