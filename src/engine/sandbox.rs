@@ -363,5 +363,12 @@ mod tests {
             shown.contains(&format!("--ro-bind /dev/null {r}")),
             "{shown}"
         );
+        // Under the private /tmp, the script is put back in view.
+        let s = script.display();
+        assert_eq!(
+            shown.contains(&format!("--ro-bind {s} {s}")),
+            script.starts_with(TMP),
+            "{shown}"
+        );
     }
 }
