@@ -17,16 +17,9 @@ const HELP: &str = "Type a move (any case), or:
   resign   give up the game
   help     this text";
 
-/// What the person answered to `genmove`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// A legal move, in the game's notation.
-    Move(String),
-    /// Give up.
-    Resign,
-    /// Take back the last own move (the referee allows it only without a clock).
-    Undo,
-}
+/// What the person answered to `genmove`: a legal move, resign, or undo (take back the last own
+/// move, which the referee allows only without a clock).
+pub use crate::protocol::MoveAnswer as Answer;
 
 /// A person at a terminal: lines in, text out.
 pub struct Terminal<I, O> {

@@ -267,12 +267,9 @@ impl BotState {
                 }
                 if let Some(terminal) = &mut self.terminal {
                     let clock = clock_text(&options);
-                    return match terminal.ask(game, seat, clock.as_deref()) {
-                        Ok(human::Answer::Move(mv)) => Ok(mv),
-                        Ok(human::Answer::Resign) => Ok("resign".into()),
-                        Ok(human::Answer::Undo) => Ok("undo".into()),
-                        Err(e) => Err(e.to_string()),
-                    };
+                    return (terminal.ask(game, seat, clock.as_deref()))
+                        .map(|answer| answer.to_string())
+                        .map_err(|e| e.to_string());
                 }
                 let think = thinking_time(&options);
                 choose(self.strategy, game, &self.history, self.game_seed, think)

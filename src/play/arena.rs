@@ -14,6 +14,7 @@ use crate::play::openings::{Opening, Openings, RANDOM_PLIES_STREAM};
 use crate::play::schedule::{Scheduled, engine_seed};
 use crate::play::secret::Secret;
 use crate::play::spec::{EngineSpec, Proto};
+use crate::protocol::MoveAnswer;
 use crate::records::replay::Replay;
 use crate::records::{End, Ply, Record, Verdict};
 use crate::rules::AnyMove;
@@ -948,12 +949,13 @@ impl Table<'_> {
             let detail = format!("answered genmove with several lines: {text:?}");
             return Err((seat, fault(Verdict::ProtocolError, detail)));
         }
-        if text.eq_ignore_ascii_case("resign") {
-            return Ok(Some(End::Resignation { seat }));
-        }
-        if text.eq_ignore_ascii_case("undo") && self.may_undo(seat) {
+        let Ok(answer) = text.parse::<MoveAnswer>();
+        match answer {
+            MoveAnswer::Resign => return Ok(Some(End::Resignation { seat })),
             // A fault while the engines are told ends the game: `Ok(Some(end))`.
-            return Ok(self.undo(seat).err());
+            MoveAnswer::Undo if self.may_undo(seat) => return Ok(self.undo(seat).err()),
+            // An undo the game cannot take is read as a move, which it is not.
+            _ => {}
         }
         let late = self.clocks[seat]
             .spend(used, self.config.time_margin)

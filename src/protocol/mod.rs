@@ -1,8 +1,10 @@
 //! The GTP-like line protocol: commands, responses, and the GTP version 2 line framing.
 
+mod answer;
 mod command;
 mod response;
 
+pub use answer::MoveAnswer;
 pub use command::{Answerer, Command, CommandError, NewGame, Request, SPECS, Spec, value_of};
 pub use response::{Response, ResponseError};
 
