@@ -139,7 +139,21 @@ fn crash_mid_game_is_a_crash_with_the_engines_last_stderr_lines() {
 /// `--timemargin 20` lets it count, with its lateness recorded.
 #[test]
 fn a_time_margin_accepts_an_answer_a_few_ms_late() {
-    assert_verdict("late5", "time_loss", "with 300 ms allowed");
+    // A referee held up past its tolerance while it waited (a busy machine) cannot prove an
+    // answer 5 ms late was late, and charges nothing: the ply then records the delay.
+    let excused = |record: &Value| {
+        let faulty = faulty_seat(record);
+        (record["moves"].as_array().unwrap().iter())
+            .any(|p| p["seat"] == faulty && p["referee_delay_ms"].is_f64())
+    };
+    let outcome = faulty_match("late5");
+    for record in outcome.records.iter().filter(|r| !excused(r)) {
+        let end = &record["end"];
+        assert_eq!(end["verdict"], "time_loss", "{record}");
+        assert_eq!(end["seat"], faulty_seat(record), "{record}");
+        let detail = end["detail"].as_str().unwrap();
+        assert!(detail.contains("with 300 ms allowed"), "{detail}");
+    }
     let outcome = faulty_match_with("late5", &["--timemargin", "20"]);
     let mut late = Vec::new();
     for record in &outcome.records {
@@ -154,9 +168,11 @@ fn a_time_margin_accepts_an_answer_a_few_ms_late() {
         );
         assert_ne!(record["end"]["reason"], "verdict", "{record}");
     }
-    // The engine process plays both games; only its third genmove is late.
-    assert_eq!(late.len(), 1, "{late:?}");
-    assert!((5.0..20.0).contains(&late[0]), "{late:?}");
+    // The engine process plays both games; only its third genmove is late (unless excused).
+    if !outcome.records.iter().any(excused) {
+        assert_eq!(late.len(), 1, "{late:?}");
+        assert!((5.0..20.0).contains(&late[0]), "{late:?}");
+    }
 }
 
 #[test]
