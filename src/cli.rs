@@ -466,7 +466,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// Stop when a sequential test decides between two Elo differences of the first engine
-    /// against the other(s), e.g. --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05. With --repeat it
+    /// against the other(s), e.g. --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 (alpha and beta are
+    /// 0.05 when left out). With --repeat it
     /// counts game pairs (the pentanomial model), otherwise games.
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,

@@ -134,6 +134,9 @@ pub fn elo_text(tally: &Tally) -> String {
     }
 }
 
+/// The error rates of an `--sprt` that gives none: 5%, as cutechess and fastchess default them.
+pub const DEFAULT_ERROR_RATE: f64 = 0.05;
+
 /// A sequential probability ratio test of H0: Elo = `elo0` against H1: Elo = `elo1`.
 ///
 /// It uses the generalised SPRT with the normal approximation that chess testing frameworks use
@@ -206,17 +209,24 @@ impl Sprt {
                 .map_err(|_| format!("`{word}`: not a number"))?;
             values.insert(key.to_owned(), value);
         }
+        if let Some(key) = values
+            .keys()
+            .find(|k| !["elo0", "elo1", "alpha", "beta"].contains(&k.as_str()))
+        {
+            return Err(format!("`{key}`: --sprt takes elo0, elo1, alpha and beta"));
+        }
         let get = |key: &str| {
-            values
-                .get(key)
-                .copied()
-                .ok_or_else(|| format!("--sprt needs {key}= (elo0, elo1, alpha, beta)"))
+            values.get(key).copied().ok_or_else(|| {
+                format!("--sprt needs {key}= (elo0, elo1; alpha and beta are 0.05 if left out)")
+            })
         };
+        // As cutechess and fastchess: the error rates are 5% unless given.
+        let rate = |key: &str| values.get(key).copied().unwrap_or(DEFAULT_ERROR_RATE);
         let sprt = Sprt {
             elo0: get("elo0")?,
             elo1: get("elo1")?,
-            alpha: get("alpha")?,
-            beta: get("beta")?,
+            alpha: rate("alpha"),
+            beta: rate("beta"),
         };
         let probability = |p: f64| p > 0.0 && p < 0.5;
         if !(sprt.elo1 > sprt.elo0 && probability(sprt.alpha) && probability(sprt.beta)) {
@@ -380,7 +390,8 @@ mod tests {
         });
         assert!((llr - by_hand).abs() < 1e-3, "{llr} vs {by_hand}");
         for bad in [
-            "elo0=0 elo1=5 alpha=0.05",
+            "elo0=0 alpha=0.05",
+            "elo0=0 elo1=5 alpha=0.6",
             "elo0=5 elo1=0 alpha=0.05 beta=0.05",
             "elo0=x",
         ] {
@@ -415,6 +426,18 @@ mod tests {
                 assert!(!elo_text(&t).contains("inf"), "{t:?}: {}", elo_text(&t));
             }
         }
+    }
+
+    #[test]
+    fn sprt_error_rates_default_to_five_percent_and_unknown_keys_are_refused() {
+        let short = Sprt::parse(&["elo0=0 elo1=5".to_owned()]).unwrap();
+        let long = Sprt::parse(&["elo0=0 elo1=5 alpha=0.05 beta=0.05".to_owned()]).unwrap();
+        assert_eq!(short, long);
+        let one = Sprt::parse(&["elo0=0 elo1=5 alpha=0.01".to_owned()]).unwrap();
+        assert_eq!((one.alpha, one.beta), (0.01, 0.05));
+        assert!(Sprt::parse(&["elo1=5".to_owned()]).is_err());
+        let typo = Sprt::parse(&["elo0=0 elo1=5 aplha=0.1".to_owned()]).unwrap_err();
+        assert!(typo.to_string().contains("aplha"), "{typo}");
     }
 
     #[test]
