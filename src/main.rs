@@ -21,7 +21,8 @@ use referee::play::run::{Tournament, run};
 use referee::play::schedule::Format;
 use referee::play::secret::Secret;
 use referee::play::spec::{
-    EngineSpec, builtin_command, builtin_engines, human_engine, root_check, unique_names,
+    EngineSpec, builtin_command, builtin_engine, builtin_engines, human_engine, root_check,
+    unique_names,
 };
 use referee::records::import::Source;
 use referee::rules::game::Setup;
@@ -333,8 +334,17 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
     } else {
         play.engine_words
             .iter()
-            .map(|words| match words.as_slice() {
+            .enumerate()
+            .map(|(i, words)| match words.as_slice() {
                 [human] if human == "human" => Ok(human_engine(&this_program()?, &play.game)?),
+                // The built-in bots by name, each seeded from the run's seed and its place.
+                [bot] if bot == "search" || bot == "random" => Ok(builtin_engine(
+                    &this_program()?,
+                    &play.game,
+                    bot,
+                    seed.wrapping_add(i as u64),
+                    &play.each,
+                )?),
                 _ => Ok(EngineSpec::parse_with(&engine_text(words)?, &play.each)?),
             })
             .collect::<Result<_, Error>>()?
@@ -418,9 +428,22 @@ fn tournament_of(
     })
 }
 
-fn play_match(args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
+fn play_match(mut args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let json = args.play.json;
     let seed_given = args.play.seed.is_some();
+    // One engine plays the built-in bots: the search bot, then random ones in any further seat.
+    if args.play.engine_words.len() == 1 {
+        let setup = Setup {
+            variant: args.play.variant.clone(),
+            seats: args.play.seats,
+            ..Setup::default()
+        };
+        let seats = AnyGame::create(&args.play.game, &setup)?.seats();
+        for (i, _) in (1..seats).enumerate() {
+            let strategy = if i == 0 { "search" } else { "random" };
+            args.play.engine_words.push(vec![strategy.to_owned()]);
+        }
+    }
     let engines = args.play.engine_words.len();
     if let Some(seats) = args.play.seats.filter(|&s| engines > 0 && s != engines) {
         return Err(Error::Usage(format!(

@@ -765,3 +765,64 @@ fn render_view_stats_and_report_read_every_file_validate_reads() {
         assert!(html.contains(shows), "{command}");
     }
 }
+
+/// One engine plays the built-in search bot (and random bots in any further seat), as the README
+/// says; `--engine search` and `--engine random` name the built-in bots.
+#[test]
+fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
+    let dir = temp_dir("one-engine");
+    let random = format!(
+        "name=mine cmd='{} bot --game dvonn --strategy random'",
+        cargo_bin!("referee").display()
+    );
+    // A short clock: the search bot may lose on time on a busy machine, which these do not check.
+    let out = dir.join("one.jsonl");
+    referee()
+        .args([
+            "match",
+            "--game",
+            "dvonn",
+            "--games",
+            "1",
+            "--movetime",
+            "60",
+        ])
+        .args(["--engine", &random, "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Score of mine vs search"));
+    let out = dir.join("three.jsonl");
+    referee()
+        .args(["match", "--game", "double", "--seats", "3", "--games", "1"])
+        .args([
+            "--movetime",
+            "60",
+            "--engine",
+            &random.replace("dvonn", "double"),
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let record: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let names: Vec<&str> = (record["seats"].as_array().unwrap().iter())
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["mine", "search", "random"]);
+    referee()
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "1",
+            "--movetime",
+            "60",
+        ])
+        .args(["--engine", "random", "--engine", "search"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(random vs search)"));
+}

@@ -221,12 +221,23 @@ pub fn builtin_engines(
     (0..seats.max(1))
         .map(|i| {
             let strategy = if i == 0 { "search" } else { "random" };
-            let command = builtin_command(exe, game, strategy, seed.wrapping_add(i as u64));
-            let mut spec = EngineSpec::parse_with(&command, each)?;
-            spec.command.name = strategy.to_owned();
-            Ok(spec)
+            builtin_engine(exe, game, strategy, seed.wrapping_add(i as u64), each)
         })
         .collect()
+}
+
+/// The built-in bot `strategy` (`search`, `random`) as an engine named after it, run as a process
+/// of the program `exe` (quoted for a shell) with `seed` and the keys of `each`.
+pub fn builtin_engine(
+    exe: &str,
+    game: &str,
+    strategy: &str,
+    seed: u64,
+    each: &str,
+) -> Result<EngineSpec, EngineSpecError> {
+    let mut spec = EngineSpec::parse_with(&builtin_command(exe, game, strategy, seed), each)?;
+    spec.command.name = strategy.to_owned();
+    Ok(spec)
 }
 
 /// The human seat (`--engine human`): a person at the terminal the referee was started from,
