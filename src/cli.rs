@@ -37,6 +37,7 @@ impl Cli {
         args: impl IntoIterator<Item = T>,
     ) -> Cli {
         use clap::{CommandFactory, FromArgMatches};
+        let args = cutechess_spellings(args.into_iter().map(Into::into).collect());
         let matches = Cli::command().get_matches_from(args);
         let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         let play = match &mut cli.command {
@@ -50,6 +51,85 @@ impl Cli {
         }
         cli
     }
+}
+
+/// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
+/// with what to type instead.
+const CUTECHESS_ONLY: [(&str, &str); 8] = [
+    (
+        "pgnout",
+        "--out FILE keeps every game as a JSON record (referee view/report read it)",
+    ),
+    (
+        "ratinginterval",
+        "the standings come at the end, and `referee stats FILE` prints them any time",
+    ),
+    (
+        "wait",
+        "engines are started when a game needs them; no wait is needed",
+    ),
+    (
+        "recover",
+        "a crashed engine is restarted for the next game already",
+    ),
+    (
+        "reverse",
+        "--repeat plays every seat rotation of each pairing",
+    ),
+    (
+        "noswap",
+        "seats rotate from game to game; --repeat pairs each deal with every rotation",
+    ),
+    (
+        "resign",
+        "engines resign by answering `resign`; the referee adjudicates nothing else",
+    ),
+    (
+        "draw",
+        "the rules decide draws; the referee adjudicates nothing else",
+    ),
+];
+
+/// The command line with the spellings of cutechess-cli and fastchess a user types out of habit
+/// read as the referee's: in `match` and `tournament`, a long option with one dash (`-engine`,
+/// `-each`, `-rounds`) is that option, and `-srand N` is `--seed N`. An option those tools have
+/// and the referee does not is refused with what to type instead (exit status 2).
+fn cutechess_spellings(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    use clap::CommandFactory;
+    let Some(sub) = args.get(1).and_then(|a| a.to_str()) else {
+        return args;
+    };
+    let command = Cli::command();
+    let Some(found) = command
+        .find_subcommand(sub)
+        .filter(|_| sub == "match" || sub == "tournament")
+    else {
+        return args;
+    };
+    let longs: Vec<&str> = found.get_arguments().filter_map(|a| a.get_long()).collect();
+    let mut out = Vec::with_capacity(args.len());
+    for arg in args {
+        let name = arg
+            .to_str()
+            .and_then(|a| a.strip_prefix('-'))
+            .filter(|a| a.len() > 1 && !a.starts_with('-'))
+            .filter(|a| a.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'));
+        let Some(name) = name else {
+            out.push(arg);
+            continue;
+        };
+        if longs.contains(&name) {
+            out.push(format!("--{name}").into());
+        } else if name == "srand" {
+            out.push("--seed".into());
+        } else if let Some((_, instead)) = CUTECHESS_ONLY.iter().find(|(n, _)| *n == name) {
+            eprintln!("referee: -{name} is cutechess-cli's; here {instead}");
+            std::process::exit(2);
+        } else {
+            out.push(arg);
+        }
+    }
+    out
 }
 
 /// The subcommands.

@@ -826,3 +826,33 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
         .success()
         .stdout(predicate::str::contains("(random vs search)"));
 }
+
+/// cutechess-cli's spellings out of habit: long options with one dash, `-srand`; its options the
+/// referee has no use for are refused with what to type instead.
+#[test]
+fn cutechess_spellings_work_or_say_what_to_type() {
+    let dir = temp_dir("cutechess");
+    let out = dir.join("games.jsonl");
+    referee()
+        .args(["match", "-game", "pegs", "-games", "2", "-movetime", "60"])
+        .args(["-engine", "name=a"])
+        .arg(format!(
+            "cmd={} bot --game pegs",
+            cargo_bin!("referee").display()
+        ))
+        .args(["-each", "movetime=60"])
+        .args(["-engine", "random", "-srand", "7", "-out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    assert!(text.contains("seed=7"), "{text}");
+    referee()
+        .args(["match", "-game", "pegs", "-pgnout", "games.pgn"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "-pgnout is cutechess-cli's; here --out FILE",
+        ));
+}
