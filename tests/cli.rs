@@ -856,3 +856,91 @@ fn cutechess_spellings_work_or_say_what_to_type() {
             "-pgnout is cutechess-cli's; here --out FILE",
         ));
 }
+
+/// The lines a cutechess-cli parser reads, by its documented format: `Started game N of M (A vs
+/// B)`, `Finished game N (A vs B): RESULT {COMMENT}`, `Score of A vs B: W - L - D [SCORE] N`.
+fn cutechess_parse(stdout: &str) -> Cutechess {
+    let (mut started, mut finished, mut score) = (Vec::new(), Vec::new(), None);
+    for line in stdout.lines() {
+        if let Some(rest) = line.strip_prefix("Started game ") {
+            let (n, rest) = rest.split_once(" of ").expect("Started game N of M");
+            let (_m, players) = rest.split_once(" (").expect("(A vs B)");
+            assert!(players.ends_with(')') && players.contains(" vs "), "{line}");
+            started.push(n.parse().unwrap());
+        } else if let Some(rest) = line.strip_prefix("Finished game ") {
+            let (n, rest) = rest.split_once(" (").expect("Finished game N (");
+            let (players, rest) = rest.split_once("): ").expect("(A vs B): ");
+            assert!(players.contains(" vs "), "{line}");
+            let (result, comment) = rest.split_once(" {").expect("RESULT {COMMENT}");
+            assert!(["1-0", "0-1", "1/2-1/2", "*"].contains(&result), "{line}");
+            assert!(comment.ends_with('}'), "{line}");
+            finished.push((n.parse().unwrap(), result.to_owned()));
+        } else if let Some(rest) = line.strip_prefix("Score of ") {
+            let (_, rest) = rest.split_once(": ").unwrap();
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            // W - L - D [SCORE] N
+            assert_eq!((words[1], words[3]), ("-", "-"), "{line}");
+            assert!(
+                words[5].starts_with('[') && words[5].ends_with(']'),
+                "{line}"
+            );
+            let n = |i: usize| words[i].parse::<u32>().unwrap();
+            score = Some([n(0), n(2), n(4), n(6)]);
+        }
+    }
+    Cutechess {
+        started,
+        finished,
+        score,
+    }
+}
+
+/// What [`cutechess_parse`] read.
+struct Cutechess {
+    /// The numbers of the games started.
+    started: Vec<u32>,
+    /// The numbers and results of the games finished.
+    finished: Vec<(u32, String)>,
+    /// Wins, losses, draws and games of the score line.
+    score: Option<[u32; 4]>,
+}
+
+#[test]
+fn the_game_lines_read_as_cutechess_cli_writes_them() {
+    let output = referee()
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "4",
+            "--movetime",
+            "60",
+        ])
+        .args([
+            "--engine",
+            "random",
+            "--engine",
+            "random",
+            "--concurrency",
+            "2",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stdout = String::from_utf8(output).unwrap();
+    let Cutechess {
+        mut started,
+        mut finished,
+        score,
+    } = cutechess_parse(&stdout);
+    started.sort();
+    finished.sort();
+    assert_eq!(started, [1, 2, 3, 4], "{stdout}");
+    let numbers: Vec<u32> = finished.iter().map(|f| f.0).collect();
+    assert_eq!(numbers, [1, 2, 3, 4], "{stdout}");
+    let [w, l, d, n] = score.expect("a score line");
+    assert_eq!((w + l + d, n), (4, 4), "{stdout}");
+}

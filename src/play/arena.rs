@@ -326,6 +326,20 @@ fn sandbox_of(config: &MatchConfig) -> Result<Sandbox, MatchError> {
     })
 }
 
+/// What a run tells as it goes, on the calling thread.
+#[derive(Debug)]
+pub enum Event {
+    /// A game starts: its number in the schedule, from 0, and the names in its seats.
+    Started {
+        /// The game's number in the schedule, from 0.
+        index: usize,
+        /// The engines' names, by seat.
+        names: Vec<String>,
+    },
+    /// A game finished.
+    Finished(Box<Finished>),
+}
+
 /// Plays the games of `schedule`, taken as they are played; `on_finish` gets each game as it
 /// finishes, on the calling thread, and returns whether to go on (the games under way finish, no
 /// new one starts).
@@ -333,6 +347,18 @@ pub fn run(
     config: &MatchConfig,
     schedule: impl Iterator<Item = Scheduled> + Send,
     mut on_finish: impl FnMut(Finished) -> std::io::Result<bool>,
+) -> Result<(), MatchError> {
+    run_events(config, schedule, |event| match event {
+        Event::Started { .. } => Ok(true),
+        Event::Finished(game) => on_finish(*game),
+    })
+}
+
+/// As [`run`], with each game's start told too (`Event::Started`, before it is played).
+pub fn run_events(
+    config: &MatchConfig,
+    schedule: impl Iterator<Item = Scheduled> + Send,
+    mut on_event: impl FnMut(Event) -> std::io::Result<bool>,
 ) -> Result<(), MatchError> {
     let mut schedule = schedule.peekable();
     let Some(first) = schedule.peek() else {
@@ -377,9 +403,15 @@ pub fn run(
             })
         }
     };
-    // A finished game goes to `on_finish`, which says whether to go on.
-    let mut go_on = |game: Result<Finished, MatchError>| {
-        game.and_then(|g| on_finish(g).map_err(MatchError::from))
+    let started = |game: &Scheduled| Event::Started {
+        index: game.index,
+        names: (game.engines.iter())
+            .map(|&e| config.engines[e].command.name.clone())
+            .collect(),
+    };
+    // Each event goes to `on_event`, which says whether to go on.
+    let mut go_on = |event: Result<Event, MatchError>| {
+        event.and_then(|e| on_event(e).map_err(MatchError::from))
     };
     // One game at a time is played on this thread: no hand-over per game.
     if config.concurrency <= 1 {
@@ -388,7 +420,9 @@ pub fn run(
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let result = (|| {
             for game in games {
-                if !go_on(play(&game))? {
+                if !go_on(Ok(started(&game)))?
+                    || !go_on(play(&game).map(|g| Event::Finished(Box::new(g))))?
+                {
                     break;
                 }
             }
@@ -402,7 +436,7 @@ pub fn run(
     let result = std::thread::scope(|scope| {
         for _ in 0..config.concurrency {
             let sender = sender.clone();
-            let (play, schedule, stop) = (&play, &schedule, &stop);
+            let (play, schedule, stop, started) = (&play, &schedule, &stop, &started);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let next = schedule
@@ -412,7 +446,9 @@ pub fn run(
                     let Some(game) = next else {
                         break;
                     };
-                    if sender.send(play(&game)).is_err() {
+                    if sender.send(Ok(started(&game))).is_err()
+                        || (sender.send(play(&game).map(|g| Event::Finished(Box::new(g))))).is_err()
+                    {
                         break;
                     }
                 }

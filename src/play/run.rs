@@ -17,7 +17,7 @@ use crate::records::file::{Opened, OutError, RecordsOut};
 use crate::rules::{AnyGame, Game, game::Setup};
 use crate::stats::elo::{Sprt, SprtState};
 use crate::stats::results::{Counter, Results};
-use crate::stats::standings::{Standings, game_line};
+use crate::stats::standings::{Standings, game_line, start_line};
 
 /// What a run plays beyond the match configuration: who meets whom and how often, its records
 /// file, and when it stops. A match is the tournament of one table: as many engines as seats.
@@ -263,7 +263,17 @@ pub fn run(
     let sprt = tournament.sprt;
     let paired = plan.repeat && plan.seats == 2;
     let mut decided = None;
-    let outcome = arena::run(config, schedule, |mut finished| {
+    let outcome = arena::run_events(config, schedule, |event| {
+        let mut finished = match event {
+            arena::Event::Started { index, names } => {
+                if !json {
+                    progress
+                        .suspend(|| writeln!(stdout, "{}", start_line(index, &names, games)))?;
+                }
+                return Ok(true);
+            }
+            arena::Event::Finished(finished) => *finished,
+        };
         let record = &mut finished.record;
         record.tags.insert("tournament".into(), fingerprint.clone());
         if let Some(file) = file.as_mut() {
@@ -276,8 +286,7 @@ pub fn run(
         let results = counter.results();
         let mut status = leader(&results);
         if !json {
-            progress
-                .suspend(|| writeln!(stdout, "{}", game_line(finished.index, record, games)))?;
+            progress.suspend(|| writeln!(stdout, "{}", game_line(finished.index, record)))?;
         }
         if let Some(sprt) = &sprt {
             let llr = results.llr(sprt, &names[0], paired);

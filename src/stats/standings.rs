@@ -7,9 +7,18 @@ use crate::records::{End, Record};
 use crate::stats::elo::elo_text;
 use crate::stats::results::Results;
 
-/// `Finished game 3 of 10 (alpha vs beta): 1-0 {normal end, scores 23 17}`; with more than two
-/// seats the result is the winning seats. `index` counts from 0.
-pub fn game_line(index: usize, record: &Record, total: usize) -> String {
+/// `Started game 3 of 10 (alpha vs beta)`, as cutechess-cli writes it. `index` counts from 0.
+pub fn start_line(index: usize, names: &[String], total: usize) -> String {
+    format!(
+        "Started game {} of {total} ({})",
+        index + 1,
+        names.join(" vs ")
+    )
+}
+
+/// `Finished game 3 (alpha vs beta): 1-0 {normal end, scores 23 17}`, as cutechess-cli writes it;
+/// with more than two seats the result is the winning seats. `index` counts from 0.
+pub fn game_line(index: usize, record: &Record) -> String {
     let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
     let name = |seat: usize| record.seat_name(seat);
     let score = match &record.result {
@@ -39,7 +48,7 @@ pub fn game_line(index: usize, record: &Record, total: usize) -> String {
     // Seats the referee took over show too, though the game then ended normally.
     let substitutes = record.substitutions();
     format!(
-        "Finished game {} of {total} ({}): {score} {{{how}{substitutes}}}",
+        "Finished game {} ({}): {score} {{{how}{substitutes}}}",
         index + 1,
         names.join(" vs ")
     )
