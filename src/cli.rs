@@ -576,7 +576,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub seats: Option<usize>,
     /// An engine: a shell-like command, or `name=NAME cmd='COMMAND'` and any of `dir=DIR`,
-    /// `tc=TC`, `movetime=MS`, `proto=codecup` (a CodeCup program; `{time_ms}` in its command is
+    /// `tc=TC`, `movetime=MS`, `st=SECONDS`, `proto=codecup` (a CodeCup program; `{time_ms}` in its command is
     /// its time for the game), limits `mem=256M cpu=SECONDS files=N procs=N fsize=64M`,
     /// `user=NAME|UID[:GID]` (run as that user; the referee must be root), `sandbox=bwrap` (as
     /// `nobody` when the referee is root), `env=VAR,VAR` (variables a sandboxed engine keeps). The

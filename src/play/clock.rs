@@ -30,7 +30,7 @@ pub const NO_LIMIT: Duration = Duration::from_secs(10 * 365 * 24 * 3600);
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "bad time control `{0}`: expected BASE[+INC] or MOVES/BASE[+INC] in seconds, e.g. 60+0.5 or \
-     40/60, or inf for no clock"
+     40/60 (BASE also as minutes:seconds, 1:30+1), or inf for no clock"
 )]
 pub struct TimeControlError(String);
 
@@ -41,10 +41,22 @@ fn seconds(text: &str) -> Option<Duration> {
         .then(|| Duration::from_secs_f64(value))
 }
 
+/// A base time: seconds, or minutes and seconds as cutechess-cli writes them (`1:30`).
+fn base_time(text: &str) -> Option<Duration> {
+    match text.split_once(':') {
+        Some((minutes, secs)) => {
+            let minutes: u32 = minutes.parse().ok().filter(|&m| m < 1_000_000)?;
+            Some(Duration::from_secs(u64::from(minutes) * 60) + seconds(secs)?)
+        }
+        None => seconds(text),
+    }
+}
+
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
-    /// Reads `60+0.5`, `10`, `40/60`, `40/60+1` (seconds, decimals allowed), or `inf`.
+    /// Reads `60+0.5`, `10`, `40/60`, `40/60+1` (seconds, decimals allowed), the base also as
+    /// minutes and seconds (`0:10+0.1`, `40/1:30`, as cutechess-cli writes it), or `inf`.
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let error = || TimeControlError(text.to_owned());
         if text == "inf" {
@@ -65,10 +77,10 @@ impl FromStr for TimeControl {
         };
         let (base, increment) = match rest.split_once('+') {
             Some((base, inc)) => (
-                seconds(base).ok_or_else(error)?,
+                base_time(base).ok_or_else(error)?,
                 seconds(inc).ok_or_else(error)?,
             ),
-            None => (seconds(rest).ok_or_else(error)?, Duration::ZERO),
+            None => (base_time(rest).ok_or_else(error)?, Duration::ZERO),
         };
         if base.is_zero() && increment.is_zero() {
             return Err(error());
@@ -247,12 +259,17 @@ mod tests {
             ("40/60+1", fischer(60_000, 1000, Some(40))),
             ("0+0.1", fischer(0, 100, None)),
             ("inf", TimeControl::Infinite),
+            // cutechess-cli's minutes:seconds.
+            ("0:10+0.1", fischer(10_000, 100, None)),
+            ("1:30", fischer(90_000, 0, None)),
+            ("40/2:00+1", fischer(120_000, 1000, Some(40))),
         ];
         for (text, expected) in cases {
             assert_eq!(text.parse::<TimeControl>(), Ok(expected), "{text}");
         }
         for bad in [
-            "", "x", "0", "60+", "+1", "0/60", "-1", "1/2/3", "infinite", "1e99",
+            "", "x", "0", "60+", "+1", "0/60", "-1", "1/2/3", "infinite", "1e99", "1:", ":5",
+            "1:x", "0:0", "-1:30",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad:?}");
         }

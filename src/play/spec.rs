@@ -41,7 +41,7 @@ pub struct EngineSpecError {
 
 /// The keys an `--engine` value may hold.
 const KEYS: &str =
-    "name, cmd, dir, proto, tc, movetime, mem, cpu, files, procs, fsize, user, sandbox, env";
+    "name, cmd, dir, proto, tc, movetime, st, mem, cpu, files, procs, fsize, user, sandbox, env";
 
 impl EngineSpec {
     /// Reads `CMD`, or `key=value` words with shell quoting: `name=alpha cmd='./bot -x' dir=bots
@@ -122,6 +122,15 @@ impl EngineSpec {
                     .parse()
                     .map_err(|_| "movetime is whole milliseconds".to_owned())?;
                 self.tc = Some(TimeControl::MoveTime(Duration::from_millis(ms)));
+            }
+            // cutechess-cli's seconds a move.
+            "st" => {
+                let secs: f64 = value
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| *s > 0.0 && *s < 1e9)
+                    .ok_or_else(|| "st is seconds a move, above 0".to_owned())?;
+                self.tc = Some(TimeControl::MoveTime(Duration::from_secs_f64(secs)));
             }
             "proto" => {
                 self.proto = match value {
@@ -310,8 +319,18 @@ mod tests {
             Some(TimeControl::MoveTime(Duration::from_millis(250)))
         );
         assert_eq!(timed.command.name, "bot");
+        // cutechess-cli's seconds a move and minutes:seconds.
+        let st = EngineSpec::parse("cmd=bot st=0.1").unwrap();
+        assert_eq!(
+            st.tc,
+            Some(TimeControl::MoveTime(Duration::from_millis(100)))
+        );
+        let clock = EngineSpec::parse("cmd=bot tc=0:10+0.1").unwrap();
+        assert_eq!(clock.tc, Some("10+0.1".parse().unwrap()));
         for bad in [
             "",
+            "cmd=x st=0",
+            "cmd=x st=fast",
             "cmd='x",
             "cmd=x colour=red",
             "cmd=x tc=fast",
