@@ -52,6 +52,7 @@ fn config(concurrency: usize, log_dir: Option<&Path>) -> MatchConfig {
         },
         tc: None,
         proto: Default::default(),
+        newgame_keys: Vec::new(),
     };
     MatchConfig {
         game: "dvonn".into(),

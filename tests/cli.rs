@@ -944,3 +944,37 @@ fn the_game_lines_read_as_cutechess_cli_writes_them() {
     let [w, l, d, n] = score.expect("a score line");
     assert_eq!((w + l + d, n), (4, 4), "{stdout}");
 }
+
+/// `nodes=`, `depth=` and `option.NAME=` in an `--engine` value reach that engine in `newgame`.
+#[test]
+fn engine_keys_of_cutechess_users_reach_the_engine() {
+    let dir = temp_dir("newgame-keys");
+    let bot = format!("{} bot --game pegs", cargo_bin!("referee").display());
+    referee()
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "1",
+            "--movetime",
+            "60",
+        ])
+        .arg("--engine")
+        .arg(format!("name=a cmd='{bot}' nodes=1000 option.Hash=64"))
+        .arg("--engine")
+        .arg(format!("name=b cmd='{bot}'"))
+        .arg("--log-dir")
+        .arg(&dir)
+        .assert()
+        .success();
+    let log = std::fs::read_to_string(dir.join("game-00001.log")).unwrap();
+    let told = |engine: &str| {
+        log.lines()
+            .find(|l| l.contains(&format!(" {engine} < ")) && l.contains("newgame"))
+            .unwrap()
+            .to_owned()
+    };
+    assert!(told("a").ends_with(" nodes=1000 option.Hash=64"), "{log}");
+    assert!(!told("b").contains("nodes="), "{log}");
+}

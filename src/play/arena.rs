@@ -583,6 +583,14 @@ fn play_one(
                 .iter()
                 .map(|&e| config.engines[e].command.terminal)
                 .collect(),
+            newgame_keys: engine_of_seat
+                .iter()
+                .map(|&e| {
+                    (config.engines[e].newgame_keys.iter())
+                        .map(|(key, value)| format!(" {key}={value}"))
+                        .collect()
+                })
+                .collect(),
             redo: VecDeque::new(),
         };
         end = table.play().err();
@@ -651,6 +659,9 @@ struct Table<'a> {
     codecup: Vec<Option<CodeCupSeat>>,
     /// The human seats (`--engine human`), which may take a move back in a game without a clock.
     human: Vec<bool>,
+    /// Each seat's engine's own `newgame` keys (` nodes=1000 option.Hash=64`), written as they
+    /// came.
+    newgame_keys: Vec<String>,
     /// Plies to play again after an undo, told to the engines as they are played.
     redo: VecDeque<Ply>,
 }
@@ -732,7 +743,8 @@ impl Table<'_> {
             };
             let tc = self.clocks[seat].control().newgame_key();
             let command = self.probed(format!(
-                "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed} {tc}{layout}"
+                "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed} {tc}{layout}{}",
+                self.newgame_keys[seat]
             ));
             let deadline = Instant::now() + self.config.startup;
             if let Err(e) = self.engines[seat].request(&command, deadline) {

@@ -401,6 +401,7 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
             command: config.command.clone(),
             tc: None,
             proto: config.proto,
+            newgame_keys: Vec::new(),
         }];
         match builtin_engines(&config.exe, &config.game, situation.seats, 7, "") {
             // The random bot in every seat but the engine's.

@@ -28,6 +28,9 @@ pub struct EngineSpec {
     pub tc: Option<TimeControl>,
     /// The protocol it speaks.
     pub proto: Proto,
+    /// Keys the referee does not use itself but tells the engine in `newgame`, as cutechess-cli
+    /// users give them: `nodes=`, `depth=`, `option.NAME=`.
+    pub newgame_keys: Vec<(String, String)>,
 }
 
 /// An `--engine` (or `--each`) value that cannot be read.
@@ -40,8 +43,8 @@ pub struct EngineSpecError {
 }
 
 /// The keys an `--engine` value may hold.
-const KEYS: &str =
-    "name, cmd, dir, proto, tc, movetime, st, mem, cpu, files, procs, fsize, user, sandbox, env";
+const KEYS: &str = "name, cmd, dir, proto, tc, movetime, st, mem, cpu, files, procs, fsize, user, sandbox, env, \
+     nodes, depth, option.NAME";
 
 impl EngineSpec {
     /// Reads `CMD`, or `key=value` words with shell quoting: `name=alpha cmd='./bot -x' dir=bots
@@ -63,6 +66,7 @@ impl EngineSpec {
             },
             tc: None,
             proto: Proto::default(),
+            newgame_keys: Vec::new(),
         };
         let each_error = |reason: String| EngineSpecError {
             flag: "--each",
@@ -147,6 +151,22 @@ impl EngineSpec {
                 }
             }
             "user" => command.user = Some(run_as(value)?),
+            "nodes" | "depth" => {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| format!("{key} is a whole number"))?;
+                self.newgame_keys.push((key.to_owned(), value.to_owned()));
+            }
+            _ if key.starts_with("option.") => {
+                let name = &key["option.".len()..];
+                let word = |t: &str| !t.is_empty() && !t.contains(|c: char| c.is_whitespace());
+                if !word(name) || !word(value) {
+                    return Err(format!(
+                        "`{key}={value}`: an option's name and value are words"
+                    ));
+                }
+                self.newgame_keys.push((key.to_owned(), value.to_owned()));
+            }
             "env" => {
                 for name in value.split(',') {
                     let valid = !name.is_empty()
@@ -327,8 +347,19 @@ mod tests {
         );
         let clock = EngineSpec::parse("cmd=bot tc=0:10+0.1").unwrap();
         assert_eq!(clock.tc, Some("10+0.1".parse().unwrap()));
+        // Keys for the engine itself, told in `newgame`.
+        let keys = EngineSpec::parse("cmd=bot nodes=1000 depth=8 option.Hash=64").unwrap();
+        let told: Vec<(&str, &str)> = (keys.newgame_keys.iter())
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            told,
+            [("nodes", "1000"), ("depth", "8"), ("option.Hash", "64")]
+        );
         for bad in [
             "",
+            "cmd=x nodes=many",
+            "cmd=x option.=1",
             "cmd=x st=0",
             "cmd=x st=fast",
             "cmd='x",

@@ -133,7 +133,8 @@ fn arguments(input: &str) -> IResult<&str, Vec<&str>> {
 
 fn option(input: &str) -> IResult<&str, (&str, &str)> {
     all_consuming(separated_pair(
-        take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+        // Dots and dashes too, for engine options passed on as cutechess-cli names them.
+        take_while1(|c: char| c.is_ascii_alphanumeric() || "_.-".contains(c)),
         char('='),
         take_while1(|c: char| !c.is_whitespace()),
     ))
