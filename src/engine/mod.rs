@@ -12,6 +12,6 @@ pub mod transcript;
 
 pub use talk::{
     Engine, EngineCommand, EngineError, Exit, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE,
-    STDERR_TAIL_BYTES, STDERR_TAIL_LINES,
+    OWN_DELAY_TOLERANCE, STDERR_TAIL_BYTES, STDERR_TAIL_LINES,
 };
 pub use transcript::Transcript;
