@@ -520,3 +520,100 @@ fn a_schedule_of_ten_million_rounds_takes_no_memory_up_front() {
     child.wait().unwrap();
     assert!(peak < 32 * 1024, "{peak} KiB for a long schedule");
 }
+
+/// How many processes run `slow.py` with `marker` among its arguments.
+fn engines_marked(marker: &str) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            let text = String::from_utf8_lossy(&cmdline);
+            // The engines, not the referee whose command line names them too.
+            let program = text.split('\0').next().unwrap_or_default();
+            program.contains("python") && text.contains("slow.py") && text.contains(marker)
+        })
+        .count()
+}
+
+/// Runs a match of two slow engines (each move 40 ms) and sends SIGINT `signals` times, 200 ms
+/// apart, in the middle of the first game; returns the exit status, the records and stderr.
+fn stopped_slow_match(name: &str, signals: usize) -> (Option<i32>, Vec<Value>, String) {
+    let dir = temp_dir(name);
+    let out = dir.join("games.jsonl");
+    let marker = format!("{name}-{}", std::process::id());
+    let slow = |n: &str| format!("name={n} cmd='python3 tests/engines/slow.py pegs 1 40 {marker}'");
+    let mut child = referee()
+        .env("REFEREE", cargo_bin!("referee"))
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "10",
+            "--movetime",
+            "5000",
+        ])
+        .args(["--engine", &slow("a"), "--engine", &slow("b"), "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once both engines run, the game lasts two seconds more at least: stop it in the middle.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while engines_marked(&marker) < 2 {
+        assert!(Instant::now() < deadline, "the engines never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    for _ in 0..signals {
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the referee did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    let empty = std::fs::metadata(&out).map_or(true, |m| m.len() == 0);
+    let records = if empty {
+        Vec::new()
+    } else {
+        valid_records(&out)
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), records, stderr)
+}
+
+/// The first stop signal finishes the game under way, records it, and starts no other (as
+/// cutechess users asked for years); the second stops at once, recording nothing false.
+#[test]
+fn a_first_interrupt_finishes_the_game_under_way_and_a_second_stops_at_once() {
+    let (status, records, stderr) = stopped_slow_match("graceful", 1);
+    assert_eq!(status, Some(130), "{stderr}");
+    assert_eq!(
+        records.len(),
+        1,
+        "the game under way, and no other: {stderr}"
+    );
+    assert_eq!(records[0]["end"]["reason"], "normal", "{}", records[0]);
+    assert!(
+        stderr.contains("the games under way were finished"),
+        "{stderr}"
+    );
+
+    let (status, records, stderr) = stopped_slow_match("graceful-twice", 2);
+    assert_eq!(status, Some(130), "{stderr}");
+    assert!(
+        records.is_empty(),
+        "the game under way was cut short: {records:?}"
+    );
+    assert!(stderr.contains("not recorded"), "{stderr}");
+}

@@ -56,7 +56,7 @@ fn spawner() -> &'static Sender<Request> {
 /// comes first and nothing starts, or comes after and kills what started.
 fn start_now(command: &mut Command) -> io::Result<Child> {
     let mut registry = registry();
-    if STOPPING.load(Ordering::SeqCst) {
+    if STOPPING.load(Ordering::SeqCst) || DRAINING.load(Ordering::SeqCst) {
         return Err(io::Error::new(
             io::ErrorKind::Interrupted,
             "the referee is stopping",
@@ -158,28 +158,44 @@ static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 /// before the listener exits for it.
 pub const STOP_GRACE: Duration = Duration::from_secs(3);
 
-/// Listens for the signals that end the referee (INT, TERM, HUP, QUIT): the first calls
-/// [`stop_all`], so the run ends without inventing a result, and exits with status 128 + the
-/// signal if the program has not exited [`STOP_GRACE`] later (a second signal exits at once).
+/// Whether the referee is finishing the games under way before it stops: set by the first stop
+/// signal, it starts no engine and no game.
+static DRAINING: AtomicBool = AtomicBool::new(false);
+
+/// Listens for the signals that end the referee (INT, TERM, HUP, QUIT). The first is a graceful
+/// stop: no game and no engine starts after it, and the games under way are finished (see
+/// [`draining`]). The second calls [`stop_all`], so the run ends at once without inventing a
+/// result, and exits with status 128 + the signal if the program has not exited [`STOP_GRACE`]
+/// later; a third exits at once.
 pub fn stop_on_signals() -> io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
     std::thread::spawn(move || {
-        let mut first = true;
-        for signal in signals.forever() {
-            if !first {
-                std::process::exit(128 + signal);
+        for (count, signal) in signals.forever().enumerate() {
+            match count {
+                0 => {
+                    STOPPED_BY.store(signal, Ordering::SeqCst);
+                    // With the registry locked, so that a start sees it or came before.
+                    let _registry = registry();
+                    DRAINING.store(true, Ordering::SeqCst);
+                }
+                1 => {
+                    stop_all();
+                    std::thread::spawn(move || {
+                        std::thread::sleep(STOP_GRACE);
+                        std::process::exit(128 + signal);
+                    });
+                }
+                _ => std::process::exit(128 + signal),
             }
-            first = false;
-            STOPPED_BY.store(signal, Ordering::SeqCst);
-            stop_all();
-            std::thread::spawn(move || {
-                std::thread::sleep(STOP_GRACE);
-                std::process::exit(128 + signal);
-            });
         }
     });
     Ok(())
+}
+
+/// Whether a stop signal came: the games under way are being finished, and no other starts.
+pub fn draining() -> bool {
+    DRAINING.load(Ordering::SeqCst)
 }
 
 /// The signal that stopped the referee, if one did.
@@ -202,19 +218,22 @@ const STOP_SKEW: Duration = Duration::from_millis(500);
 /// a job scheduler (Slurm signals every process of a job) or a terminal sends the same stop
 /// signal to the engines as to the referee, and an engine may die of it before the referee's
 /// own stop is under way. For INT, TERM, HUP and QUIT this waits up to `STOP_SKEW` for that
-/// stop, so that such a death is not taken for the engine's fault.
+/// stop (graceful or not), so that such a death is not taken for the engine's fault, and then
+/// stops at once: a game whose engines died cannot be finished.
 pub fn stopped_with_engine(signal: i32) -> bool {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     if ![SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(&signal) {
         return stopping();
     }
     let deadline = std::time::Instant::now() + STOP_SKEW;
-    while !stopping() {
+    while !stopping() && !draining() {
         if std::time::Instant::now() >= deadline {
             return false;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+    // The stop reached the engines too: no game under way can be finished, so stop at once.
+    stop_all();
     true
 }
 

@@ -420,6 +420,10 @@ pub fn run_events(
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let result = (|| {
             for game in games {
+                // After a stop signal the games under way finish; no other starts.
+                if crate::engine::process::draining() {
+                    break;
+                }
                 if !go_on(Ok(started(&game)))?
                     || !go_on(play(&game).map(|g| Event::Finished(Box::new(g))))?
                 {
@@ -438,7 +442,7 @@ pub fn run_events(
             let sender = sender.clone();
             let (play, schedule, stop, started) = (&play, &schedule, &stop, &started);
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !crate::engine::process::draining() {
                     let next = schedule
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -539,7 +543,9 @@ fn play_one(
     let mut end = None;
     match failure {
         None => {}
-        Some((_, _, NotStarted { never: true, .. })) if crate::engine::process::stopping() => {
+        // No engine starts once a stop came: a game that could not start its engines then is
+        // no game, and nobody's fault.
+        Some(_) if crate::engine::process::stopping() || crate::engine::process::draining() => {
             return Err(MatchError::Interrupted);
         }
         Some((_, spec, NotStarted { fault, never: true })) => {

@@ -60,7 +60,17 @@ fn open_out(
 /// before it is kept and the standings so far are printed.
 fn arena_end(outcome: Result<(), MatchError>) -> Result<Ended, Error> {
     match outcome {
-        Ok(()) => Ok(Ended::Done),
+        // A first stop signal: the games under way were finished, and no other started.
+        Ok(()) => match process::stopped_by() {
+            Some(signal) => {
+                eprintln!(
+                    "referee: stopped by signal {signal}: the games under way were finished and \
+                     recorded, no other was started"
+                );
+                Ok(Ended::Stopped(signal))
+            }
+            None => Ok(Ended::Done),
+        },
         Err(MatchError::Interrupted) => {
             eprintln!("referee: interrupted: the games under way were not recorded");
             Ok(Ended::Stopped(process::stopped_by().unwrap_or(2)))
@@ -69,7 +79,8 @@ fn arena_end(outcome: Result<(), MatchError>) -> Result<Ended, Error> {
     }
 }
 
-/// Installs the stop on INT, TERM, HUP and QUIT: engines killed, no new one started.
+/// Installs the stop on INT, TERM, HUP and QUIT: the first finishes the games under way and starts
+/// no other; the second kills the engines at once.
 fn stop_on_signals() -> Result<(), Error> {
     process::stop_on_signals().map_err(Error::Io)
 }
