@@ -356,8 +356,12 @@ fn an_interrupted_match_leaves_no_engine_behind() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
+    // Twice: the first would let the hanging game run to its stall; the second stops at once.
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    for _ in 0..2 {
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     assert_none_left(&pids);
