@@ -55,14 +55,10 @@ impl Cli {
 
 /// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
 /// with what to type instead.
-const CUTECHESS_ONLY: [(&str, &str); 8] = [
+const CUTECHESS_ONLY: [(&str, &str); 7] = [
     (
         "pgnout",
         "--out FILE keeps every game as a JSON record (referee view/report read it)",
-    ),
-    (
-        "ratinginterval",
-        "the standings come at the end, and `referee stats FILE` prints them any time",
     ),
     (
         "wait",
@@ -561,6 +557,10 @@ pub struct RunArgs {
     /// drawn for this run alone.
     #[arg(long, value_name = "FILE")]
     pub secret: Option<PathBuf>,
+    /// Print the score so far every N games, as cutechess-cli's -ratinginterval: for two engines
+    /// its `Score of` and `Elo difference` lines, for more the standings table.
+    #[arg(long, value_name = "N")]
+    pub ratinginterval: Option<usize>,
 }
 
 /// Flags common to `match` and `tournament`.

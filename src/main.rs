@@ -425,6 +425,7 @@ fn tournament_of(
         shard: run.shard.as_deref().map(str::parse).transpose()?,
         sprt: Sprt::parse_option(&run.sprt)?,
         progress: run.progress,
+        rating_interval: run.ratinginterval,
     })
 }
 

@@ -925,6 +925,7 @@ fn the_game_lines_read_as_cutechess_cli_writes_them() {
             "--concurrency",
             "2",
         ])
+        .args(["-ratinginterval", "2"])
         .assert()
         .success()
         .get_output()
@@ -943,6 +944,8 @@ fn the_game_lines_read_as_cutechess_cli_writes_them() {
     assert_eq!(numbers, [1, 2, 3, 4], "{stdout}");
     let [w, l, d, n] = score.expect("a score line");
     assert_eq!((w + l + d, n), (4, 4), "{stdout}");
+    // Every 2 games, and at the end.
+    assert_eq!(stdout.matches("Score of ").count(), 3, "{stdout}");
 }
 
 /// `nodes=`, `depth=` and `option.NAME=` in an `--engine` value reach that engine in `newgame`.

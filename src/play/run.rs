@@ -41,6 +41,8 @@ pub struct Tournament {
     pub sprt: Option<Sprt>,
     /// Keep this progress file up to date.
     pub progress: Option<PathBuf>,
+    /// Print the score so far every this many games (cutechess-cli's `-ratinginterval`).
+    pub rating_interval: Option<usize>,
 }
 
 /// Opens `out` for appending: refused when it is not a records file or another run holds it; a
@@ -298,6 +300,14 @@ pub fn run(
         let mut status = leader(&results);
         if !json {
             progress.suspend(|| writeln!(stdout, "{}", game_line(finished.index, record)))?;
+            let every = tournament.rating_interval.unwrap_or(0);
+            if every > 0 && (results.games as usize).is_multiple_of(every) {
+                let standings = Standings {
+                    results: &results,
+                    engines: &names,
+                };
+                progress.suspend(|| write!(stdout, "{}", standings.so_far()))?;
+            }
         }
         if let Some(sprt) = &sprt {
             let llr = results.llr(sprt, &names[0], paired);

@@ -63,11 +63,21 @@ pub struct Standings<'a> {
     pub engines: &'a [String],
 }
 
-impl fmt::Display for Standings<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [a, b] = self.engines else {
-            return write!(f, "{}", self.results);
+impl Standings<'_> {
+    /// The score so far, as cutechess-cli prints it every `-ratinginterval` games: for two
+    /// engines the `Score of` and `Elo difference` lines, for more the standings table.
+    pub fn so_far(&self) -> String {
+        let mut text = String::new();
+        // Writing to a String cannot fail.
+        let _ = match self.engines {
+            [a, b] => self.score_lines(&mut text, a, b),
+            _ => fmt::Write::write_fmt(&mut text, format_args!("{}\n", self.results)),
         };
+        text
+    }
+
+    /// The `Score of A vs B: ...` line and, when there are games, the Elo line.
+    fn score_lines(&self, f: &mut impl fmt::Write, a: &str, b: &str) -> fmt::Result {
         let t = self.results.tally_of(a, b).unwrap_or_default();
         let estimate = t.estimate();
         let score = estimate.map_or(0.0, |e| e.score);
@@ -88,6 +98,16 @@ impl fmt::Display for Standings<'_> {
                 e.draw_ratio * 100.0
             )?;
         }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Standings<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b] = self.engines else {
+            return write!(f, "{}", self.results);
+        };
+        self.score_lines(f, a, b)?;
         let pairs = self.results.pentanomial_against_field(a);
         if pairs.iter().any(|&n| n > 0) {
             writeln!(
