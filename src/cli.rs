@@ -224,10 +224,13 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff).
+    /// Print a manual page (roff): referee's, or one subcommand's (each page the top one lists).
     ///
-    /// Example: referee man > referee.1 && man ./referee.1
-    Man,
+    /// Example: referee man > referee.1 && referee man match > referee-match.1 && man ./referee.1
+    Man {
+        /// The subcommand whose page to print (`match` for referee-match(1)).
+        subcommand: Option<String>,
+    },
     /// Run a built-in engine that speaks the engine protocol on stdin/stdout.
     ///
     /// Example: referee match --game dvonn --engine 'referee bot --game dvonn --strategy search'

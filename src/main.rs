@@ -208,9 +208,24 @@ fn dispatch(cli: Cli) -> CommandResult {
             clap_complete::generate(shell, &mut Cli::command(), "referee", &mut stdout);
             Ok(Ended::Done)
         }
-        Command::Man => {
+        Command::Man { subcommand } => {
             use clap::CommandFactory;
-            clap_mangen::Man::new(Cli::command()).render(&mut stdout)?;
+            let mut top = Cli::command();
+            // Built, so that the `help` subcommand the top page lists is there too.
+            top.build();
+            let page = match subcommand {
+                None => clap_mangen::Man::new(top),
+                Some(name) => {
+                    let Some(sub) = top.find_subcommand(&name) else {
+                        return Err(Error::Usage(format!(
+                            "no subcommand `{name}` (`referee --help` lists them)"
+                        )));
+                    };
+                    // The name the top page gives it: referee-match(1).
+                    clap_mangen::Man::new(sub.clone()).title(format!("referee-{name}"))
+                }
+            };
+            page.render(&mut stdout)?;
             Ok(Ended::Done)
         }
     }

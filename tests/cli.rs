@@ -516,6 +516,30 @@ fn completions_and_a_manual_page_are_printed() {
         .stdout(
             predicates::str::starts_with(".ie").and(predicates::str::contains(".TH referee 1")),
         );
+    // Every page the top one lists is written too.
+    let top = referee().arg("man").output().unwrap();
+    let top = String::from_utf8(top.stdout).unwrap();
+    let listed: Vec<&str> = top
+        .split("referee\\-")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("(1)").map(|(name, _)| name))
+        .collect();
+    assert!(listed.len() >= 10, "{listed:?}");
+    for name in listed {
+        let name = name.replace("\\-", "-");
+        let page = referee().args(["man", &name]).output().unwrap();
+        assert!(page.status.success(), "{name}");
+        let text = String::from_utf8(page.stdout).unwrap();
+        assert!(
+            text.contains(&format!(".TH referee-{name} 1")),
+            "{name}: {text}"
+        );
+    }
+    referee()
+        .args(["man", "nonesuch"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no subcommand `nonesuch`"));
 }
 
 #[test]
