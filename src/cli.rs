@@ -237,7 +237,7 @@ pub enum Command {
     /// --engine 'referee bot --game dvonn'
     Bot {
         /// The game it plays.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
         game: String,
         /// How it chooses its moves.
         #[arg(long, value_enum, default_value_t = StrategyArg::Random)]
@@ -371,7 +371,7 @@ pub enum Command {
   referee match --game dvonn --engine ./new --engine ./old --repeat --games 400 --openings dvonn-10.txt")]
     Openings {
         /// The game.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
         game: String,
         /// The variant, for games that have them.
         #[arg(long)]
@@ -453,7 +453,7 @@ pub struct CheckEngineArgs {
   referee play --game pegs --engine ./mybot --games 2 --out games.jsonl")]
 pub struct HumanArgs {
     /// The game.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
     pub game: String,
     /// The variant, for games that have them.
     #[arg(long)]
@@ -570,7 +570,7 @@ pub struct RunArgs {
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
     /// The game.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
     pub game: String,
     /// The variant, for games that have them.
     #[arg(long)]

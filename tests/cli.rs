@@ -535,6 +535,13 @@ fn completions_and_a_manual_page_are_printed() {
             "{name}: {text}"
         );
     }
+    // Shells complete --game with the game names, not file names.
+    let bash = referee().args(["completions", "bash"]).output().unwrap();
+    let bash = String::from_utf8(bash.stdout).unwrap();
+    assert!(
+        bash.matches("dvonn double-dutch pegs wyx double").count() >= 6,
+        "every --game completes game names"
+    );
     referee()
         .args(["man", "nonesuch"])
         .assert()
