@@ -455,8 +455,8 @@ fn play_match(mut args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult 
             ..Setup::default()
         };
         let seats = AnyGame::create(&args.play.game, &setup)?.seats();
-        for (i, _) in (1..seats).enumerate() {
-            let strategy = if i == 0 { "search" } else { "random" };
+        for seat in 1..seats {
+            let strategy = if seat == 1 { "search" } else { "random" };
             args.play.engine_words.push(vec![strategy.to_owned()]);
         }
     }

@@ -276,10 +276,11 @@ fn children() -> Option<Vec<i32>> {
     for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
         let text = match std::fs::read_to_string(task.path().join("children")) {
             Ok(text) => text,
-            // A thread that ended since the listing has no children left.
+            // A thread that is there without the file: this kernel has no such files.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && task.path().exists() => {
                 return None;
             }
+            // A thread that ended since the listing has no children left.
             Err(_) => continue,
         };
         pids.extend(

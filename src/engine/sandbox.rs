@@ -124,18 +124,15 @@ impl Sandbox {
         for dir in PRIVATE_DIRS {
             push(&["--size", &size, "--tmpfs", dir]);
         }
-        push(&["--size", RUN_SIZE, "--tmpfs", "/run"]);
+        push(&["--size", RUN_SIZE, "--tmpfs", RUN]);
         // An engine kept under one of them (say in /tmp), and the files its command or its
         // `env=` variables name there, are put back in view, read-only.
         let private =
-            |path: &Path| (PRIVATE_DIRS.iter().chain(&["/run"])).any(|d| path.starts_with(d));
-        let shown = match private(&cwd) {
-            true => vec![&cwd],
-            false => Vec::new(),
-        };
-        let files =
-            (engine.files.iter()).filter(|f| private(f) && !shown.iter().any(|d| f.starts_with(d)));
-        for path in shown.iter().copied().chain(files) {
+            |path: &Path| (PRIVATE_DIRS.iter().chain(&[RUN])).any(|d| path.starts_with(d));
+        let shown = Some(&cwd).filter(|cwd| private(cwd));
+        let files = (engine.files.iter())
+            .filter(|f| private(f) && !shown.is_some_and(|cwd| f.starts_with(cwd)));
+        for path in shown.into_iter().chain(files) {
             args.extend(["--ro-bind".into(), path.into(), path.into()]);
         }
         let others = self
@@ -144,16 +141,10 @@ impl Sandbox {
             .enumerate()
             .filter(|&(i, _)| i != engine.spec)
             .filter_map(|(_, dir)| dir.as_ref());
-        let needed: Vec<PathBuf> = engine
-            .files
-            .iter()
-            .map(|file| cwd.join(file))
-            .chain([cwd.clone()])
-            .collect();
         for path in self.hidden.iter().chain(others) {
             // A directory that holds the engine's own, or a file its command names, is left in
             // view, or the engine could not run.
-            if needed.iter().any(|n| n.starts_with(path)) {
+            if (engine.files.iter().chain([&cwd])).any(|n| n.starts_with(path)) {
                 continue;
             }
             let Ok(meta) = std::fs::metadata(path) else {
@@ -199,8 +190,8 @@ pub struct SandboxedEngine<'a> {
     pub cwd: &'a Path,
     /// Its scratch directory: [`TMP`], or a kept one from [`Sandbox::scratch`].
     pub scratch: &'a Path,
-    /// The files its command names (relative to `cwd` or absolute: the program, a script) and its
-    /// `env=` variables name (absolute): they stay in view.
+    /// The files its command names (the program, a script) and its `env=` variables name, as
+    /// absolute paths: they stay in view.
     pub files: &'a [PathBuf],
     /// Its limits: `fsize=` also sizes each of its private temporary file systems.
     pub limits: Limits,
@@ -218,6 +209,10 @@ pub const PRIVATE_DIRS: [&str; 3] = [TMP, "/var/tmp", "/dev/shm"];
 
 /// The size of each private temporary file system without `fsize=`.
 pub const DEFAULT_TMPFS: u64 = 64 << 20;
+
+/// The host's runtime directory (sockets, state), which a sandboxed engine gets a small private one
+/// in place of.
+const RUN: &str = "/run";
 
 /// The size of the private `/run`, which hides the host's sockets and runtime state.
 const RUN_SIZE: &str = "1048576";

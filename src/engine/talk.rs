@@ -165,8 +165,6 @@ pub struct Engine {
     /// The referee's own delay since the last command was written: every deadline given since
     /// then is moved on by it.
     own_delay: Duration,
-    /// When the current wait on the pipes began, to measure how late it ended.
-    tick: Instant,
     limits: Limits,
 }
 
@@ -229,9 +227,13 @@ impl Engine {
                         to,
                     ));
                 }
-                let passed = command.pass_env.iter().filter_map(std::env::var_os);
+                let env_values = command.pass_env.iter().filter_map(std::env::var_os);
                 let files: Vec<PathBuf> = (words.iter().map(|word| cwd.join(word)))
-                    .chain(passed.map(PathBuf::from).filter(|path| path.is_absolute()))
+                    .chain(
+                        env_values
+                            .map(PathBuf::from)
+                            .filter(|path| path.is_absolute()),
+                    )
                     .filter(|path| path.is_file())
                     .collect();
                 let engine = SandboxedEngine {
@@ -333,7 +335,6 @@ impl Engine {
             log: transcript,
             killed: false,
             own_delay: Duration::ZERO,
-            tick: Instant::now(),
             limits: command.limits,
         };
         let pipes = [
@@ -473,19 +474,15 @@ impl Engine {
         deadline + self.own_delay
     }
 
-    /// Counts the time since the last tick (the start of a wait on the pipes) as the referee's
-    /// own delay if it passed more than [`OWN_DELAY_TOLERANCE`] beyond `expected` (the time the
-    /// wait was allowed): a wait returns early when there is something to read, never late,
-    /// unless the referee itself was held up.
-    fn note_delay(&mut self, expected: Duration) {
-        let now = Instant::now();
-        let late = now
-            .saturating_duration_since(self.tick)
-            .saturating_sub(expected);
+    /// Counts the time since `began` (the start of a wait on the pipes) as the referee's own
+    /// delay if it passed more than [`OWN_DELAY_TOLERANCE`] beyond `expected` (the time the wait
+    /// was allowed): a wait returns early when there is something to read, never late, unless the
+    /// referee itself was held up.
+    fn note_delay(&mut self, began: Instant, expected: Duration) {
+        let late = began.elapsed().saturating_sub(expected);
         if late > OWN_DELAY_TOLERANCE {
             self.own_delay += late;
         }
-        self.tick = now;
     }
 
     /// Writes `line` (ending in a newline) in one write and notes it in the transcript; an engine
@@ -664,8 +661,8 @@ impl Engine {
             if process::stopping() {
                 return Err(EngineError::Stopping);
             }
-            self.tick = Instant::now();
-            let left = self.extended(deadline).saturating_duration_since(self.tick);
+            let began = Instant::now();
+            let left = self.extended(deadline).saturating_duration_since(began);
             if left.is_zero() {
                 return Ok(false);
             }
@@ -676,7 +673,7 @@ impl Engine {
                 tv_nsec: 50_000_000,
             });
             let ready = self.ready(want, &timeout);
-            self.note_delay(slice);
+            self.note_delay(began, slice);
             let (main_ready, err_ready, exited) = match ready {
                 Ok(Some(ready)) => ready,
                 Ok(None) => return Ok(true),
