@@ -8,16 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
-use common::{temp_dir, valid_records};
-
-fn signal(pid: u32, name: &str) {
-    let status = Command::new("kill")
-        .arg(format!("-{name}"))
-        .arg(pid.to_string())
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
+use common::{send_signal, temp_dir, valid_records};
 
 #[test]
 fn a_referee_stopped_while_an_engine_thinks_charges_it_nothing() {
@@ -39,9 +30,9 @@ fn a_referee_stopped_while_an_engine_thinks_charges_it_nothing() {
         .unwrap();
     // Mid-game: a Pegs game at 300 ms a move takes several seconds.
     std::thread::sleep(Duration::from_millis(1500));
-    signal(child.id(), "STOP");
+    assert!(send_signal(child.id(), "STOP"));
     std::thread::sleep(Duration::from_secs(3));
-    signal(child.id(), "CONT");
+    assert!(send_signal(child.id(), "CONT"));
     let deadline = Instant::now() + Duration::from_secs(120);
     while child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < deadline, "the match did not end");

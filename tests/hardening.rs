@@ -7,7 +7,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
-use common::{assert_stops_by, children_of, peak_rss_kib, run_sampled, temp_dir, valid_records};
+use common::{
+    assert_stops_by, children_of, peak_rss_kib, processes_with, run_sampled, runs_python,
+    send_signal, temp_dir, valid_records,
+};
 use serde_json::Value;
 
 /// The most resident memory a flooded referee may reach, in KiB.
@@ -521,23 +524,6 @@ fn a_schedule_of_ten_million_rounds_takes_no_memory_up_front() {
     assert!(peak < 32 * 1024, "{peak} KiB for a long schedule");
 }
 
-/// How many processes run `slow.py` with `marker` among its arguments.
-fn engines_marked(marker: &str) -> usize {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    entries
-        .flatten()
-        .filter(|e| {
-            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-            let text = String::from_utf8_lossy(&cmdline);
-            // The engines, not the referee whose command line names them too.
-            let program = text.split('\0').next().unwrap_or_default();
-            program.contains("python") && text.contains("slow.py") && text.contains(marker)
-        })
-        .count()
-}
-
 /// Runs a match of two slow engines (each move 40 ms) and sends SIGINT `signals` times, 200 ms
 /// apart, in the middle of the first game; returns the exit status, the records and stderr.
 fn stopped_slow_match(name: &str, signals: usize) -> (Option<i32>, Vec<Value>, String) {
@@ -564,16 +550,18 @@ fn stopped_slow_match(name: &str, signals: usize) -> (Option<i32>, Vec<Value>, S
         .unwrap();
     // Once both engines run, the game lasts two seconds more at least: stop it in the middle.
     let deadline = Instant::now() + Duration::from_secs(30);
-    while engines_marked(&marker) < 2 {
+    // The engines, not the referee whose command line names them too.
+    let engines = || {
+        let running = processes_with(&["slow.py", &marker]).into_iter();
+        running.filter(|(_, command)| runs_python(command)).count()
+    };
+    while engines() < 2 {
         assert!(Instant::now() < deadline, "the engines never started");
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(400));
     for _ in 0..signals {
-        Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
+        assert!(send_signal(child.id(), "INT"));
         std::thread::sleep(Duration::from_millis(200));
     }
     let deadline = Instant::now() + Duration::from_secs(60);

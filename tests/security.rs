@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{bwrap_usable, temp_dir, valid_records};
+use common::{bwrap_usable, processes_with, runs_python, send_signal, temp_dir, valid_records};
 use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 
@@ -107,46 +107,21 @@ fn assert_blocked(name: &str, attacks: &[String], keys: &str) {
         let (blocked, detail) = blocked(&record);
         assert!(blocked, "{attack} was not blocked: {detail}\n{record}");
         eprintln!("{attack}: {detail}");
-        assert_no_process_with(attack);
+        assert_no_process_with(&[attack, "attack.py"]);
     }
 }
 
-/// No process on the machine has `marker` in its command line.
-fn assert_no_process_with(marker: &str) {
+/// No process on the machine has all of `words` in its command line, within 5 s.
+fn assert_no_process_with(words: &[&str]) {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        let left = processes_with(marker);
+        let left = processes_with(words);
         if left.is_empty() {
             return;
         }
         assert!(Instant::now() < deadline, "processes left behind: {left:?}");
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// The processes (not zombies) whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == std::process::id().to_string() {
-            continue;
-        }
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let zombie = stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z'));
-        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if !zombie
-            && text.contains(marker)
-            && (text.contains("attack.py") || text.contains("slow.py"))
-        {
-            found.push(format!("{pid}: {text}"));
-        }
-    }
-    found
 }
 
 fn strings(attacks: &[&str]) -> Vec<String> {
@@ -302,7 +277,7 @@ fn started_with_helpers(mut command: std::process::Command, marker: &str) -> std
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
-    while processes_with(marker).len() < 3 {
+    while processes_with(&[marker, "attack.py"]).len() < 3 {
         assert!(Instant::now() < deadline, "the helpers never started");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -324,7 +299,7 @@ fn helpers_that_leave_the_session_do_not_outlive_the_game() {
         let status = started_with_helpers(command, &attack).wait().unwrap();
         assert!(status.success());
         assert_eq!(valid_records(&out).len(), 1);
-        assert_no_process_with(&attack);
+        assert_no_process_with(&[&attack, "attack.py"]);
     }
 }
 
@@ -339,7 +314,7 @@ fn sandboxed_helpers_do_not_outlive_a_referee_killed_outright() {
     let mut child = started_with_helpers(command, &attack);
     child.kill().unwrap();
     child.wait().unwrap();
-    assert_no_process_with(&attack);
+    assert_no_process_with(&[&attack, "attack.py"]);
 }
 
 #[test]
@@ -436,7 +411,11 @@ fn a_stop_that_reaches_a_sandboxed_engine_first_is_no_crash() {
         let deadline = Instant::now() + Duration::from_secs(30);
         // The engine thinks for 3 s a move: stop it while it thinks.
         let engines = loop {
-            let found = engines_with(&marker);
+            // The engines, not their bubblewrap, whose command line names them too.
+            let found: Vec<u32> = (processes_with(&[&marker, "slow.py"]).into_iter())
+                .filter(|(_, command)| runs_python(command))
+                .map(|(pid, _)| pid)
+                .collect();
             if !found.is_empty() {
                 break found;
             }
@@ -445,33 +424,14 @@ fn a_stop_that_reaches_a_sandboxed_engine_first_is_no_crash() {
         };
         std::thread::sleep(Duration::from_millis(300 + 200 * run));
         for pid in engines {
-            let _ = nix_kill(&pid, "TERM");
+            send_signal(pid, "TERM");
         }
         std::thread::sleep(Duration::from_millis(100));
-        nix_kill(&child.id().to_string(), "TERM").unwrap();
+        assert!(send_signal(child.id(), "TERM"));
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(128 + 15));
         let text = std::fs::read_to_string(&out).unwrap_or_default();
         assert!(!text.contains("crash"), "a stop recorded a crash: {text}");
-        assert_no_process_with(&marker);
+        assert_no_process_with(&[&marker, "slow.py"]);
     }
-}
-
-/// The process ids of the engines (not their bubblewrap) whose command line holds `marker`.
-fn engines_with(marker: &str) -> Vec<String> {
-    processes_with(marker)
-        .iter()
-        .filter_map(|line| {
-            let (pid, command) = line.split_once(": ")?;
-            command.starts_with("python3").then(|| pid.to_owned())
-        })
-        .collect()
-}
-
-fn nix_kill(pid: &str, signal: &str) -> std::io::Result<std::process::ExitStatus> {
-    std::process::Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(pid)
-        .stderr(std::process::Stdio::null())
-        .status()
 }

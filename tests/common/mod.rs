@@ -174,3 +174,55 @@ pub fn bwrap_usable() -> bool {
     }
     works
 }
+
+/// The running processes (not zombies, not this test) whose command line holds every one of
+/// `words`: their ids and command lines, arguments joined by spaces.
+pub fn processes_with(words: &[&str]) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'));
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if !zombie && words.iter().all(|w| text.contains(w)) {
+            found.push((pid, text));
+        }
+    }
+    found
+}
+
+/// Whether a command line (as [`processes_with`] gives it) runs Python itself, not a program that
+/// names a Python script among its arguments (the referee, naming its engines).
+pub fn runs_python(cmdline: &str) -> bool {
+    cmdline
+        .split(' ')
+        .next()
+        .is_some_and(|program| program.contains("python"))
+}
+
+/// Sends signal `name` (`TERM`, `STOP`, ...) to `pid` with kill(1); whether it was delivered (a
+/// process may have ended already).
+pub fn send_signal(pid: u32, name: &str) -> bool {
+    std::process::Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(pid.to_string())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
