@@ -95,12 +95,16 @@
 
 pub mod bots;
 pub mod bounded;
+#[cfg(feature = "cli")]
+pub mod cli;
+#[cfg(feature = "cli")]
 pub mod engine;
-pub mod error;
+#[cfg(feature = "cli")]
 pub mod play;
 pub mod protocol;
 pub mod records;
 pub mod render;
 pub mod rules;
+#[cfg(feature = "cli")]
 pub mod session;
 pub mod stats;

@@ -174,7 +174,7 @@ impl Session {
                     (Some(seat), _) => Viewer::Seat(check_seat(seat, game.seats())?),
                 };
                 Ok(match svg {
-                    true => game.render_svg(viewer),
+                    true => crate::render::board::Picture::svg(game, viewer),
                     false => game.render(viewer),
                 })
             }

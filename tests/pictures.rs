@@ -1,6 +1,7 @@
 //! SVG pictures: well formed, and showing what the position holds.
 
 use referee::records::replay::Replay;
+use referee::render::board::Picture;
 use referee::rules::AnyGame;
 use referee::rules::game::{Game, Setup, Viewer};
 
@@ -63,7 +64,7 @@ fn dvonn_shows_every_stack_with_its_top_and_height() {
     let AnyGame::Dvonn(dvonn) = &game else {
         unreachable!()
     };
-    let svg = game.render_svg(Viewer::Everyone);
+    let svg = game.svg(Viewer::Everyone);
     let stacks = dvonn.stacks();
     let tops = |c: char| {
         stacks
@@ -82,7 +83,7 @@ fn dvonn_shows_every_stack_with_its_top_and_height() {
 #[test]
 fn double_dutch_shows_flat_and_flipped_pieces_of_every_seat() {
     let game = position("double-dutch", None, 3, 20);
-    let svg = game.render_svg(Viewer::Everyone);
+    let svg = game.svg(Viewer::Everyone);
     for seat in 0..3 {
         let on_board = count(&svg, &format!("piece flat seat{seat}"))
             + count(&svg, &format!("piece flipped seat{seat}"));
@@ -95,7 +96,7 @@ fn double_dutch_shows_flat_and_flipped_pieces_of_every_seat() {
 #[test]
 fn pegs_shows_the_cross_the_corner_spaces_and_the_pegs() {
     let game = position("pegs", Some("turbo"), 2, 15);
-    let svg = game.render_svg(Viewer::Everyone);
+    let svg = game.svg(Viewer::Everyone);
     assert_eq!(count(&svg, "hole") + count(&svg, "corner"), 33);
     assert_eq!(count(&svg, "corner"), 4);
     assert_eq!(count(&svg, "peg south") as i64, game.scores()[0]);
@@ -105,7 +106,7 @@ fn pegs_shows_the_cross_the_corner_spaces_and_the_pegs() {
 #[test]
 fn wyx_shows_strong_squares_pawns_knights_and_the_rack() {
     let game = position("wyx", None, 2, 12);
-    let svg = game.render_svg(Viewer::Everyone);
+    let svg = game.svg(Viewer::Everyone);
     assert_eq!(count(&svg, "strong"), 12);
     assert_eq!(count(&svg, "knight white") + count(&svg, "knight black"), 2);
     let white: u32 = numbers_after(&svg, "pawns white").iter().sum();
@@ -137,10 +138,10 @@ fn double_shows_the_ends_and_only_the_hands_a_seat_may_see() {
         })
         .collect();
     assert_eq!(sizes.len(), 4);
-    let everyone = game.render_svg(Viewer::Everyone);
+    let everyone = game.svg(Viewer::Everyone);
     assert_eq!(count(&everyone, "card"), 2 + sizes.iter().sum::<usize>());
     assert_eq!(count(&everyone, "hidden"), 0);
-    let seat1 = game.render_svg(Viewer::Seat(1));
+    let seat1 = game.svg(Viewer::Seat(1));
     assert_eq!(count(&seat1, "card"), 2 + sizes[1]);
     assert_eq!(
         count(&seat1, "hidden"),

@@ -154,43 +154,17 @@ pub fn stop_all() {
 /// The signal that stopped the referee, if one did.
 static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 
-/// How long the referee may take, after a stop signal, to finish writing and exit by itself
-/// before the listener exits for it.
-pub const STOP_GRACE: Duration = Duration::from_secs(3);
-
 /// Whether the referee is finishing the games under way before it stops: set by the first stop
 /// signal, it starts no engine and no game.
 static DRAINING: AtomicBool = AtomicBool::new(false);
 
-/// Listens for the signals that end the referee (INT, TERM, HUP, QUIT). The first is a graceful
-/// stop: no game and no engine starts after it, and the games under way are finished (see
-/// [`draining`]). The second calls [`stop_all`], so the run ends at once without inventing a
-/// result, and exits with status 128 + the signal if the program has not exited [`STOP_GRACE`]
-/// later; a third exits at once.
-pub fn stop_on_signals() -> io::Result<()> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
-    std::thread::spawn(move || {
-        for (count, signal) in signals.forever().enumerate() {
-            match count {
-                0 => {
-                    STOPPED_BY.store(signal, Ordering::SeqCst);
-                    // With the registry locked, so that a start sees it or came before.
-                    let _registry = registry();
-                    DRAINING.store(true, Ordering::SeqCst);
-                }
-                1 => {
-                    stop_all();
-                    std::thread::spawn(move || {
-                        std::thread::sleep(STOP_GRACE);
-                        std::process::exit(128 + signal);
-                    });
-                }
-                _ => std::process::exit(128 + signal),
-            }
-        }
-    });
-    Ok(())
+/// A graceful stop, for the first stop `signal`: no game and no engine starts after it, and the
+/// games under way are finished (see [`draining`]). A second signal calls for [`stop_all`].
+pub fn begin_draining(signal: i32) {
+    STOPPED_BY.store(signal, Ordering::SeqCst);
+    // With the registry locked, so that a start sees it or came before.
+    let _registry = registry();
+    DRAINING.store(true, Ordering::SeqCst);
 }
 
 /// Whether a stop signal came: the games under way are being finished, and no other starts.

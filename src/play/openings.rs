@@ -3,11 +3,10 @@
 //! so that each engine plays each side of each opening; and `referee openings`, which writes a file.
 
 use std::collections::HashSet;
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::PathBuf;
 
 use crate::bounded::{self, Line};
-use crate::error::{CommandResult, Ended};
 use crate::records::Record;
 use crate::records::file::MAX_RECORD_BYTES;
 use crate::records::replay::Replay;
@@ -92,6 +91,9 @@ pub enum OpeningsError {
     /// The game cannot be set up.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// A legal move drawn at random did not replay (a fault of the rules, never of the input).
+    #[error("a legal move did not replay: {0}")]
+    Replay(String),
     /// Fewer distinct openings than asked for.
     #[error("found only {found} distinct undecided openings of {plies} plies, not {count}")]
     TooFew {
@@ -351,13 +353,9 @@ pub struct Generate {
     pub seed: u64,
 }
 
-/// `referee openings`: `count` distinct openings of `plies` random seat plies, one per line,
-/// leaving out those after which the game is over or a seat leads by more than `max_lead`.
-pub fn generate(
-    options: &Generate,
-    output: Option<&Path>,
-    stdout: &mut dyn Write,
-) -> CommandResult {
+/// `count` distinct openings of `plies` random seat plies, each a line of moves, leaving out
+/// those after which the game is over or a seat leads by more than `max_lead`.
+pub fn generate(options: &Generate) -> Result<Vec<String>, OpeningsError> {
     let start = AnyGameStart::new(&options.game, &options.setup)?;
     let mut seen = HashSet::new();
     let mut found = Vec::new();
@@ -373,9 +371,7 @@ pub fn generate(
         // Games that draw from their seed (a rack, cards) are refused above: no chance plies here.
         while moves.len() < options.plies && replay.game().outcome() == Outcome::Ongoing {
             let text = random_ply(replay.game(), &mut rng);
-            let mv = replay.play(&text).map_err(|e| {
-                crate::error::Error::Usage(format!("a legal move did not replay: {e}"))
-            })?;
+            let mv = (replay.play(&text)).map_err(|e| OpeningsError::Replay(e.to_string()))?;
             moves.push(mv.to_string());
         }
         let scores = replay.game().scores();
@@ -391,18 +387,9 @@ pub fn generate(
             found: found.len(),
             count: options.count,
             plies: options.plies,
-        }
-        .into());
+        });
     }
-    let text = found.join("\n") + "\n";
-    match output {
-        Some(path) => std::fs::write(path, text).map_err(|source| OpeningsError::Io {
-            path: path.to_owned(),
-            source,
-        })?,
-        None => stdout.write_all(text.as_bytes())?,
-    }
-    Ok(Ended::Done)
+    Ok(found)
 }
 
 /// Reads a file's openings from any reader, for tests.

@@ -1,10 +1,7 @@
 //! `import`: real DVONN transcripts (CodeCup and Little Golem styles) turned into records.
 
 use std::collections::BTreeMap;
-use std::io::{self, Write};
-use std::path::Path;
 
-use crate::error::{CommandResult, Ended, Error};
 use crate::records::replay::Replay;
 use crate::records::{End, Record};
 use crate::rules::game::{Actor, Game, Setup};
@@ -47,43 +44,6 @@ pub fn import(source: Source, text: &str) -> Vec<Result<Record, ImportError>> {
             .collect(),
         Source::LittleGolem => vec![little_golem_game(text)],
     }
-}
-
-/// `referee import`: the records of `file` (`-` for standard input), one per line, to `output`
-/// or `stdout`; each transcript that does not replay is told on stderr, and the run ends
-/// [`Ended::Invalid`].
-pub fn run(
-    source: Source,
-    file: &Path,
-    output: Option<&Path>,
-    stdout: &mut dyn Write,
-) -> CommandResult {
-    let text = if file.as_os_str() == "-" {
-        io::read_to_string(io::stdin())
-    } else {
-        std::fs::read_to_string(file)
-    }
-    .map_err(|e| Error::read(file, e))?;
-    let mut lines = String::new();
-    let mut ended = Ended::Done;
-    for result in import(source, &text) {
-        match result {
-            Ok(record) => {
-                // A record is plain data: it always serialises.
-                lines.push_str(&serde_json::to_string(&record).unwrap_or_default());
-                lines.push('\n');
-            }
-            Err(e) => {
-                eprintln!("{}:{e}", file.display());
-                ended = Ended::Invalid;
-            }
-        }
-    }
-    match output {
-        Some(path) => std::fs::write(path, lines).map_err(|e| Error::write(path, e))?,
-        None => stdout.write_all(lines.as_bytes())?,
-    }
-    Ok(ended)
 }
 
 fn codecup_game(line: usize, text: &str) -> Result<Record, ImportError> {

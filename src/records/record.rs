@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "cli")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -16,17 +17,17 @@ pub const FORMAT: &str = "referee-record";
 pub const VERSION: u32 = 1;
 
 /// One game: its setup, every ply, and how it ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Record {
     /// Always `referee-record`.
-    #[schemars(extend("const" = "referee-record"))]
+    #[cfg_attr(feature = "cli", schemars(extend("const" = "referee-record")))]
     pub format: String,
     /// The format version; this is version 1.
-    #[schemars(extend("const" = 1))]
+    #[cfg_attr(feature = "cli", schemars(extend("const" = 1)))]
     pub version: u32,
-    /// The game's id: `dvonn`, `double-dutch`, `pegs`, `wyx`, or `double`.
-    #[schemars(extend("enum" = ["dvonn", "double-dutch", "pegs", "wyx", "double"]))]
+    /// The game's id (the schema lists them, from `crate::rules::GAMES`).
     pub game: String,
     /// The variant, for games that have them (`pegs` `standard` or `turbo`, `wyx` `double`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -60,7 +61,8 @@ pub struct Record {
 }
 
 /// Who sat in one seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SeatInfo {
     /// The player's or engine's name.
@@ -68,7 +70,8 @@ pub struct SeatInfo {
 }
 
 /// One ply.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Ply {
     /// The ply's number, from 0.
@@ -119,7 +122,8 @@ impl Ply {
 }
 
 /// A seat's fault in a game that went on without it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SeatFault {
     /// The seat at fault.
@@ -134,7 +138,8 @@ pub struct SeatFault {
 }
 
 /// The result of a finished game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct GameResult {
     /// The winning seats, in seat order: one seat, several sharing a win, or every seat for a draw.
@@ -144,7 +149,8 @@ pub struct GameResult {
 }
 
 /// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(JsonSchema))]
 #[serde(tag = "reason", rename_all = "snake_case", deny_unknown_fields)]
 pub enum End {
     /// The rules ended it; the result is the rules' result.
@@ -168,7 +174,8 @@ pub enum End {
 }
 
 /// What a seat did to lose by the referee's decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// It answered with text that is not a move.
@@ -252,10 +259,20 @@ impl End {
     }
 }
 
-/// The JSON Schema of a record, pretty-printed.
+/// The JSON Schema of a record, pretty-printed; the game ids come from the one list of games.
+#[cfg(feature = "cli")]
 pub fn schema() -> String {
-    let schema = schemars::schema_for!(Record);
-    serde_json::to_string_pretty(&schema).expect("a schema is plain JSON")
+    let mut schema = schemars::schema_for!(Record);
+    let mut games: Vec<String> = crate::rules::GAMES
+        .iter()
+        .map(|id| format!("`{id}`"))
+        .collect();
+    let last = games.pop().unwrap_or_default();
+    if let Some(game) = schema.pointer_mut("/properties/game") {
+        game["description"] = format!("The game's id: {}, or {last}.", games.join(", ")).into();
+        game["enum"] = serde_json::json!(crate::rules::GAMES);
+    }
+    serde_json::to_string_pretty(&schema).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -264,6 +281,7 @@ mod tests {
 
     /// The schema is as strict as `validate`: the fixed fields are constants, the games the ones
     /// the referee knows, and no object takes fields it does not define.
+    #[cfg(feature = "cli")]
     #[test]
     fn the_schema_allows_only_what_validate_accepts() {
         let schema: serde_json::Value = serde_json::from_str(&schema()).unwrap();

@@ -249,21 +249,12 @@ pub fn replay_record(record: &Record, plies: Option<usize>) -> Result<AnyGame, R
     replay_steps(&record.moves[..upto], record, |_, _| ())
 }
 
-/// One ply as [`replay_steps`] shows it: the ply, and what it touched ([`Game::marks`], as the
-/// position before it names them).
-pub struct Step<'a> {
-    /// The ply as recorded.
-    pub ply: &'a Ply,
-    /// The cells or cards it touched.
-    pub marks: Vec<String>,
-}
-
-/// Replays `plies` of `record`, showing `each` the position before the first ply and after each
-/// ply with that ply.
+/// Replays `plies` of `record`, showing `each` every position in turn with the ply about to be
+/// played from it and its move (`None` at the last position, which is returned).
 pub fn replay_steps(
     plies: &[Ply],
     record: &Record,
-    mut each: impl FnMut(&AnyGame, Option<Step>),
+    mut each: impl FnMut(&AnyGame, Option<(&Ply, &AnyMove)>),
 ) -> Result<AnyGame, ReplayError> {
     let setup = Setup {
         variant: record.variant.clone(),
@@ -272,7 +263,6 @@ pub fn replay_steps(
         layout: record.setup.clone(),
     };
     let mut game = AnyGame::create(&record.game, &setup)?;
-    each(&game, None);
     for ply in plies {
         let error = |error: MoveError| ReplayError::Move {
             ply: ply.ply,
@@ -281,11 +271,12 @@ pub fn replay_steps(
         let mv = game
             .parse_move(&ply.mv)
             .map_err(|e| error(MoveError::Parse(e)))?;
-        let marks = game.marks(&mv);
+        game.check(&mv).map_err(|e| error(MoveError::Illegal(e)))?;
+        each(&game, Some((ply, &mv)));
         game.try_play(&mv)
             .map_err(|e| error(MoveError::Illegal(e)))?;
-        each(&game, Some(Step { ply, marks }));
     }
+    each(&game, None);
     Ok(game)
 }
 

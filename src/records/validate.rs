@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use crate::error::{CommandResult, Ended};
-
 use serde::Serialize;
 
 use crate::records::fast::FastLines;
@@ -260,68 +258,6 @@ pub fn validate_files(paths: &[std::path::PathBuf], report: &mut Report<'_>) {
             Err(e) => report.unreadable(&name, &e),
         }
     }
-}
-
-/// `referee validate`: each problem on `stdout` as it is found, then the summary, as text or as
-/// one JSON object (`problems` first, streamed); ends [`Ended::Invalid`] when a record is invalid,
-/// and fails when a file cannot be read.
-pub fn run(
-    paths: &[std::path::PathBuf],
-    json: bool,
-    stdout: &mut dyn std::io::Write,
-) -> CommandResult {
-    // The first write error is kept and returned once the files are read.
-    let mut failed: Option<std::io::Error> = None;
-    let mut first = true;
-    if json {
-        write!(stdout, "{{\"problems\":[")?;
-    }
-    let ((records, valid, plies), summary, problems, unreadable) = {
-        let sink = |problem: Problem| {
-            if failed.is_some() {
-                return;
-            }
-            let written = match json {
-                true => serde_json::to_string(&problem)
-                    .map_err(std::io::Error::from)
-                    .and_then(|text| {
-                        let comma = if std::mem::replace(&mut first, false) {
-                            ""
-                        } else {
-                            ","
-                        };
-                        write!(stdout, "{comma}{text}")
-                    }),
-                false => writeln!(stdout, "{problem}"),
-            };
-            failed = written.err();
-        };
-        let mut report = Report::with_sink(sink);
-        validate_files(paths, &mut report);
-        let counts = (report.records, report.valid, report.plies);
-        (
-            counts,
-            report.to_string(),
-            report.problems,
-            report.unreadable,
-        )
-    };
-    if let Some(error) = failed {
-        return Err(error.into());
-    }
-    if json {
-        writeln!(
-            stdout,
-            "],\"records\":{records},\"valid\":{valid},\"plies\":{plies}}}"
-        )?;
-    } else {
-        writeln!(stdout, "{summary}")?;
-    }
-    Ok(match (problems == 0, unreadable) {
-        (true, _) => Ended::Done,
-        (false, true) => Ended::Unreadable,
-        (false, false) => Ended::Invalid,
-    })
 }
 
 impl fmt::Display for Report<'_> {

@@ -1,6 +1,9 @@
-//! Pictures: SVG helpers the games draw with, the self-contained HTML viewer, and the report.
+//! Pictures: each game's board (`board/`), the SVG helpers they draw with, and (with the `cli`
+//! feature) the self-contained HTML viewer and the report.
 
-pub mod picture;
+pub mod board;
+#[cfg(feature = "cli")]
 pub mod report;
 pub mod svg;
+#[cfg(feature = "cli")]
 pub mod viewer;

@@ -3,11 +3,8 @@
 //! bounds), above the replay viewer of every game.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
-use crate::error::{CommandResult, Ended, Error};
 use crate::records::Record;
-use crate::records::file::read_all;
 use crate::render::svg::escape;
 use crate::stats::elo::{Sprt, elo_text};
 use crate::stats::results::{Counter, Results};
@@ -320,19 +317,6 @@ pub fn report(records: &[Record], sprt: Option<&Sprt>) -> String {
     }
     html.push_str("<p>The games are listed on the left; pick one to replay it.</p>");
     html
-}
-
-/// `referee report`: the report page for every record of `files` (each game once), written to
-/// `output`.
-pub fn run(files: &[PathBuf], output: &Path, sprt: Option<&Sprt>) -> CommandResult {
-    let mut records = Vec::new();
-    read_all(files, &mut std::io::stderr(), |record| records.push(record))?;
-    if records.is_empty() {
-        return Err(Error::Usage("no records to report".into()));
-    }
-    let page = crate::render::viewer::page_with(&records, &report(&records, sprt))?;
-    std::fs::write(output, page).map_err(|e| Error::write(output, e))?;
-    Ok(Ended::Done)
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@
 //! right arrow key N times once loaded, so a headless browser can step through a game.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -15,10 +14,9 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde::Serialize;
 
-use crate::error::{CommandResult, Ended, Error};
-use crate::records::file::read_all;
-use crate::records::replay::{ReplayError, Step, replay_steps};
+use crate::records::replay::{ReplayError, replay_steps};
 use crate::records::{End, Record};
+use crate::render::board::Picture;
 use crate::rules::game::{Game, Viewer};
 
 /// One game as the page shows it.
@@ -69,21 +67,17 @@ fn end_text(record: &Record) -> String {
 
 fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
     let mut frames = Vec::new();
-    let mut marks = Vec::new();
+    // What each ply touched, marked on the picture after it; nothing on the first.
+    let mut marks = vec![Vec::new()];
     let mut scores = Vec::new();
     let mut moves = Vec::new();
-    let end = replay_steps(&record.moves, record, |game, step| {
-        frames.push(game.render_svg(Viewer::Everyone));
+    let end = replay_steps(&record.moves, record, |game, next| {
+        frames.push(game.svg(Viewer::Everyone));
         scores.push(game.scores());
-        let Some(Step {
-            ply,
-            marks: touched,
-        }) = step
-        else {
-            marks.push(Vec::new());
+        let Some((ply, mv)) = next else {
             return;
         };
-        marks.push(touched);
+        marks.push(game.marks(mv));
         moves.push(PageMove {
             text: ply.mv.clone(),
             seat: ply
@@ -140,17 +134,6 @@ pub fn page_with(records: &[Record], report: &str) -> Result<String, PageError> 
     Ok(TEMPLATE
         .replace("<!--REPORT-->", report)
         .replace("/*DATA*/", &BASE64.encode(packed)))
-}
-
-/// `referee view`: the page for every record of `files` (each game once), written to `output`.
-pub fn run(files: &[PathBuf], output: &Path) -> CommandResult {
-    let mut records = Vec::new();
-    read_all(files, &mut std::io::stderr(), |record| records.push(record))?;
-    if records.is_empty() {
-        return Err(Error::Usage("no records to show".into()));
-    }
-    std::fs::write(output, page(&records)?).map_err(|e| Error::write(output, e))?;
-    Ok(Ended::Done)
 }
 
 const TEMPLATE: &str = r##"<!DOCTYPE html>

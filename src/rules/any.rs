@@ -66,6 +66,22 @@ macro_rules! games {
             };
         }
 
+        /// Calls the same method on whichever game is inside with a move of its own kind, or
+        /// gives `$other` for a move of another game.
+        macro_rules! dispatch_move {
+            ($self_:expr, $mv_:expr, ($g:ident, $m:ident) => $body:expr, $other:expr) => {
+                match ($self_, $mv_) {
+                    $((AnyGame::$variant($g), AnyMove::$variant($m)) => $body,)+
+                    #[allow(unreachable_patterns)]
+                    _ => $other,
+                }
+            };
+        }
+
+        // For the pictures of `crate::render::board`, which dispatch over the same list.
+        #[allow(unused_imports)]
+        pub(crate) use {dispatch, dispatch_move};
+
         impl Game for AnyGame {
             type Move = AnyMove;
 
@@ -143,21 +159,6 @@ macro_rules! games {
 
             fn render(&self, viewer: Viewer) -> String {
                 dispatch!(self, g => g.render(viewer))
-            }
-
-            fn marks(&self, mv: &AnyMove) -> Vec<String> {
-                match (self, mv) {
-                    $((AnyGame::$variant(g), AnyMove::$variant(mv)) => g.marks(mv),)+
-                    _ => Vec::new(),
-                }
-            }
-
-            fn legend(&self) -> &'static str {
-                dispatch!(self, g => g.legend())
-            }
-
-            fn render_svg(&self, viewer: Viewer) -> String {
-                dispatch!(self, g => g.render_svg(viewer))
             }
 
             fn public_setup(&self) -> Option<String> {

@@ -7,7 +7,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
     check_setup,
 };
 
@@ -57,6 +57,21 @@ const STEPS: [[u8; 6]; 49] = step_table();
 pub struct Cell(u8);
 
 impl Cell {
+    /// Every cell, row by row from a1.
+    pub fn all() -> impl Iterator<Item = Cell> {
+        (0..SIZE * SIZE).map(Cell)
+    }
+
+    /// Its column, from 0 (a).
+    pub fn column(self) -> u8 {
+        self.0 % SIZE
+    }
+
+    /// Its row, from 0 (1).
+    pub fn row(self) -> u8 {
+        self.0 / SIZE
+    }
+
     fn mask(self) -> u64 {
         1 << self.0
     }
@@ -288,43 +303,25 @@ fn parse_cell(text: &str, whole: &str) -> Result<Cell, ParseMoveError> {
     }
 }
 
-/// Fill colours of the seats' pieces.
-const SEAT_FILLS: [&str; 3] = ["#f2e6c9", "#3b2a1a", "#c33"];
+/// A piece on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Its seat.
+    pub seat: Seat,
+    /// Flipped round side down: it never moves again.
+    pub flipped: bool,
+}
 
 impl DoubleDutch {
-    /// The picture: hexes in offset rows; flat pieces as discs, flipped ones as diamonds.
-    fn svg(&self) -> String {
-        // Wide enough for the supply line under the board.
-        let mut svg = crate::render::svg::Svg::new(7.0 * 44.0 + 260.0, 7.0 * 38.0 + 110.0);
-        for cell in 0..49u8 {
-            let (c, r) = (cell % SIZE, cell / SIZE);
-            let shift = if r % 2 == 1 { 22.0 } else { 0.0 };
-            let x = 45.0 + f64::from(c) * 44.0 + shift;
-            let y = 40.0 + f64::from(6 - r) * 38.0;
-            svg.start_mark(&Cell(cell).to_string());
-            svg.polygon(
-                &crate::render::svg::hexagon(x, y, 25.0),
-                "#f8f8f0",
-                "#bbb",
-                "cell",
-            );
-            let mask = 1u64 << cell;
-            match (0..3).find(|&s| self.pieces[s] & mask != 0) {
-                None => svg.text(x, y, 9.0, "#bbb", &Cell(cell).to_string()),
-                Some(seat) if self.flipped & mask != 0 => {
-                    let class = format!("piece flipped seat{seat}");
-                    let diamond = [(x, y - 15.0), (x + 15.0, y), (x, y + 15.0), (x - 15.0, y)];
-                    svg.polygon(&diamond, SEAT_FILLS[seat], "#111", &class);
-                }
-                Some(seat) => {
-                    let class = format!("piece flat seat{seat}");
-                    svg.circle(x, y, 14.0, SEAT_FILLS[seat], "#111", &class);
-                }
-            }
-            svg.end_mark();
-        }
-        svg.caption(7.0 * 38.0 + 55.0, &self.render(Viewer::Everyone));
-        svg.finish()
+    /// The piece on `cell`, if any.
+    pub fn piece(&self, cell: Cell) -> Option<Piece> {
+        let mask = cell.mask();
+        (0..3)
+            .find(|&s| self.pieces[s] & mask != 0)
+            .map(|seat| Piece {
+                seat,
+                flipped: self.flipped & mask != 0,
+            })
     }
 }
 
@@ -470,23 +467,6 @@ impl Game for DoubleDutch {
             // Nobody ever made a regular move: nobody made the last one.
             (true, None) => Outcome::Draw,
         }
-    }
-
-    fn render_svg(&self, _viewer: Viewer) -> String {
-        self.svg()
-    }
-
-    fn marks(&self, mv: &Move) -> Vec<String> {
-        match *mv {
-            Move::Place(cell) => vec![cell.to_string()],
-            Move::Slide { from, to } => vec![from.to_string(), to.to_string()],
-            Move::Pass => Vec::new(),
-        }
-    }
-
-    fn legend(&self) -> &'static str {
-        "Discs are flat pieces, which may still slide; diamonds are flipped pieces, which never \
-         move again. Light: seat 0, dark: seat 1, red: seat 2."
     }
 
     fn render(&self, _viewer: Viewer) -> String {

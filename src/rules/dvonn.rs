@@ -8,7 +8,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
     check_setup,
 };
 
@@ -93,11 +93,13 @@ impl Cell {
         (x < WIDTH && y < HEIGHT && BOARD & bit(x, y) != 0).then(|| Cell(y * WIDTH + x))
     }
 
-    fn x(self) -> u8 {
+    /// Its column, from 0 (A).
+    pub fn x(self) -> u8 {
         self.0 % WIDTH
     }
 
-    fn y(self) -> u8 {
+    /// Its row, from 0 (1).
+    pub fn y(self) -> u8 {
         self.0 / WIDTH
     }
 
@@ -409,39 +411,27 @@ fn parse_cell(text: &str, whole: &str) -> Result<Cell, ParseMoveError> {
     Cell::new(x, y).ok_or_else(|| fail(format!("{} is not on the board", text.to_uppercase())))
 }
 
+/// What stands on a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stack {
+    /// Its pieces, 1 or more.
+    pub height: u8,
+    /// The seat its top piece belongs to (0: White), or `None` when a DVONN piece is on top
+    /// (then the stack is that one piece).
+    pub top: Option<Seat>,
+    /// Whether a DVONN piece is in it, on top or below.
+    pub holds_dvonn: bool,
+}
+
 impl Dvonn {
-    /// The picture: stacks as discs with their height, a red ring around a DVONN piece inside.
-    fn svg(&self) -> String {
-        const STEP: f64 = 48.0;
-        const ROW: f64 = 42.0;
-        let mut svg = crate::render::svg::Svg::new(10.0 * STEP + 80.0, 4.0 * ROW + 120.0);
-        for cell in Cell::all() {
-            let x = 40.0 + (f64::from(cell.x()) - f64::from(cell.y()) / 2.0 + 1.0) * STEP;
-            let y = 40.0 + f64::from(4 - cell.y()) * ROW;
-            let index = cell.0 as usize;
-            svg.start_mark(&cell.to_string());
-            if self.occupied & cell.mask() == 0 {
-                svg.circle(x, y, 4.0, "#ccc", "none", "cell");
-                svg.text(x, y + 13.0, 9.0, "#aaa", &cell.to_string());
-                svg.end_mark();
-                continue;
-            }
-            let (class, fill, ink) = if self.tops[0] & cell.mask() != 0 {
-                ("stack white", "#f4f4f4", "#111")
-            } else if self.tops[1] & cell.mask() != 0 {
-                ("stack black", "#222", "#eee")
-            } else {
-                ("stack dvonn", "#d22", "#fff")
-            };
-            svg.circle(x, y, 19.0, fill, "#111", class);
-            if self.dvonn & cell.mask() != 0 && class != "stack dvonn" {
-                svg.circle(x, y, 22.0, "none", "#d22", "dvonn-mark");
-            }
-            svg.text(x, y, 15.0, ink, &self.height[index].to_string());
-            svg.end_mark();
-        }
-        svg.caption(4.0 * ROW + 85.0, &self.render(Viewer::Everyone));
-        svg.finish()
+    /// The stack on `cell`, if the cell is not empty.
+    pub fn stack(&self, cell: Cell) -> Option<Stack> {
+        let mask = cell.mask();
+        (self.occupied & mask != 0).then(|| Stack {
+            height: self.height[cell.0 as usize],
+            top: (0..2).find(|&seat| self.tops[seat] & mask != 0),
+            holds_dvonn: self.dvonn & mask != 0,
+        })
     }
 }
 
@@ -638,23 +628,6 @@ impl Game for Dvonn {
         let best = scores.iter().copied().max().unwrap_or(0);
         let winners = (0..2).filter(|&s| scores[s] == best).collect();
         Outcome::from_winners(winners, 2)
-    }
-
-    fn render_svg(&self, _viewer: Viewer) -> String {
-        self.svg()
-    }
-
-    fn marks(&self, mv: &Move) -> Vec<String> {
-        match *mv {
-            Move::Place(cell) => vec![cell.to_string()],
-            Move::Step { from, to } => vec![from.to_string(), to.to_string()],
-            Move::Pass => Vec::new(),
-        }
-    }
-
-    fn legend(&self) -> &'static str {
-        "A disc is a stack with its height; its colour is its top piece's (red: a DVONN piece on \
-         top). A red ring: a DVONN piece inside. Grey dots are empty cells."
     }
 
     fn render(&self, _viewer: Viewer) -> String {

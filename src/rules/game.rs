@@ -313,20 +313,6 @@ pub trait Game: Clone + fmt::Debug {
     /// A text picture of the position as `viewer` may see it; lines are never empty.
     fn render(&self, viewer: Viewer) -> String;
 
-    /// An SVG picture of the position as `viewer` may see it; lines are never empty.
-    fn render_svg(&self, viewer: Viewer) -> String;
-
-    /// What `mv`, about to be played here, touches, as the picture names its cells or cards
-    /// (`data-mark` in the SVG): a viewer marks them on the picture after the move.
-    fn marks(&self, _mv: &Self::Move) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// What the symbols of the picture mean, in a line or two.
-    fn legend(&self) -> &'static str {
-        ""
-    }
-
     /// Whether the seed changes what the seats may play: a layout drawn at setup (the Wyx rack) or
     /// cards drawn (DOUBLE). A fixed list of moves fits every game only when it does not.
     fn drawn_from_seed(&self) -> bool {

@@ -13,4 +13,5 @@ pub mod seeded;
 pub mod wyx;
 
 pub use any::{AnyGame, AnyMove, GAMES, perft, perft_within};
+pub(crate) use any::{dispatch, dispatch_move};
 pub use game::Game;

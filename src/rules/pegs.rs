@@ -6,7 +6,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
     check_setup,
 };
 
@@ -66,7 +66,18 @@ pub enum Variant {
 pub struct Cell(u8);
 
 impl Cell {
-    fn at(c: i8, r: i8) -> Option<Cell> {
+    /// Every hole of the cross, row by row from c1.
+    pub fn all() -> impl Iterator<Item = Cell> {
+        (0..SIZE * SIZE).filter_map(|i| Cell::at(i % SIZE, i / SIZE))
+    }
+
+    /// The rulebook's coloured corner spaces: the four inside corners of the cross.
+    pub fn is_corner_space(self) -> bool {
+        matches!((self.column(), self.row()), (2 | 4, 2 | 4))
+    }
+
+    /// The hole at column `c` (0: a) and row `r` (0: 1), if the cross has one there.
+    pub fn at(c: i8, r: i8) -> Option<Cell> {
         let inside = (0..SIZE).contains(&c) && (0..SIZE).contains(&r);
         // Only an inside cell has an index: out-of-range input must not reach the arithmetic.
         inside
@@ -74,11 +85,13 @@ impl Cell {
             .filter(|cell| BOARD & cell.mask() != 0)
     }
 
-    fn column(self) -> i8 {
+    /// Its column, from 0 (a).
+    pub fn column(self) -> i8 {
         (self.0 % 7) as i8
     }
 
-    fn row(self) -> i8 {
+    /// Its row, from 0 (1).
+    pub fn row(self) -> i8 {
         (self.0 / 7) as i8
     }
 
@@ -131,6 +144,16 @@ pub struct Move {
 }
 
 impl Move {
+    /// The hole the peg leaves.
+    pub fn from(self) -> Cell {
+        self.from
+    }
+
+    /// The hole the peg lands in.
+    pub fn to(self) -> Cell {
+        self.to
+    }
+
     fn is_jump(self) -> bool {
         (self.to.column() - self.from.column()).abs() == 2
             || (self.to.row() - self.from.row()).abs() == 2
@@ -308,39 +331,10 @@ impl Pegs {
     }
 }
 
-/// The four inside corners of the cross, the rulebook's coloured corner spaces.
-const CORNER_SPACES: [&str; 4] = ["c3", "e3", "c5", "e5"];
-
 impl Pegs {
-    /// The picture: the cross of holes, corner spaces in yellow, South red and North black.
-    fn svg(&self) -> String {
-        let mut svg = crate::render::svg::Svg::new(7.0 * 44.0 + 60.0, 7.0 * 44.0 + 100.0);
-        for r in 0..SIZE {
-            for c in 0..SIZE {
-                let Some(cell) = Cell::at(c, r) else { continue };
-                let x = 30.0 + f64::from(c) * 44.0 + 22.0;
-                let y = 30.0 + f64::from(SIZE - 1 - r) * 44.0 + 22.0;
-                let corner = CORNER_SPACES.contains(&cell.to_string().as_str());
-                let (fill, class) = if corner {
-                    ("#f5d76e", "corner")
-                } else {
-                    ("#f4f1ea", "hole")
-                };
-                svg.start_mark(&cell.to_string());
-                svg.rect(x - 21.0, y - 21.0, 42.0, 42.0, fill, "#ccc", class);
-                if self.pegs[0] & cell.mask() != 0 {
-                    svg.circle(x, y, 14.0, "#c22", "#111", "peg south");
-                } else if self.pegs[1] & cell.mask() != 0 {
-                    svg.circle(x, y, 14.0, "#222", "#111", "peg north");
-                } else {
-                    svg.circle(x, y, 5.0, "#999", "none", "empty");
-                    svg.text(x, y + 13.0, 9.0, "#aaa", &cell.to_string());
-                }
-                svg.end_mark();
-            }
-        }
-        svg.caption(7.0 * 44.0 + 55.0, &self.render(Viewer::Everyone));
-        svg.finish()
+    /// The seat whose peg is in `cell` (0: South), if one is.
+    pub fn peg(&self, cell: Cell) -> Option<Seat> {
+        (0..2).find(|&seat| self.pegs[seat] & cell.mask() != 0)
     }
 }
 
@@ -449,19 +443,6 @@ impl Game for Pegs {
 
     fn outcome(&self) -> Outcome {
         self.outcome.clone()
-    }
-
-    fn render_svg(&self, _viewer: Viewer) -> String {
-        self.svg()
-    }
-
-    fn marks(&self, mv: &Move) -> Vec<String> {
-        vec![mv.from.to_string(), mv.to.to_string()]
-    }
-
-    fn legend(&self) -> &'static str {
-        "Red pegs: South (seat 0), moving up to row 7. Black pegs: North (seat 1), moving down to \
-         row 1. Yellow holes: the four corner spaces."
     }
 
     fn render(&self, _viewer: Viewer) -> String {

@@ -31,8 +31,10 @@ const KNIGHT_START: [&str; 2] = ["d4", "e5"];
 const PAWNS: u8 = 32;
 /// Dominoes per colour, and the rack's shape.
 const PER_COLOUR: usize = 16;
-const COLUMNS: usize = 8;
-const PER_COLUMN: usize = 8;
+/// Columns of the rack.
+pub const COLUMNS: usize = 8;
+/// Dominoes in each column of the rack at the start.
+pub const PER_COLUMN: usize = 8;
 /// Colour names, in seat order of round 1.
 const COLOURS: [&str; 2] = ["white", "black"];
 
@@ -120,11 +122,18 @@ fn parse_domino(text: &str) -> Option<Domino> {
 pub struct Square(u8);
 
 impl Square {
-    fn file(self) -> i8 {
+    /// Every square, rank by rank from a1.
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..64).map(Square)
+    }
+
+    /// Its file, from 0 (a).
+    pub fn file(self) -> i8 {
         (self.0 % 8) as i8
     }
 
-    fn rank(self) -> i8 {
+    /// Its rank, from 0 (1).
+    pub fn rank(self) -> i8 {
         (self.0 / 8) as i8
     }
 
@@ -154,14 +163,15 @@ impl fmt::Display for Square {
 }
 
 /// Pawns a strong square receives, or 1 for an ordinary square.
-fn pawns_for(square: Square) -> u8 {
+pub fn pawns_for(square: Square) -> u8 {
     STRONG
         .iter()
         .find(|(name, _)| Square::parse(name) == Some(square))
         .map_or(1, |&(_, n)| n)
 }
 
-fn is_strong(square: Square) -> bool {
+/// Whether `square` is strong: a knight landing there places 2 or 3 pawns.
+pub fn is_strong(square: Square) -> bool {
     pawns_for(square) > 1
 }
 
@@ -374,78 +384,33 @@ impl Wyx {
 }
 
 impl Wyx {
-    /// The picture: the board with strong squares, pawns and knights, and the rack beside it.
-    fn svg(&self) -> String {
-        const SQUARE: f64 = 44.0;
-        let mut svg = crate::render::svg::Svg::new(8.0 * SQUARE + 470.0, 8.0 * SQUARE + 100.0);
-        for index in 0..64u8 {
-            let square = Square(index);
-            let x = 30.0 + f64::from(square.file()) * SQUARE;
-            let y = 30.0 + f64::from(7 - square.rank()) * SQUARE;
-            let (fill, class) = if is_strong(square) {
-                ("#e8dcb0", "strong")
-            } else {
-                ("#f7f5ee", "square")
-            };
-            svg.start_mark(&square.to_string());
-            svg.rect(x, y, SQUARE, SQUARE, fill, "#ccc", class);
-            if is_strong(square) {
-                svg.text(
-                    x + 8.0,
-                    y + 9.0,
-                    10.0,
-                    "#8a7a40",
-                    &pawns_for(square).to_string(),
-                );
-            }
-            let (cx, cy) = (x + SQUARE / 2.0, y + SQUARE / 2.0);
-            if let Some(colour) = (0..2).find(|&c| self.pawns[c] & square.mask() != 0) {
-                let (class, fill, ink) = [
-                    ("pawns white", "#fff", "#111"),
-                    ("pawns black", "#222", "#fff"),
-                ][colour];
-                svg.circle(cx, cy + 6.0, 11.0, fill, "#111", class);
-                svg.text(
-                    cx,
-                    cy + 6.0,
-                    11.0,
-                    ink,
-                    &self.count[index as usize].to_string(),
-                );
-            }
-            if let Some(colour) = self.knights.iter().position(|&k| k == square) {
-                let (class, fill, ink) = [
-                    ("knight white", "#fff", "#111"),
-                    ("knight black", "#222", "#fff"),
-                ][colour];
-                svg.rect(cx - 11.0, cy - 18.0, 22.0, 16.0, fill, "#111", class);
-                svg.text(cx, cy - 10.0, 12.0, ink, "N");
-            }
-            svg.end_mark();
+    /// The colour (0: white) and number of the pawns on `square`, if any stand there.
+    pub fn pawns(&self, square: Square) -> Option<(usize, u8)> {
+        (0..2)
+            .find(|&colour| self.pawns[colour] & square.mask() != 0)
+            .map(|colour| (colour, self.count[square.0 as usize]))
+    }
+
+    /// The square of `colour`'s knight (0: white, 1: black).
+    pub fn knight(&self, colour: usize) -> Square {
+        self.knights[colour & 1]
+    }
+
+    /// The dominoes left in rack column `column` (from 0), foot first; none for a column that
+    /// is not there.
+    pub fn rack_column(&self, column: usize) -> &[Domino] {
+        match (self.rack.get(column), self.taken.get(column)) {
+            (Some(dominoes), Some(&taken)) => &dominoes[usize::from(taken)..],
+            _ => &[],
         }
-        let rack_x = 8.0 * SQUARE + 60.0;
-        svg.label(rack_x, 18.0, 13.0, "rack (next domino at the foot)");
-        for column in 0..COLUMNS {
-            let x = rack_x + column as f64 * 50.0;
-            svg.text(
-                x + 20.0,
-                8.0 * SQUARE + 30.0,
-                12.0,
-                "#555",
-                &(column + 1).to_string(),
-            );
-            for (i, domino) in self.rack[column]
-                .iter()
-                .enumerate()
-                .skip(usize::from(self.taken[column]))
-            {
-                let y = 30.0 + (PER_COLUMN - 1 - i) as f64 * 44.0;
-                svg.rect(x, y + 4.0, 42.0, 34.0, "#fffbe8", "#998", "domino");
-                svg.text(x + 21.0, y + 21.0, 11.0, "#222", &domino.to_string());
-            }
-        }
-        svg.caption(8.0 * SQUARE + 60.0, &self.render(Viewer::Everyone));
-        svg.finish()
+    }
+
+    /// The squares the mover's knight jumps from and to with the foot domino of `column` (from
+    /// 0), if that jump is legal.
+    pub fn jump(&self, column: usize) -> Option<(Square, Square)> {
+        let from = self.knights[self.to_move as usize];
+        let to = self.target(self.to_move, column).ok()?;
+        Some((from, to))
     }
 }
 
@@ -601,27 +566,6 @@ impl Game for Wyx {
         let scores = self.scores();
         let best = scores.iter().copied().max().unwrap_or(0);
         Outcome::from_winners((0..2).filter(|&s| scores[s] == best).collect(), 2)
-    }
-
-    fn render_svg(&self, _viewer: Viewer) -> String {
-        self.svg()
-    }
-
-    fn marks(&self, mv: &Move) -> Vec<String> {
-        let Move::Column(column) = *mv else {
-            return Vec::new();
-        };
-        let from = self.knights[self.to_move as usize];
-        match self.target(self.to_move, column.into()) {
-            Ok(to) => vec![from.to_string(), to.to_string()],
-            Err(_) => Vec::new(),
-        }
-    }
-
-    fn legend(&self) -> &'static str {
-        "N: the knights (white moves first; in Double Wyx the seats swap colours in round 2). \
-         Discs: pawns, with their number. Tan squares are strong (2 or 3 pawns). The rack's \
-         dominoes are jumps: R2D3 is two files right, three ranks down."
     }
 
     fn render(&self, _viewer: Viewer) -> String {

@@ -11,13 +11,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::io::{self, Write};
-use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::error::{CommandResult, Ended};
-use crate::play::progress_file::Overall;
 use crate::records::Record;
 use crate::stats::elo::{Estimate, Sprt, Tally, elo_text};
 
@@ -404,36 +400,6 @@ impl fmt::Display for Results {
         }
         Ok(())
     }
-}
-
-/// `referee stats`: the standings of every record of `files` (each game once), and how far the
-/// run is by the progress files `progress` (if any), on `stdout` as text or JSON.
-pub fn run(
-    files: &[PathBuf],
-    progress: &[PathBuf],
-    json: bool,
-    stdout: &mut dyn Write,
-) -> CommandResult {
-    // Read first, so that a bad progress file fails before anything is printed.
-    let overall = (!progress.is_empty())
-        .then(|| Overall::read(progress))
-        .transpose()?;
-    let mut counter = Counter::default();
-    crate::records::file::read_all(files, &mut io::stderr(), |record| counter.add(&record))?;
-    let results = counter.results();
-    if json {
-        let mut value = results.to_json();
-        if let Some(overall) = &overall {
-            value["progress"] = overall.to_json();
-        }
-        writeln!(stdout, "{value}")?;
-    } else {
-        writeln!(stdout, "{results}")?;
-        if let Some(overall) = &overall {
-            writeln!(stdout, "{overall}")?;
-        }
-    }
-    Ok(Ended::Done)
 }
 
 #[cfg(test)]

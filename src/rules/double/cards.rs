@@ -112,8 +112,9 @@ impl Card {
         1 << self.0
     }
 
-    /// Its sectors as laid: printed, or turned round.
-    pub(crate) fn laid(self, turned: bool) -> [u8; 3] {
+    /// Its sectors as laid, left to right: as printed, or `turned` round. Each is a colour's
+    /// letter (`R`, `Y`, `B`, `G`), `J` for a joker or `H` for a hatched sector.
+    pub fn laid(self, turned: bool) -> [u8; 3] {
         let [a, b, c] = self.info().face;
         if turned { [c, b, a] } else { [a, b, c] }
     }
@@ -157,11 +158,13 @@ impl Side {
     }
 }
 
-/// A card as it lies on an end.
+/// A card as it lies on an end of the snake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Laid {
-    pub(crate) card: Card,
-    pub(crate) sectors: [u8; 3],
+pub struct Laid {
+    /// The card.
+    pub card: Card,
+    /// Its sectors as they lie, left to right (see [`Card::laid`]).
+    pub sectors: [u8; 3],
 }
 
 /// Reads `c31` or `c31:RYB` (the sectors as laid, either way round), `whole` being the move

@@ -7,13 +7,13 @@
 //! which cards are in the stock, so a record replays from its chance plies alone.
 
 mod cards;
-mod picture;
+mod text;
 
 use std::collections::VecDeque;
 use std::fmt;
 
-pub use cards::{Card, Side};
-use cards::{DECK, Kind, Laid, matches, parse_card, sectors};
+pub use cards::{Card, Laid, Side};
+use cards::{DECK, Kind, matches, parse_card, sectors};
 
 use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
@@ -189,8 +189,25 @@ impl Double {
         game
     }
 
-    pub(crate) fn stock_size(&self) -> usize {
+    /// The cards left in the stock.
+    pub fn stock_size(&self) -> usize {
         self.stock.count_ones() as usize
+    }
+
+    /// The cards in `seat`'s hand, which only that seat may see while the game goes on; none
+    /// for a seat that is not in the game.
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        self.hands.get(seat).map_or(&[], Vec::as_slice)
+    }
+
+    /// `seat`'s points so far, lowest best (0 for a seat that is not in the game).
+    pub fn total(&self, seat: Seat) -> u32 {
+        self.totals.get(seat).copied().unwrap_or(0)
+    }
+
+    /// The snake's left and right ends, once it is started.
+    pub fn ends(&self) -> Option<[Laid; 2]> {
+        self.ends
     }
 
     /// Queues a card for `seat` to draw.
@@ -520,11 +537,6 @@ impl Double {
     /// The seat to act (when no card is due).
     pub(crate) fn seat_to_act(&self) -> u8 {
         self.to_move
-    }
-
-    /// A seat's hand.
-    pub(crate) fn hand(&self, seat: usize) -> &[Card] {
-        &self.hands[seat]
     }
 
     /// The card due to leave the stock next, if one is.
@@ -924,26 +936,6 @@ impl Game for Double {
             Pending::Start => Move::Start { card },
             Pending::Draw(seat) => Move::Draw { seat, card },
         })
-    }
-
-    fn render_svg(&self, viewer: Viewer) -> String {
-        self.svg(viewer)
-    }
-
-    fn marks(&self, mv: &Move) -> Vec<String> {
-        match mv {
-            Move::Start { card }
-            | Move::Cover { card, .. }
-            | Move::Single { card, .. }
-            | Move::Unsaid { card, .. } => vec![card.to_string()],
-            _ => Vec::new(),
-        }
-    }
-
-    fn legend(&self) -> &'static str {
-        "Cards show their three sectors left to right as they lie: red, yellow, blue, green; J a \
-         joker, H a hatched sector (both match anything). The snake's two ends are on top; a seat's \
-         points are its total so far, the lowest total wins."
     }
 
     /// A match stopped by a fault: of the other seats, the lowest totals so far win.

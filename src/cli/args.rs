@@ -1,4 +1,4 @@
-//! The command line: clap types only; `main` turns them into library calls.
+//! The command line's types (clap): each subcommand and its flags.
 
 use std::path::PathBuf;
 
@@ -37,7 +37,8 @@ impl Cli {
         args: impl IntoIterator<Item = T>,
     ) -> Cli {
         use clap::{CommandFactory, FromArgMatches};
-        let args = cutechess_spellings(args.into_iter().map(Into::into).collect());
+        let args =
+            super::spellings::cutechess_spellings(args.into_iter().map(Into::into).collect());
         let matches = Cli::command().get_matches_from(args);
         let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         let play = match &mut cli.command {
@@ -51,81 +52,6 @@ impl Cli {
         }
         cli
     }
-}
-
-/// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
-/// with what to type instead.
-const CUTECHESS_ONLY: [(&str, &str); 7] = [
-    (
-        "pgnout",
-        "--out FILE keeps every game as a JSON record (referee view/report read it)",
-    ),
-    (
-        "wait",
-        "engines are started when a game needs them; no wait is needed",
-    ),
-    (
-        "recover",
-        "a crashed engine is restarted for the next game already",
-    ),
-    (
-        "reverse",
-        "--repeat plays every seat rotation of each pairing",
-    ),
-    (
-        "noswap",
-        "seats rotate from game to game; --repeat pairs each deal with every rotation",
-    ),
-    (
-        "resign",
-        "engines resign by answering `resign`; the referee adjudicates nothing else",
-    ),
-    (
-        "draw",
-        "the rules decide draws; the referee adjudicates nothing else",
-    ),
-];
-
-/// The command line with the spellings of cutechess-cli and fastchess a user types out of habit
-/// read as the referee's: in `match` and `tournament`, a long option with one dash (`-engine`,
-/// `-each`, `-rounds`) is that option, and `-srand N` is `--seed N`. An option those tools have
-/// and the referee does not is refused with what to type instead (exit status 2).
-fn cutechess_spellings(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    use clap::CommandFactory;
-    let Some(sub) = args.get(1).and_then(|a| a.to_str()) else {
-        return args;
-    };
-    let command = Cli::command();
-    let Some(found) = command
-        .find_subcommand(sub)
-        .filter(|_| sub == "match" || sub == "tournament")
-    else {
-        return args;
-    };
-    let longs: Vec<&str> = found.get_arguments().filter_map(|a| a.get_long()).collect();
-    let mut out = Vec::with_capacity(args.len());
-    for arg in args {
-        let name = arg
-            .to_str()
-            .and_then(|a| a.strip_prefix('-'))
-            .filter(|a| a.len() > 1 && !a.starts_with('-'))
-            .filter(|a| a.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'));
-        let Some(name) = name else {
-            out.push(arg);
-            continue;
-        };
-        if longs.contains(&name) {
-            out.push(format!("--{name}").into());
-        } else if name == "srand" {
-            out.push("--seed".into());
-        } else if let Some((_, instead)) = CUTECHESS_ONLY.iter().find(|(n, _)| *n == name) {
-            eprintln!("referee: -{name} is cutechess-cli's; here {instead}");
-            std::process::exit(2);
-        } else {
-            out.push(arg);
-        }
-    }
-    out
 }
 
 /// The subcommands.
@@ -150,25 +76,7 @@ pub enum Command {
     /// ply and seat, exit status 1.
     ///
     /// Example: referee moves --game dvonn D2 C1
-    Moves {
-        /// The game: dvonn, double-dutch, pegs, wyx or double.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
-        game: String,
-        /// The variant (pegs: standard or turbo; wyx: double).
-        #[arg(long)]
-        variant: Option<String>,
-        /// The number of seats, where the game allows several.
-        #[arg(long)]
-        seats: Option<u32>,
-        /// The seed of the game's chance events.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// The public setup token, as records store it (Wyx's rack).
-        #[arg(long)]
-        setup: Option<String>,
-        /// The moves, each one argument (quote DOUBLE's: 'left c31:RYB').
-        moves: Vec<String>,
-    },
+    Moves(MovesArgs),
     /// Replay game records against the rules; exit 0 only when all are valid.
     ///
     /// Each problem is printed as FILE:LINE: ply N (seat S): what is wrong. Exit status: 0 all
@@ -209,7 +117,7 @@ pub enum Command {
     /// Example: referee rules pegs | less
     Rules {
         /// The game: dvonn, double-dutch, pegs, wyx or double.
-        #[arg(value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
         game: Option<String>,
     },
     /// Print the JSON Schema of game records.
@@ -237,7 +145,7 @@ pub enum Command {
     /// --engine 'referee bot --game dvonn'
     Bot {
         /// The game it plays.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
         game: String,
         /// How it chooses its moves.
         #[arg(long, value_enum, default_value_t = StrategyArg::Random)]
@@ -295,27 +203,7 @@ pub enum Command {
     /// Draw a position of a record as SVG: after ply N (default: the end).
     ///
     /// Example: referee render games.jsonl --index 3 --ply 49 -o board.svg
-    Render {
-        /// A record file (`.json`, or `.jsonl` with --index to pick one).
-        file: PathBuf,
-        /// Which record of the file, from 1.
-        #[arg(long, default_value_t = 1, value_parser = at_least_1)]
-        index: usize,
-        /// Draw the position after this many plies (default: all).
-        #[arg(long)]
-        ply: Option<usize>,
-        /// Draw only what this seat may see (DOUBLE hides the other hands); default: everything.
-        #[arg(long)]
-        seat: Option<usize>,
-        /// Write the SVG here instead of stdout.
-        #[arg(
-            short = 'o',
-            long = "out",
-            visible_alias = "output",
-            value_name = "FILE"
-        )]
-        output: Option<PathBuf>,
-    },
+    Render(RenderArgs),
     /// Write one self-contained HTML page that replays the games of record files.
     ///
     /// Buttons and the arrow keys step through a game; `#game=2&ply=10` in the address opens a
@@ -369,37 +257,7 @@ pub enum Command {
     #[command(after_help = "Example:
   referee openings --game dvonn --plies 10 --count 200 -o dvonn-10.txt
   referee match --game dvonn --engine ./new --engine ./old --repeat --games 400 --openings dvonn-10.txt")]
-    Openings {
-        /// The game.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
-        game: String,
-        /// The variant, for games that have them.
-        #[arg(long)]
-        variant: Option<String>,
-        /// The number of seats.
-        #[arg(long)]
-        seats: Option<usize>,
-        /// Plies per opening.
-        #[arg(long, value_parser = at_least_1)]
-        plies: usize,
-        /// How many openings.
-        #[arg(long, value_parser = at_least_1)]
-        count: usize,
-        /// The most points one seat may lead another by after the opening.
-        #[arg(long, default_value_t = 2)]
-        max_lead: i64,
-        /// The seed of the random plies.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Write the openings here instead of stdout.
-        #[arg(
-            short = 'o',
-            long = "out",
-            visible_alias = "output",
-            value_name = "FILE"
-        )]
-        output: Option<PathBuf>,
-    },
+    Openings(OpeningsArgs),
     /// Standings, crosstable and pairing statistics of any set of record files, merged.
     ///
     /// Example: referee stats shard-*.jsonl --progress shard-*.progress.json
@@ -421,7 +279,7 @@ pub enum Command {
 #[derive(Debug, clap::Args)]
 pub struct CheckEngineArgs {
     /// The game.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
     pub game: String,
     /// Only this variant (default: every variant of the game).
     #[arg(long)]
@@ -453,7 +311,7 @@ pub struct CheckEngineArgs {
   referee play --game pegs --engine ./mybot --games 2 --out games.jsonl")]
 pub struct HumanArgs {
     /// The game.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
     pub game: String,
     /// The variant, for games that have them.
     #[arg(long)]
@@ -570,7 +428,7 @@ pub struct RunArgs {
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
     /// The game.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(referee::rules::GAMES))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
     pub game: String,
     /// The variant, for games that have them.
     #[arg(long)]
@@ -704,4 +562,84 @@ fn at_least_1(text: &str) -> Result<usize, String> {
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The flags of `moves`.
+#[derive(Debug, clap::Args)]
+pub struct MovesArgs {
+    /// The game: dvonn, double-dutch, pegs, wyx or double.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
+    pub game: String,
+    /// The variant (pegs: standard or turbo; wyx: double).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// The number of seats, where the game allows several.
+    #[arg(long)]
+    pub seats: Option<u32>,
+    /// The seed of the game's chance events.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The public setup token, as records store it (Wyx's rack).
+    #[arg(long)]
+    pub setup: Option<String>,
+    /// The moves, each one argument (quote DOUBLE's: 'left c31:RYB').
+    pub moves: Vec<String>,
+}
+
+/// The flags of `render`.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// A record file (`.json`, or `.jsonl` with --index to pick one).
+    pub file: PathBuf,
+    /// Which record of the file, from 1.
+    #[arg(long, default_value_t = 1, value_parser = at_least_1)]
+    pub index: usize,
+    /// Draw the position after this many plies (default: all).
+    #[arg(long)]
+    pub ply: Option<usize>,
+    /// Draw only what this seat may see (DOUBLE hides the other hands); default: everything.
+    #[arg(long)]
+    pub seat: Option<usize>,
+    /// Write the SVG here instead of stdout.
+    #[arg(
+        short = 'o',
+        long = "out",
+        visible_alias = "output",
+        value_name = "FILE"
+    )]
+    pub output: Option<PathBuf>,
+}
+
+/// The flags of `openings`.
+#[derive(Debug, clap::Args)]
+pub struct OpeningsArgs {
+    /// The game.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
+    pub game: String,
+    /// The variant, for games that have them.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// The number of seats.
+    #[arg(long)]
+    pub seats: Option<usize>,
+    /// Plies per opening.
+    #[arg(long, value_parser = at_least_1)]
+    pub plies: usize,
+    /// How many openings.
+    #[arg(long, value_parser = at_least_1)]
+    pub count: usize,
+    /// The most points one seat may lead another by after the opening.
+    #[arg(long, default_value_t = 2)]
+    pub max_lead: i64,
+    /// The seed of the random plies.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the openings here instead of stdout.
+    #[arg(
+        short = 'o',
+        long = "out",
+        visible_alias = "output",
+        value_name = "FILE"
+    )]
+    pub output: Option<PathBuf>,
 }

@@ -2,15 +2,19 @@
 //! resumed), the games played, a line per game or a progress bar, the SPRT's stop, and the
 //! standings at the end.
 
+pub mod progress;
+pub mod progress_file;
+
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use crate::cli::error::{CommandResult, Ended, Error};
+use crate::cli::run::progress::Progress;
+use crate::cli::run::progress_file::{ProgressFile, RunProgress, RunState};
 use crate::engine::process;
-use crate::error::{CommandResult, Ended, Error};
 use crate::play::arena::{self, MatchConfig, MatchError};
-use crate::play::progress::Progress;
-use crate::play::progress_file::{ProgressFile, RunProgress, RunState};
 use crate::play::schedule::{Format, Plan, Shard, schedule};
 use crate::records::Record;
 use crate::records::file::{Opened, OutError, RecordsOut};
@@ -81,10 +85,33 @@ fn arena_end(outcome: Result<(), MatchError>) -> Result<Ended, Error> {
     }
 }
 
-/// Installs the stop on INT, TERM, HUP and QUIT: the first finishes the games under way and starts
-/// no other; the second kills the engines at once.
+/// How long the referee may take, after a second stop signal, to finish writing and exit by
+/// itself before the listener exits for it.
+const STOP_GRACE: Duration = Duration::from_secs(3);
+
+/// Listens for the signals that end the referee (INT, TERM, HUP, QUIT). The first is a graceful
+/// stop ([`process::begin_draining`]). The second calls [`process::stop_all`], so the run ends at
+/// once without inventing a result, and exits with status 128 + the signal if the program has not
+/// exited [`STOP_GRACE`] later; a third exits at once.
 fn stop_on_signals() -> Result<(), Error> {
-    process::stop_on_signals().map_err(Error::Io)
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+    std::thread::spawn(move || {
+        for (count, signal) in signals.forever().enumerate() {
+            match count {
+                0 => process::begin_draining(signal),
+                1 => {
+                    process::stop_all();
+                    std::thread::spawn(move || {
+                        std::thread::sleep(STOP_GRACE);
+                        std::process::exit(128 + signal);
+                    });
+                }
+                _ => std::process::exit(128 + signal),
+            }
+        }
+    });
+    Ok(())
 }
 
 fn engine_names(config: &MatchConfig) -> Vec<String> {

@@ -94,7 +94,7 @@ pub enum Error {
     Secret(#[from] crate::play::secret::SecretError),
     /// Progress files that cannot be read or summed.
     #[error(transparent)]
-    Progress(#[from] crate::play::progress_file::ProgressError),
+    Progress(#[from] crate::cli::run::progress_file::ProgressError),
     /// A record to show that does not replay.
     #[error(transparent)]
     Replay(#[from] ReplayError),

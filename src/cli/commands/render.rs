@@ -1,23 +1,19 @@
 //! `referee render`: the SVG picture of one position of one game of a records file.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::error::{CommandResult, Ended, Error};
+use crate::cli::args::RenderArgs;
+use crate::cli::error::{CommandResult, Ended, Error};
 use crate::records::file::read_all;
 use crate::records::replay::replay_record;
-use crate::rules::game::{Game, Viewer};
+use crate::render::board::Picture;
+use crate::rules::game::Viewer;
 
-/// Draws game `number` (from 1, each game counted once) of `file` after `ply` plies (the end when
-/// `None`), as everyone sees it or as `seat` does, to `output` or `stdout`.
-pub fn run(
-    file: &Path,
-    number: usize,
-    ply: Option<usize>,
-    seat: Option<usize>,
-    output: Option<&Path>,
-    stdout: &mut dyn Write,
-) -> CommandResult {
+/// Draws game `--index` (from 1, each game counted once) of the file after `--ply` plies (the
+/// end when not given), as everyone sees it or as `--seat` does, to `--out` or `stdout`.
+pub fn run(args: RenderArgs, stdout: &mut dyn Write) -> CommandResult {
+    let (file, number) = (&args.file, args.index);
     let mut found = None;
     let mut seen = 0;
     read_all(
@@ -36,8 +32,8 @@ pub fn run(
             file.display()
         ))
     })?;
-    let position = replay_record(&record, ply)?;
-    let viewer = match seat {
+    let position = replay_record(&record, args.ply)?;
+    let viewer = match args.seat {
         Some(seat) if seat < record.seats.len() => Viewer::Seat(seat),
         Some(seat) => {
             return Err(Error::Usage(format!(
@@ -47,8 +43,8 @@ pub fn run(
         }
         None => Viewer::Everyone,
     };
-    let svg = position.render_svg(viewer) + "\n";
-    match output {
+    let svg = position.svg(viewer) + "\n";
+    match &args.output {
         Some(path) => std::fs::write(path, svg).map_err(|e| Error::write(path, e))?,
         None => stdout.write_all(svg.as_bytes())?,
     }

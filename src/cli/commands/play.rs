@@ -1,0 +1,333 @@
+//! `referee match`, `referee tournament` and `referee play`: the flags turned into one checked
+//! match configuration and the run's plan, then the run.
+
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::cli::args::{
+    FormatArg, HumanArgs, MatchArgs, OnFaultArg, PlayArgs, RunArgs, TournamentArgs,
+};
+use crate::cli::error::{CommandResult, Error};
+use crate::cli::run::{Tournament, run};
+use crate::play::arena::{MatchConfig, OnFault};
+use crate::play::clock::TimeControl;
+use crate::play::openings::{BookSpec, Openings};
+use crate::play::schedule::Format;
+use crate::play::secret::Secret;
+use crate::play::spec::{
+    EngineSpec, builtin_engine, builtin_engines, human_engine, root_check, unique_names,
+};
+use crate::rules::game::Setup;
+use crate::rules::{AnyGame, Game};
+use crate::stats::elo::Sprt;
+
+/// One `--engine` value from its words: a single word as it is (`'name=a cmd=./a'`), several
+/// (`name=a cmd=./a`, as cutechess users type them) quoted back into one.
+pub fn engine_text(words: &[String]) -> Result<String, Error> {
+    match words {
+        [one] => Ok(one.clone()),
+        _ => shlex::try_join(words.iter().map(String::as_str))
+            .map_err(|_| Error::Usage(format!("--engine {words:?} cannot be quoted"))),
+    }
+}
+
+/// This program's path, quoted for a shell: the built-in bots run as its `bot` command.
+pub fn this_program() -> Result<String, Error> {
+    let exe = std::env::current_exe()?;
+    shlex::try_quote(&exe.to_string_lossy())
+        .map(|quoted| quoted.into_owned())
+        .map_err(|_| Error::Usage("this program's path cannot be quoted".into()))
+}
+
+/// `referee play`: a `match` with the person in one seat (`human`) and the engines, or the
+/// built-in search bot, in the others.
+pub fn human(args: HumanArgs, stdout: &mut dyn io::Write) -> CommandResult {
+    if args.seat >= args.seats {
+        return Err(Error::Usage(format!(
+            "--seat {} is not a seat of {} (seats are numbered from 0)",
+            args.seat, args.seats
+        )));
+    }
+    let others = args.seats - 1;
+    let words = |text: &String| vec![text.clone()];
+    let mut engines = match args.engines.len() {
+        0 => vec![vec!["search".to_owned()]; others],
+        1 => vec![words(&args.engines[0]); others],
+        n if n == others => args.engines.iter().map(words).collect(),
+        n => {
+            return Err(Error::Usage(format!(
+                "{n} --engine values for {others} other seats: give one for all, or one per seat"
+            )));
+        }
+    };
+    engines.insert(args.seat, vec!["human".to_owned()]);
+    let mut defaults = MatchDefaults::defaults(&args.game)?;
+    let play = &mut defaults.args.play;
+    play.variant = args.variant;
+    play.engine_words = engines;
+    (play.tc, play.movetime, play.seed) = (args.tc, args.movetime, args.seed);
+    defaults.args.games = args.games;
+    defaults.args.out = args.out;
+    one_match(defaults.args, stdout)
+}
+
+/// A `match`'s flags at their defaults, for `play` to fill in.
+#[derive(clap::Parser)]
+struct MatchDefaults {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+impl MatchDefaults {
+    fn defaults(game: &str) -> Result<MatchDefaults, Error> {
+        use clap::Parser;
+        MatchDefaults::try_parse_from(["referee", "--game", game])
+            .map_err(|e| Error::Usage(e.to_string()))
+    }
+}
+
+/// The match configuration `play` asks for: its engines (the built-in bots when none is given),
+/// clocks, seed (drawn when not given), and openings, checked for games of `seats` seats.
+fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Error> {
+    let seed = match play.seed {
+        Some(seed) => seed,
+        None => getrandom::u64().map_err(|e| Error::Usage(format!("cannot draw a seed: {e}")))?,
+    };
+    let mut engines = if play.engine_words.is_empty() {
+        builtin_engines(
+            &this_program()?,
+            &play.game,
+            seats.unwrap_or(2),
+            seed,
+            &play.each,
+        )?
+    } else {
+        play.engine_words
+            .iter()
+            .enumerate()
+            .map(|(i, words)| match words.as_slice() {
+                [human] if human == "human" => Ok(human_engine(&this_program()?, &play.game)?),
+                // The built-in bots by name, each seeded from the run's seed and its place.
+                [bot] if bot == "search" || bot == "random" => Ok(builtin_engine(
+                    &this_program()?,
+                    &play.game,
+                    bot,
+                    seed.wrapping_add(i as u64),
+                    &play.each,
+                )?),
+                _ => Ok(EngineSpec::parse_with(&engine_text(words)?, &play.each)?),
+            })
+            .collect::<Result<_, Error>>()?
+    };
+    unique_names(&mut engines);
+    if play.concurrency > 1 && engines.iter().any(|e| e.command.terminal) {
+        return Err(Error::Usage(
+            "a human seat plays one game at a time: leave out --concurrency".into(),
+        ));
+    }
+    for warning in root_check(&engines, nix::unistd::geteuid().is_root()).map_err(Error::Usage)? {
+        eprintln!("referee: warning: {warning}");
+    }
+    let tc = match play.movetime {
+        Some(ms) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        None => play.tc.parse()?,
+    };
+    let openings = if let Some(plies) = play.random_plies {
+        Openings::Random(plies)
+    } else if !play.openings.is_empty() {
+        let setup = Setup {
+            variant: play.variant.clone(),
+            seats,
+            ..Setup::default()
+        };
+        Openings::Book(BookSpec::parse(&play.openings)?.load(&play.game, &setup, seed)?)
+    } else {
+        Openings::None
+    };
+    let config = MatchConfig {
+        game: play.game,
+        variant: play.variant,
+        engines,
+        repeat: play.repeat,
+        seed,
+        secret: None,
+        tc,
+        margin: Duration::from_millis(play.margin.max(play.timemargin)),
+        time_margin: Duration::from_millis(play.timemargin),
+        startup: Duration::from_millis(play.startup),
+        concurrency: play.concurrency,
+        on_fault: match play.on_fault {
+            OnFaultArg::Forfeit => OnFault::Forfeit,
+            OnFaultArg::Substitute => OnFault::Substitute,
+        },
+        log_dir: play.log_dir,
+        log_limit: play.log_limit,
+        openings,
+        scratch_dir: play.scratch_dir,
+        private: Vec::new(),
+        probe_keys: false,
+    };
+    crate::play::codecup::check(&config, seats).map_err(Error::Usage)?;
+    Ok(config)
+}
+
+/// The run's plan beyond the match configuration, from the flags both commands share.
+fn tournament_of(
+    run: RunArgs,
+    format: Format,
+    rounds: usize,
+    games: Option<usize>,
+    seats: Option<usize>,
+    out: Option<PathBuf>,
+) -> Result<Tournament, Error> {
+    if run.resume && out.is_none() {
+        return Err(Error::Usage(
+            "--resume needs --out, the file to go on with".into(),
+        ));
+    }
+    Ok(Tournament {
+        format,
+        rounds,
+        games,
+        seats,
+        out,
+        resume: run.resume,
+        shard: run.shard.as_deref().map(str::parse).transpose()?,
+        sprt: Sprt::parse_option(&run.sprt)?,
+        progress: run.progress,
+        rating_interval: run.ratinginterval,
+    })
+}
+
+pub fn one_match(mut args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
+    let json = args.play.json;
+    let seed_given = args.play.seed.is_some();
+    // One engine plays the built-in bots: the search bot, then random ones in any further seat.
+    if args.play.engine_words.len() == 1 {
+        let setup = Setup {
+            variant: args.play.variant.clone(),
+            seats: args.play.seats,
+            ..Setup::default()
+        };
+        let seats = AnyGame::create(&args.play.game, &setup)?.seats();
+        for seat in 1..seats {
+            let strategy = if seat == 1 { "search" } else { "random" };
+            args.play.engine_words.push(vec![strategy.to_owned()]);
+        }
+    }
+    let engines = args.play.engine_words.len();
+    if let Some(seats) = args.play.seats.filter(|&s| engines > 0 && s != engines) {
+        return Err(Error::Usage(format!(
+            "--seats {seats} needs {seats} --engine values, not {engines} (a tournament plays \
+             more engines than seats)"
+        )));
+    }
+    let seats = args.play.seats.or((engines > 0).then_some(engines));
+    let mut config = play_config(args.play, seats)?;
+    // A match is the tournament of one table: every engine at every game.
+    let seats = Some(config.engines.len());
+    let secret_file = args.run.secret.clone();
+    let (rounds, games) = match args.rounds {
+        Some(rounds) => (rounds, None),
+        // Enough rounds for the games; the schedule stops after them.
+        None => (args.games, Some(args.games)),
+    };
+    let tournament = tournament_of(args.run, Format::RoundRobin, rounds, games, seats, args.out)?;
+    keep_private(&mut config, seed_given, secret_file, &tournament)?;
+    announce_containment(&config);
+    run(&config, &tournament, json, stdout)
+}
+
+pub fn tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandResult {
+    let json = args.play.json;
+    let format = match args.format {
+        FormatArg::RoundRobin => Format::RoundRobin,
+        FormatArg::Gauntlet => Format::Gauntlet,
+    };
+    let seats = args.play.seats;
+    let seed_given = args.play.seed.is_some();
+    let secret_file = args.run.secret.clone();
+    let tournament = tournament_of(args.run, format, args.rounds, None, seats, Some(args.out))?;
+    let mut config = play_config(args.play, seats)?;
+    keep_private(&mut config, seed_given, secret_file, &tournament)?;
+    announce_containment(&config);
+    run(&config, &tournament, json, stdout)
+}
+
+/// Says, before a run with sandboxed engines starts, what holds them: an organiser should not have
+/// to read the source to know.
+fn announce_containment(config: &MatchConfig) {
+    let sandboxed: Vec<&str> = (config.engines.iter())
+        .filter(|e| e.command.sandbox)
+        .map(|e| e.command.name.as_str())
+        .collect();
+    if sandboxed.is_empty() {
+        return;
+    }
+    let user = match nix::unistd::geteuid().is_root() {
+        true => "nobody unless user= says otherwise",
+        false => "the referee's own user",
+    };
+    eprintln!(
+        "referee: containment: {} in bubblewrap, as {user}: own session, pid, network and mount \
+         namespaces, seccomp, private size-limited /tmp; nothing outlives a game or the referee. \
+         No cgroup: processes are bounded by procs=, memory by mem= per process.",
+        sandboxed.join(", ")
+    );
+}
+
+/// Hides the run's files (records, progress, secret) from sandboxed engines, and gives a run of a
+/// game with hidden information its secret (see `play::secret`): from `file`, or `OUT.secret`
+/// beside the records, or drawn for this run alone. A seed given instead deals the cards from a
+/// number someone may know or guess: allowed, for tests that must be repeatable, with a warning.
+fn keep_private(
+    config: &mut MatchConfig,
+    seed_given: bool,
+    file: Option<PathBuf>,
+    tournament: &Tournament,
+) -> Result<(), Error> {
+    config.private.extend(tournament.out.clone());
+    config.private.extend(tournament.progress.clone());
+    let setup = Setup {
+        variant: config.variant.clone(),
+        seats: tournament.seats,
+        ..Setup::default()
+    };
+    let hides = AnyGame::create(&config.game, &setup)?.hides_information();
+    match (hides, seed_given, &file) {
+        (false, _, Some(_)) => Err(Error::Usage(format!(
+            "--secret is for games with hidden information, not {}",
+            config.game
+        ))),
+        (false, _, None) => Ok(()),
+        (true, true, Some(_)) => Err(Error::Usage(
+            "--seed deals from a number, --secret from a secret file: give one of them".into(),
+        )),
+        (true, true, None) => {
+            eprintln!(
+                "referee: warning: --seed {} deals every hand of every game: an engine that knows \
+                 or guesses it sees all cards. Leave --seed out when engines compete (a secret \
+                 deals the games instead).",
+                config.seed
+            );
+            Ok(())
+        }
+        (true, false, _) => {
+            let file = file.or_else(|| {
+                tournament.out.as_ref().map(|out| {
+                    let mut name = out.as_os_str().to_owned();
+                    name.push(".secret");
+                    PathBuf::from(name)
+                })
+            });
+            config.secret = Some(match &file {
+                Some(path) => Secret::load_or_create(path)?,
+                None => Secret::draw()
+                    .map_err(|e| Error::Usage(format!("cannot draw a secret: {e}")))?,
+            });
+            config.private.extend(file);
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! The command layer: the command line's types, one file per subcommand, the run of a match or
+//! tournament (records file, resume, progress, signals), and every exit status. Only this layer
+//! prints, writes `--out` or standard output, and picks how the program exits; everything below
+//! returns data and its own typed error.
+
+pub mod args;
+mod commands;
+pub mod error;
+pub mod run;
+mod spellings;
+
+use std::io;
+use std::process::ExitCode;
+
+use args::{Cli, Command};
+use error::{CommandResult, exit_status};
+
+/// The most characters of any one quoted text (`...`) in an error the referee prints.
+const QUOTE_LIMIT: usize = 400;
+
+/// The program: parses the command line, runs the subcommand, says why it failed (if it did) and
+/// returns its exit status.
+pub fn main() -> ExitCode {
+    let result = dispatch(Cli::parse_args());
+    if let Err(error) = &result
+        && !error.is_closed_output()
+    {
+        // Errors quote what they were given, and a hostile file may give megabytes.
+        let text = crate::protocol::shorten_quotes(&error.to_string(), QUOTE_LIMIT);
+        eprintln!("referee: {text}");
+    }
+    ExitCode::from(exit_status(&result))
+}
+
+fn dispatch(cli: Cli) -> CommandResult {
+    let mut stdout = io::stdout().lock();
+    match cli.command {
+        Command::Session { plain } => commands::session::session(plain, stdout),
+        Command::Moves(args) => commands::session::moves(args, &mut stdout),
+        Command::Validate { files, json } => commands::validate::run(&files, json, &mut stdout),
+        Command::Import { from, file, output } => {
+            commands::import::run(from, &file, output.as_deref(), &mut stdout)
+        }
+        Command::Bot {
+            game,
+            strategy,
+            seed,
+        } => commands::bot::run(&game, strategy, seed, stdout),
+        Command::CheckEngine(args) => commands::check_engine::run(args, &mut stdout),
+        Command::Play(args) => commands::play::human(args, &mut stdout),
+        Command::Match(args) => commands::play::one_match(args, &mut stdout),
+        Command::Tournament(args) => commands::play::tournament(args, &mut stdout),
+        Command::Stats {
+            files,
+            progress,
+            json,
+        } => commands::stats::run(&files, &progress, json, &mut stdout),
+        Command::Render(args) => commands::render::run(args, &mut stdout),
+        Command::Openings(args) => commands::openings::run(args, &mut stdout),
+        Command::View { files, output } => commands::view::run(&files, &output),
+        Command::Report {
+            files,
+            output,
+            sprt,
+        } => commands::report::run(&files, &output, &sprt),
+        Command::Rules { game } => commands::docs::rules(game.as_deref(), &mut stdout),
+        Command::Schema => commands::docs::schema(&mut stdout),
+        Command::Completions { shell } => commands::docs::completions(shell, &mut stdout),
+        Command::Man { subcommand } => commands::docs::man(subcommand.as_deref(), &mut stdout),
+    }
+}

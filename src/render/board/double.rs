@@ -1,0 +1,118 @@
+//! DOUBLE's picture: the snake's two ends, then each seat's hand as the viewer may see it.
+
+use super::Picture;
+use crate::render::svg::Svg;
+use crate::rules::Game;
+use crate::rules::double::{Card, Double, Move};
+use crate::rules::game::Viewer;
+
+/// At most ten cards a row, so any hand fits a 1280 px wide page.
+const PER_ROW: usize = 10;
+
+/// Fill colours of the sectors.
+fn sector_fill(sector: u8) -> &'static str {
+    match sector {
+        b'R' => "#d33",
+        b'Y' => "#e6c229",
+        b'B' => "#3366cc",
+        b'G' => "#2e9e4f",
+        b'J' => "#111",
+        _ => "#bbb",
+    }
+}
+
+/// Draws a card as three sectors at (`x`, `y`), with its number above.
+fn card(svg: &mut Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
+    svg.start_mark(&card.to_string());
+    svg.rect(x - 2.0, y - 2.0, 94.0, 34.0, "#fff", "#333", "card");
+    for (i, &s) in sectors.iter().enumerate() {
+        let sx = x + i as f64 * 30.0;
+        svg.rect(sx, y, 30.0, 30.0, sector_fill(s), "#fff", "sector");
+        if s == b'J' || s == b'H' {
+            svg.text(sx + 15.0, y + 15.0, 14.0, "#fff", &(s as char).to_string());
+        }
+    }
+    svg.text(x + 45.0, y - 9.0, 10.0, "#555", &card.to_string());
+    svg.end_mark();
+}
+
+/// Draws `seat`'s hand in the row starting at `y`: the cards when `shown`, their backs if not.
+fn hand(svg: &mut Svg, game: &Double, seat: usize, y: f64, shown: bool) {
+    let cards = game.hand(seat);
+    let summary = format!(
+        "seat {seat}: {} cards, {} pts",
+        cards.len(),
+        game.total(seat)
+    );
+    svg.label(15.0, y + 15.0, 12.0, &summary);
+    if !shown {
+        for i in 0..cards.len() {
+            let x = 170.0 + i as f64 * 24.0;
+            svg.rect(x, y, 20.0, 30.0, "#668", "#333", "hidden");
+        }
+        return;
+    }
+    let mut sorted = cards.to_vec();
+    sorted.sort();
+    for (i, c) in sorted.iter().enumerate() {
+        let (row, column) = (i / PER_ROW, i % PER_ROW);
+        let (x, card_y) = (170.0 + column as f64 * 100.0, y + row as f64 * 48.0);
+        card(svg, x, card_y, *c, c.laid(false));
+    }
+}
+
+impl Picture for Double {
+    fn svg(&self, viewer: Viewer) -> String {
+        let seats = self.seats();
+        let shown = |seat: usize| viewer == Viewer::Everyone || viewer == Viewer::Seat(seat);
+        let rows = |seat: usize| match shown(seat) {
+            true => self.hand(seat).len().max(1).div_ceil(PER_ROW),
+            false => 1,
+        };
+        let widest = (0..seats)
+            .map(|s| self.hand(s).len().min(PER_ROW))
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        let width = 180.0 + widest as f64 * 100.0;
+        let height = 120.0
+            + (0..seats)
+                .map(|s| rows(s) as f64 * 48.0 + 14.0)
+                .sum::<f64>();
+        let mut svg = Svg::new(width.max(520.0), height);
+        let status = self.render(viewer);
+        svg.label(15.0, 18.0, 14.0, status.lines().next().unwrap_or_default());
+        match self.ends() {
+            Some([left, right]) => {
+                svg.label(15.0, 60.0, 13.0, "left end");
+                card(&mut svg, 90.0, 45.0, left.card, left.sectors);
+                svg.label(215.0, 60.0, 13.0, "right end");
+                card(&mut svg, 295.0, 45.0, right.card, right.sectors);
+            }
+            None => svg.label(15.0, 60.0, 13.0, "the snake is not started"),
+        }
+        svg.label(420.0, 60.0, 13.0, &format!("stock {}", self.stock_size()));
+        let mut y = 120.0;
+        for seat in 0..seats {
+            hand(&mut svg, self, seat, y, shown(seat));
+            y += rows(seat) as f64 * 48.0 + 14.0;
+        }
+        svg.finish()
+    }
+
+    fn marks(&self, mv: &Move) -> Vec<String> {
+        match mv {
+            Move::Start { card }
+            | Move::Cover { card, .. }
+            | Move::Single { card, .. }
+            | Move::Unsaid { card, .. } => vec![card.to_string()],
+            _ => Vec::new(),
+        }
+    }
+
+    fn legend(&self) -> &'static str {
+        "Cards show their three sectors left to right as they lie: red, yellow, blue, green; J a \
+         joker, H a hatched sector (both match anything). The snake's two ends are on top; a seat's \
+         points are its total so far, the lowest total wins."
+    }
+}
