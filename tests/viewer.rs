@@ -12,7 +12,8 @@ use std::process::Command;
 use assert_cmd::cargo::cargo_bin_cmd;
 use common::{temp_dir, valid_records};
 
-/// One game of each kind, played by the built-in bots, one match each, their files joined.
+/// One game of each kind, played to its end by the built-in random bots (which answer at once:
+/// with seconds a move, no game ends early on a busy machine), one match each, files joined.
 fn records(dir: &Path) -> std::path::PathBuf {
     let out = dir.join("games.jsonl");
     let mut all = Vec::new();
@@ -28,7 +29,8 @@ fn records(dir: &Path) -> std::path::PathBuf {
             .args([
                 "match", "--game", game, "--seats", seats, "--games", "1", "--seed", "5",
             ])
-            .args(["--movetime", "50", "--out"])
+            .args(["--engine", "random"].repeat(seats.parse().unwrap()))
+            .args(["--movetime", "5000", "--out"])
             .arg(dir.join(format!("{game}.jsonl")))
             .timeout(std::time::Duration::from_secs(120));
         if let Some(variant) = variant {

@@ -258,6 +258,26 @@ pub enum Command {
   referee openings --game dvonn --plies 10 --count 200 -o dvonn-10.txt
   referee match --game dvonn --engine ./new --engine ./old --repeat --games 400 --openings dvonn-10.txt")]
     Openings(OpeningsArgs),
+    /// Write the results of record files for other tools: PGN for Ordo and BayesElo.
+    ///
+    /// Each finished two-seat game becomes a PGN game with no moves: seat 0 is White, seat 1
+    /// Black, the result, and the game, variant, seed and the record's file and line as tags.
+    /// Games of more seats, and unfinished ones, are left out (and counted on stderr).
+    ///
+    /// Example: referee export --format pgn games.jsonl -o games.pgn && ordo -p games.pgn
+    Export(ExportArgs),
+    /// One rating list for every engine of any set of record files: Elo with 95% intervals.
+    ///
+    /// A maximum-likelihood fit to every game at once (the Elo model for two seats; for more, a
+    /// Luce choice of the winner among the seats at the table), so engines that never met are
+    /// compared through the others: old tournaments plus a new gauntlet make one ladder. An
+    /// engine that won (lost) every game against the rated ones gets a 95% bound (>=, <=);
+    /// engines not linked to the rest, or with too few games, are named, not rated. Records of
+    /// one game (and variant) only.
+    #[command(after_help = "Examples:
+  referee ratings league-*.jsonl
+  referee ratings old.jsonl gauntlet.jsonl --anchor v1=0 --min-games 20 --json")]
+    Ratings(RatingsArgs),
     /// Standings, crosstable and pairing statistics of any set of record files, merged.
     ///
     /// Example: referee stats shard-*.jsonl --progress shard-*.progress.json
@@ -371,10 +391,11 @@ pub struct TournamentArgs {
     /// Engines, game, clocks and the rest, shared with `match`.
     #[command(flatten)]
     pub play: PlayArgs,
-    /// Who plays whom: every table of engines, or the first engine against all the others.
+    /// Who plays whom: every table of engines, the first engine against all the others, or Swiss
+    /// rounds (engines of equal score meet; no repeat while avoidable; seats balanced; byes).
     #[arg(long, value_enum, default_value_t = FormatArg::RoundRobin)]
     pub format: FormatArg,
-    /// Times each table (pairing) is played.
+    /// Times each table (pairing) is played; for a Swiss, how many rounds.
     #[arg(long, default_value_t = 1, value_parser = at_least_1)]
     pub rounds: usize,
     /// The records file: each finished game is appended as one JSON line; it is the tournament's
@@ -523,6 +544,8 @@ pub enum FormatArg {
     RoundRobin,
     /// The first engine against every table of the others.
     Gauntlet,
+    /// Rounds of tables of engines with equal scores, each paired from the results so far.
+    Swiss,
 }
 
 /// `--on-fault` choices.
@@ -642,4 +665,63 @@ pub struct OpeningsArgs {
         value_name = "FILE"
     )]
     pub output: Option<PathBuf>,
+}
+
+/// The flags of `ratings`.
+#[derive(Debug, clap::Args)]
+pub struct RatingsArgs {
+    /// Record files (`.jsonl`); each game is counted once.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Fix this engine's rating (default: the rated engines average 0), e.g. --anchor v1=1500.
+    #[arg(long, value_name = "NAME=ELO", value_parser = anchor)]
+    pub anchor: Option<(String, f64)>,
+    /// Engines with fewer finished games are named, not rated, and their games left out.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_games: u32,
+    /// Print a JSON list (name, rating, error, games, points, bound, unrated) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `NAME=ELO`: split at the last `=`, so that a name may hold one.
+fn anchor(text: &str) -> Result<(String, f64), String> {
+    let (name, elo) = text
+        .rsplit_once('=')
+        .ok_or_else(|| format!("`{text}` is not NAME=ELO"))?;
+    let elo: f64 = elo
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+        .ok_or_else(|| format!("`{elo}` is not a rating (a number, like 1500)"))?;
+    match name.is_empty() {
+        true => Err(format!("`{text}` names no engine")),
+        false => Ok((name.to_owned(), elo)),
+    }
+}
+
+/// The flags of `export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// Record files (`.jsonl`); each game is written once.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Write here instead of stdout.
+    #[arg(
+        short = 'o',
+        long = "out",
+        visible_alias = "output",
+        value_name = "FILE"
+    )]
+    pub output: Option<PathBuf>,
+}
+
+/// What `export` writes.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ExportFormat {
+    /// PGN tag pairs and the result, as the chess rating tools read them.
+    Pgn,
 }

@@ -104,6 +104,9 @@ pub enum Error {
     /// `referee moves` given a game it cannot set up (status 2) or a move it cannot play (status 1).
     #[error(transparent)]
     Moves(#[from] crate::session::MovesError),
+    /// Records that cannot be rated together.
+    #[error(transparent)]
+    Ratings(#[from] crate::stats::ratings::RatingsError),
     /// A named file that cannot be read or written.
     #[error("cannot {action} {path}: {source}")]
     File {

@@ -4,7 +4,7 @@
 //! returns data and its own typed error.
 
 pub mod args;
-mod commands;
+pub(crate) mod commands;
 pub mod error;
 pub mod run;
 mod spellings;
@@ -55,6 +55,8 @@ fn dispatch(cli: Cli) -> CommandResult {
             progress,
             json,
         } => commands::stats::run(&files, &progress, json, &mut stdout),
+        Command::Export(args) => commands::export::run(args, &mut stdout),
+        Command::Ratings(args) => commands::ratings::run(args, &mut stdout),
         Command::Render(args) => commands::render::run(args, &mut stdout),
         Command::Openings(args) => commands::openings::run(args, &mut stdout),
         Command::View { files, output } => commands::view::run(&files, &output),

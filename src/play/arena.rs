@@ -136,6 +136,9 @@ pub enum MatchError {
     /// A signal stopped the run; the games under way were not finished and are not recorded.
     #[error("interrupted")]
     Interrupted,
+    /// A records file whose games do not fit the run's schedule (a Swiss round paired otherwise).
+    #[error("{0}")]
+    NotThisRun(String),
 }
 
 /// A finished game.

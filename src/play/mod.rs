@@ -9,3 +9,4 @@ pub mod openings;
 pub mod schedule;
 pub mod secret;
 pub mod spec;
+pub mod swiss;

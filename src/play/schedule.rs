@@ -45,6 +45,9 @@ pub enum Format {
     RoundRobin,
     /// The first engine against every table of the others.
     Gauntlet,
+    /// Rounds of tables of engines with equal scores (`crate::play::swiss`): each round is
+    /// paired from the results of the ones before, so it is not a fixed list.
+    Swiss,
 }
 
 /// What fixes a tournament's schedule.
@@ -83,10 +86,12 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// The tables: which engines sit together, before rotation.
+/// The tables: which engines sit together, before rotation (none for a Swiss, whose tables
+/// come from its results).
 pub fn tables(plan: &Plan) -> Vec<Vec<usize>> {
     let all: Vec<usize> = (0..plan.engines).collect();
     match plan.format {
+        Format::Swiss => Vec::new(),
         Format::RoundRobin => combinations(&all, plan.seats),
         Format::Gauntlet => combinations(&all[1.min(all.len())..], plan.seats.saturating_sub(1))
             .into_iter()
@@ -101,12 +106,48 @@ pub fn tables(plan: &Plan) -> Vec<Vec<usize>> {
 impl Plan {
     /// How many games the whole schedule holds.
     pub fn games(&self) -> usize {
-        let rotations = if self.repeat { self.seats } else { 1 };
-        let all = self
-            .rounds
-            .saturating_mul(tables(self).len())
-            .saturating_mul(rotations);
+        let all = self.rounds.saturating_mul(self.games_per_round());
         self.limit.map_or(all, |limit| all.min(limit))
+    }
+
+    /// How many games each round holds.
+    pub fn games_per_round(&self) -> usize {
+        let rotations = if self.repeat { self.seats } else { 1 };
+        let tables = match self.format {
+            Format::Swiss => crate::play::swiss::Swiss::tables_per_round(self.engines, self.seats),
+            _ => tables(self).len(),
+        };
+        tables.saturating_mul(rotations)
+    }
+
+    /// The seed of the games of `group` (the games of one table and round).
+    pub fn group_seed(&self, group: usize) -> u64 {
+        match &self.secret {
+            Some(secret) => secret.game_seed(group),
+            None => game_seed(self.seed, group),
+        }
+    }
+
+    /// The games of Swiss round `round` (from 0) at `tables` (each engine in its seat): each
+    /// table's games one group, every rotation of its seats with `repeat`.
+    pub fn swiss_round(&self, round: usize, tables: &[Vec<usize>]) -> Vec<Scheduled> {
+        let rotations = if self.repeat { self.seats } else { 1 };
+        let first = round * self.games_per_round();
+        let mut games = Vec::with_capacity(tables.len() * rotations);
+        for (t, table) in tables.iter().enumerate() {
+            let group = round * tables.len() + t;
+            for r in 0..rotations {
+                games.push(Scheduled {
+                    index: first + t * rotations + r,
+                    engines: (0..table.len())
+                        .map(|s| table[(s + r) % table.len()])
+                        .collect(),
+                    group,
+                    seed: self.group_seed(group),
+                });
+            }
+        }
+        games
     }
 }
 

@@ -267,6 +267,15 @@ pub fn read_all(
     notes: &mut dyn Write,
     mut each: impl FnMut(Record),
 ) -> Result<usize, ReadError> {
+    read_all_located(paths, notes, |_, _, record| each(record))
+}
+
+/// As [`read_all`], telling `each` the file and line (from 1) of every record.
+pub fn read_all_located(
+    paths: &[PathBuf],
+    notes: &mut dyn Write,
+    mut each: impl FnMut(&Path, usize, Record),
+) -> Result<usize, ReadError> {
     let mut duplicates = Duplicates::default();
     let mut count = 0;
     for (index, path) in paths.iter().enumerate() {
@@ -289,7 +298,7 @@ pub fn read_all(
                         continue;
                     }
                     count += 1;
-                    each(record);
+                    each(path, line, record);
                 }
                 Err(EntryError::Torn(_)) => {
                     let _ = writeln!(notes, "{}:{line}: skipped a torn last line", path.display());

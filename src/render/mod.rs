@@ -3,6 +3,8 @@
 
 pub mod board;
 #[cfg(feature = "cli")]
+pub mod ratings;
+#[cfg(feature = "cli")]
 pub mod report;
 pub mod svg;
 #[cfg(feature = "cli")]

@@ -1,12 +1,15 @@
-//! `referee report`: one self-contained HTML page of a run: the standings, the crosstable, each
+//! `referee report`: one self-contained HTML page of a run: the standings, the crosstable, the
+//! joint ratings (three engines or more), each
 //! engine's Elo with its 95% interval as the games accumulate (and the SPRT's LLR with its
 //! bounds), above the replay viewer of every game.
 
 use std::fmt::Write as _;
 
 use crate::records::Record;
+use crate::render::ratings::ratings_html;
 use crate::render::svg::escape;
 use crate::stats::elo::{Sprt, elo_text};
+use crate::stats::ratings::Ratings;
 use crate::stats::results::{Counter, Results};
 
 /// The most points a curve gets: a run of 20,000 games is sampled, not drawn game by game.
@@ -40,71 +43,118 @@ pub struct Series {
     pub engines: Vec<(String, Vec<Point>)>,
     /// Games counted and the LLR then.
     pub llr: Vec<(u32, f64)>,
+    /// The joint ratings of three engines or more, or why they cannot be computed.
+    pub ratings: Option<Result<Ratings, String>>,
 }
 
-/// The curves of `records`, counted in their order, sampled at most `MAX_POINTS` times; the
-/// last sample is all the records, so it equals what `stats` says of them. The SPRT's challenger
-/// is seat 0's engine of the first record, as in a match.
-pub fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
-    let step = records.len().div_ceil(MAX_POINTS).max(1);
-    let challenger = records
-        .first()
-        .map(|r| r.seat_name(0).to_owned())
-        .unwrap_or_default();
-    let elo = records.iter().all(|r| r.seats.len() == 2);
-    let mut counter = Counter::default();
-    let mut samples: Vec<Results> = Vec::new();
-    for (i, record) in records.iter().enumerate() {
-        counter.add(record);
-        if (i + 1) % step == 0 || i + 1 == records.len() {
-            samples.push(counter.results());
+/// The curves of records added one at a time, counted in their order and sampled at most
+/// `MAX_POINTS` times (and at least half as often): memory holds the samples, not the records.
+/// The last sample is all the records, so it equals what `stats` says of them. The SPRT's
+/// challenger is seat 0's engine of the first record, as in a match.
+#[derive(Default)]
+pub struct SeriesBuilder {
+    counter: Counter,
+    records: usize,
+    /// Records between samples; doubled whenever the samples would outnumber `MAX_POINTS`.
+    step: usize,
+    samples: Vec<Results>,
+    challenger: Option<String>,
+    two_seats: bool,
+}
+
+impl SeriesBuilder {
+    /// Counts the next record.
+    pub fn add(&mut self, record: &Record) {
+        if self.challenger.is_none() {
+            self.challenger = Some(record.seat_name(0).to_owned());
+            self.two_seats = true;
+            self.step = 1;
+        }
+        self.two_seats &= record.seats.len() == 2;
+        self.counter.add(record);
+        self.records += 1;
+        if self.records.is_multiple_of(self.step) {
+            self.samples.push(self.counter.results());
+            if self.samples.len() > MAX_POINTS {
+                // Keep every other sample: those at multiples of the doubled step.
+                let mut i = 0;
+                self.samples.retain(|_| {
+                    i += 1;
+                    i % 2 == 0
+                });
+                self.step *= 2;
+            }
         }
     }
-    let Some(last) = samples.last() else {
-        return Series::default();
-    };
-    let paired = last
-        .pairings
-        .iter()
-        .any(|p| p.pentanomial.iter().any(|&n| n > 0));
-    let engines = last
-        .engines
-        .iter()
-        .map(|engine| {
-            let points = samples
-                .iter()
-                .filter_map(|results| {
-                    let e = results.engines.iter().find(|e| e.name == engine.name)?;
-                    let (value, error) = match (elo, e.estimate) {
-                        (true, Some(estimate)) => (estimate.elo, estimate.elo_error),
-                        (true, None) => return None,
-                        (false, _) => e.mean_points,
-                    };
-                    Some(Point {
-                        games: results.games,
-                        value,
-                        error,
-                    })
-                })
-                .collect();
-            (engine.name.clone(), points)
-        })
-        .collect();
-    let llr = match sprt {
-        Some(sprt) => samples
+
+    /// The curves, and the LLR of `sprt` after each sample.
+    pub fn finish(mut self, sprt: Option<&Sprt>) -> Series {
+        if self.records == 0 {
+            return Series::default();
+        }
+        if !self.records.is_multiple_of(self.step) {
+            let last = self.counter.results();
+            if self.samples.len() == MAX_POINTS {
+                self.samples.pop();
+            }
+            self.samples.push(last);
+        }
+        let challenger = self.challenger.unwrap_or_default();
+        let samples = self.samples;
+        let elo = self.two_seats;
+        let Some(last) = samples.last() else {
+            return Series::default();
+        };
+        let paired = last
+            .pairings
             .iter()
-            .map(|results| (results.games, results.llr(sprt, &challenger, paired)))
-            .collect(),
-        None => Vec::new(),
-    };
-    Series {
-        // The last sample counted every record.
-        results: samples.pop().unwrap_or_default(),
-        challenger,
-        elo,
-        engines,
-        llr,
+            .any(|p| p.pentanomial.iter().any(|&n| n > 0));
+        let engines = last
+            .engines
+            .iter()
+            .map(|engine| {
+                let points = samples
+                    .iter()
+                    .filter_map(|results| {
+                        let e = results.engines.iter().find(|e| e.name == engine.name)?;
+                        let (value, error) = match (elo, e.estimate) {
+                            (true, Some(estimate)) => (estimate.elo, estimate.elo_error),
+                            (true, None) => return None,
+                            (false, _) => e.mean_points,
+                        };
+                        Some(Point {
+                            games: results.games,
+                            value,
+                            error,
+                        })
+                    })
+                    .collect();
+                (engine.name.clone(), points)
+            })
+            .collect();
+        let llr = match sprt {
+            Some(sprt) => samples
+                .iter()
+                .map(|results| (results.games, results.llr(sprt, &challenger, paired)))
+                .collect(),
+            None => Vec::new(),
+        };
+        Series {
+            results: last.clone(),
+            challenger,
+            elo,
+            engines,
+            llr,
+            ratings: self.counter.ratings(),
+        }
     }
+}
+
+/// The curves of `records` (see [`SeriesBuilder`]).
+pub fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
+    let mut builder = SeriesBuilder::default();
+    records.iter().for_each(|r| builder.add(r));
+    builder.finish(sprt)
 }
 
 /// Line colours of the engines, in standings order (then again).
@@ -198,7 +248,11 @@ fn plot(
 
 /// The report's HTML block for `records`.
 pub fn report(records: &[Record], sprt: Option<&Sprt>) -> String {
-    let series = series(records, sprt);
+    report_html(&series(records, sprt), sprt)
+}
+
+/// The report's HTML block for the curves `series`.
+pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
     let results = &series.results;
     let mut html = String::new();
     let _ = write!(
@@ -246,6 +300,13 @@ pub fn report(records: &[Record], sprt: Option<&Sprt>) -> String {
             html.push_str("</tr>");
         }
         html.push_str("</table>");
+    }
+    match &series.ratings {
+        Some(Ok(ratings)) => html.push_str(&ratings_html(ratings)),
+        Some(Err(why)) => {
+            let _ = write!(html, "<h3>Ratings</h3><p>Not computed: {}</p>", escape(why));
+        }
+        None => {}
     }
     let games = f64::from(results.games);
     let lines: Vec<Line> = series

@@ -2,11 +2,12 @@
 //! games of a records file and steps through any of them.
 //!
 //! Every position is drawn here, in Rust, as SVG (the same pictures as `referee render`), so the
-//! page needs no rules of its own: its script only shows the picture of the current ply. The page
-//! opens the game and ply named in its address (`#game=2&ply=10`), and `steps=N` there presses the
-//! right arrow key N times once loaded, so a headless browser can step through a game.
-
-use std::io::Write as _;
+//! page needs no rules of its own. A picture travels as its change from the one before (the lines
+//! kept, dropped and added), and each game is packed on its own and unpacked when it is opened: the
+//! page grows with the moves, not with pictures of every position, and it is written one game at
+//! a time, so memory is bounded by the largest game, whatever the number of games. The page opens
+//! the game and ply named in its address (`#game=2&ply=10`), and `steps=N` there presses the right
+//! arrow key N times once loaded, so a headless browser can step through a game.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -19,7 +20,9 @@ use crate::records::{End, Record};
 use crate::render::board::Picture;
 use crate::rules::game::{Game, Viewer};
 
-/// One game as the page shows it.
+use std::io::Write;
+
+/// One game as the page unpacks it when it is opened.
 #[derive(Serialize)]
 struct PageGame {
     title: String,
@@ -28,8 +31,9 @@ struct PageGame {
     legend: &'static str,
     /// Per ply: who played, what, the time used and the clock left.
     moves: Vec<PageMove>,
-    /// The picture before the first ply and after each ply.
-    frames: Vec<String>,
+    /// The picture before the first ply and after each ply, each as its change from the one
+    /// before (see [`delta`]).
+    frames: Vec<Vec<serde_json::Value>>,
     /// Per picture, the cells or cards its last move touched (`data-mark` in the picture).
     marks: Vec<Vec<String>>,
     scores: Vec<Vec<i64>>,
@@ -67,12 +71,15 @@ fn end_text(record: &Record) -> String {
 
 fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
     let mut frames = Vec::new();
+    let mut previous = String::new();
     // What each ply touched, marked on the picture after it; nothing on the first.
     let mut marks = vec![Vec::new()];
     let mut scores = Vec::new();
     let mut moves = Vec::new();
     let end = replay_steps(&record.moves, record, |game, next| {
-        frames.push(game.svg(Viewer::Everyone));
+        let picture = game.svg(Viewer::Everyone);
+        frames.push(delta(&previous, &picture));
+        previous = picture;
         scores.push(game.scores());
         let Some((ply, mv)) = next else {
             return;
@@ -101,39 +108,108 @@ fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
     })
 }
 
-/// A game of the records that cannot be shown: it does not replay.
+/// A picture as its change from `before`, line by line (every element of the pictures is a line
+/// of its own): a positive number keeps that many lines, a negative one drops that many, a string
+/// is a line added.
+fn delta(before: &str, after: &str) -> Vec<serde_json::Value> {
+    use similar::{Algorithm, DiffOp, capture_diff_slices};
+    let old: Vec<&str> = before.lines().collect();
+    let new: Vec<&str> = after.lines().collect();
+    let added = |from: usize, len: usize| new[from..from + len].iter().map(|l| (*l).into());
+    let mut out: Vec<serde_json::Value> = Vec::new();
+    for op in capture_diff_slices(Algorithm::Myers, &old, &new) {
+        match op {
+            DiffOp::Equal { len, .. } => out.push(len.into()),
+            DiffOp::Delete { old_len, .. } => out.push((-(old_len as i64)).into()),
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => out.extend(added(new_index, new_len)),
+            DiffOp::Replace {
+                old_len,
+                new_index,
+                new_len,
+                ..
+            } => {
+                out.push((-(old_len as i64)).into());
+                out.extend(added(new_index, new_len));
+            }
+        }
+    }
+    out
+}
+
+/// Why the page cannot be written.
 #[derive(Debug, thiserror::Error)]
-#[error("game {game}: {error}")]
-pub struct PageError {
-    /// The game's number among the records, from 1.
-    pub game: usize,
-    /// Why.
-    pub error: ReplayError,
+pub enum PageError {
+    /// A game of the records does not replay.
+    #[error("game {game}: {error}")]
+    Replay {
+        /// The game's number among the records, from 1.
+        game: usize,
+        /// Why.
+        error: ReplayError,
+    },
+    /// The page cannot be written.
+    #[error(transparent)]
+    Write(#[from] std::io::Error),
 }
 
-/// The page for `records`.
+/// The page being written, one game at a time: memory holds one game and each game's title.
+pub struct PageWriter<W: std::io::Write> {
+    out: W,
+    titles: Vec<(String, String)>,
+}
+
+impl<W: std::io::Write> PageWriter<W> {
+    /// Starts the page, with `report` (HTML) above the game view, shown until a game is picked
+    /// (`referee report`; empty for `referee view`).
+    pub fn start(mut out: W, report: &str) -> Result<PageWriter<W>, PageError> {
+        let (head, _) = TEMPLATE.split_once("/*DATA*/").unwrap_or((TEMPLATE, ""));
+        out.write_all(head.replace("<!--REPORT-->", report).as_bytes())?;
+        Ok(PageWriter {
+            out,
+            titles: Vec::new(),
+        })
+    }
+
+    /// Adds the next game.
+    pub fn add(&mut self, record: &Record) -> Result<(), PageError> {
+        let number = self.titles.len();
+        let game = page_game(number, record).map_err(|error| PageError::Replay {
+            game: number + 1,
+            error,
+        })?;
+        // Plain strings and numbers: serialising into memory cannot fail. The pictures' lines
+        // repeat, so gzip shrinks a game severalfold; the browser unpacks it with its own
+        // DecompressionStream. Writing to a Vec cannot fail.
+        let data = serde_json::to_vec(&game).unwrap_or_default();
+        let mut gzip = GzEncoder::new(Vec::new(), Compression::best());
+        let _ = gzip.write_all(&data);
+        let packed = gzip.finish().unwrap_or_default();
+        writeln!(self.out, "\"{}\",", BASE64.encode(packed))?;
+        self.titles.push((game.title, game.result));
+        Ok(())
+    }
+
+    /// Ends the page with the list of the games; returns the output.
+    pub fn finish(mut self) -> Result<W, PageError> {
+        let (_, tail) = TEMPLATE.split_once("/*DATA*/").unwrap_or(("", ""));
+        // Plain strings: serialising cannot fail.
+        let titles = serde_json::to_string(&self.titles).unwrap_or_default();
+        self.out
+            .write_all(tail.replace("/*TITLES*/", &titles).as_bytes())?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// The page for `records`, in memory (tests and small sets).
 pub fn page(records: &[Record]) -> Result<String, PageError> {
-    page_with(records, "")
-}
-
-/// The page for `records` with `report` (HTML) above the game view, shown until a game is
-/// picked (`referee report`).
-pub fn page_with(records: &[Record], report: &str) -> Result<String, PageError> {
-    let games = records
-        .iter()
-        .enumerate()
-        .map(|(i, r)| page_game(i, r).map_err(|error| PageError { game: i + 1, error }))
-        .collect::<Result<Vec<_>, _>>()?;
-    // Serialising plain strings and numbers into memory cannot fail.
-    let data = serde_json::to_string(&games).unwrap_or_default();
-    // The pictures repeat from ply to ply, so gzip shrinks them about twentyfold; the browser
-    // unpacks them with its own DecompressionStream. Writing to a Vec cannot fail.
-    let mut gzip = GzEncoder::new(Vec::new(), Compression::best());
-    let _ = gzip.write_all(data.as_bytes());
-    let packed = gzip.finish().unwrap_or_default();
-    Ok(TEMPLATE
-        .replace("<!--REPORT-->", report)
-        .replace("/*DATA*/", &BASE64.encode(packed)))
+    let mut writer = PageWriter::start(Vec::new(), "")?;
+    for record in records {
+        writer.add(record)?;
+    }
+    Ok(String::from_utf8_lossy(&writer.finish()?).into_owned())
 }
 
 const TEMPLATE: &str = r##"<!DOCTYPE html>
@@ -179,9 +255,38 @@ body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
   </div>
 </div>
 <script>
-const packed = "/*DATA*/";
+// Each game packed on its own (gzip, base64), unpacked when opened; then its titles.
+const packed = [
+/*DATA*/];
+const titles = /*TITLES*/;
 let games = [], game = 0, ply = 0;
 const $ = (id) => document.getElementById(id);
+// A game's pictures from their changes: a number keeps (> 0) or drops (< 0) lines, a string adds one.
+function pictures(changes) {
+  let lines = [];
+  return changes.map((change) => {
+    const next = [];
+    let at = 0;
+    for (const op of change) {
+      if (typeof op === "string") next.push(op);
+      else if (op > 0) { for (let k = 0; k < op; k++) next.push(lines[at + k]); at += op; }
+      else at -= op;
+    }
+    lines = next;
+    return lines.join("\n");
+  });
+}
+async function load(i) {
+  if (!games[i]) {
+    const bytes = Uint8Array.from(atob(packed[i]), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    const g = JSON.parse(await new Response(stream).text());
+    g.frames = pictures(g.frames);
+    games = [];
+    games[i] = g;
+  }
+  return games[i];
+}
 function show() {
   const g = games[game];
   $("title").textContent = g.title;
@@ -221,30 +326,27 @@ function show() {
     }
   });
 }
-function go(to) { ply = Math.max(0, Math.min(games[game].moves.length, to)); show(); }
+function go(to) { if (!games[game]) return; ply = Math.max(0, Math.min(games[game].moves.length, to)); show(); }
 $("first").onclick = () => go(0);
 $("prev").onclick = () => go(ply - 1);
 $("next").onclick = () => go(ply + 1);
-$("last").onclick = () => go(games[game].moves.length);
+$("last").onclick = () => go(Infinity);
 document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowRight") go(ply + 1);
   else if (e.key === "ArrowLeft") go(ply - 1);
   else if (e.key === "Home") go(0);
-  else if (e.key === "End") go(games[game].moves.length);
+  else if (e.key === "End") go(Infinity);
 });
 async function start() {
-  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  games = JSON.parse(await new Response(stream).text());
-  games.forEach((g, i) => {
+  titles.forEach(([title, result], i) => {
     const a = document.createElement("a");
     a.href = "#game=" + (i + 1);
-    a.textContent = g.title + " (" + g.result + ")";
-    a.onclick = (e) => { e.preventDefault(); game = i; go(games[i].moves.length); a.scrollIntoView({ block: "nearest" }); };
+    a.textContent = title + " (" + result + ")";
+    a.onclick = async (e) => { e.preventDefault(); const g = await load(i); game = i; go(g.moves.length); a.scrollIntoView({ block: "nearest" }); };
     $("list").appendChild(a);
   });
   window.addEventListener("hashchange", open);
-  open();
+  await open();
   const params = new URLSearchParams(location.hash.slice(1));
   for (let i = 0; i < (parseInt(params.get("steps")) || 0); i++) {
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
@@ -252,12 +354,15 @@ async function start() {
   document.body.dataset.ready = "yes";
 }
 // Shows the game and ply the address names: `#game=2&ply=10`.
-function open() {
+async function open() {
+  if (packed.length === 0) return;
   const params = new URLSearchParams(location.hash.slice(1));
-  game = Math.max(0, Math.min(games.length - 1, (parseInt(params.get("game")) || 1) - 1));
+  const wanted = Math.max(0, Math.min(packed.length - 1, (parseInt(params.get("game")) || 1) - 1));
+  const g = await load(wanted);
+  game = wanted;
   // The final position unless the address names a ply.
   const named = parseInt(params.get("ply"));
-  go(Number.isNaN(named) ? games[game].moves.length : named);
+  go(Number.isNaN(named) ? g.moves.length : named);
 }
 start();
 </script>

@@ -2,5 +2,6 @@
 //! printed standings.
 
 pub mod elo;
+pub mod ratings;
 pub mod results;
 pub mod standings;

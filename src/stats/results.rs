@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use crate::records::Record;
 use crate::stats::elo::{Estimate, Sprt, Tally, elo_text};
+use crate::stats::ratings::{Options, Pool, Ratings};
 
 /// One engine's line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -124,6 +125,9 @@ pub struct Counter {
     plies: u64,
     ends: BTreeMap<String, u32>,
     substitutes: BTreeMap<String, u32>,
+    /// The games for the joint ratings, and why they cannot be rated together if they cannot.
+    pool: Pool,
+    refused: Option<String>,
 }
 
 impl Counter {
@@ -132,6 +136,11 @@ impl Counter {
         let Some(result) = &record.result else {
             return;
         };
+        if self.refused.is_none()
+            && let Err(e) = self.pool.add(record)
+        {
+            self.refused = Some(e.to_string());
+        }
         self.games += 1;
         self.plies += record.moves.len() as u64;
         let end = match record.end.as_ref() {
@@ -195,6 +204,21 @@ impl Counter {
                 }
             }
         }
+    }
+
+    /// The joint ratings (see `ratings`), for three engines or more: with two, the Elo of their
+    /// score says the same. `Err` says why they cannot be computed.
+    pub fn ratings(&self) -> Option<Result<Ratings, String>> {
+        if self.sums.len() < 3 {
+            return None;
+        }
+        Some(match &self.refused {
+            Some(why) => Err(why.clone()),
+            None => self
+                .pool
+                .rate(&Options::default())
+                .map_err(|e| e.to_string()),
+        })
     }
 
     /// The results so far.

@@ -5,9 +5,11 @@
 pub mod bot;
 pub mod check_engine;
 pub mod docs;
+pub mod export;
 pub mod import;
 pub mod openings;
 pub mod play;
+pub mod ratings;
 pub mod render;
 pub mod report;
 pub mod session;

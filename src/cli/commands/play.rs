@@ -244,6 +244,7 @@ pub fn tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandRe
     let format = match args.format {
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Gauntlet => Format::Gauntlet,
+        FormatArg::Swiss => Format::Swiss,
     };
     let seats = args.play.seats;
     let seed_given = args.play.seed.is_some();

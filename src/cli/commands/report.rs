@@ -2,22 +2,31 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::cli::commands::view::write_page;
 use crate::cli::error::{CommandResult, Ended, Error};
 use crate::records::file::read_all;
-use crate::render::report::report;
-use crate::render::viewer::page_with;
+use crate::render::report::{SeriesBuilder, report_html};
 use crate::stats::elo::Sprt;
 
-/// The report page for every record of `files` (each game once), written to
-/// `output`.
+/// The report page for every record of `files` (each game once), written to `output`. The files
+/// are read twice, the statistics first and then the games, so that memory stays bounded.
 pub fn run(files: &[PathBuf], output: &Path, sprt: &[String]) -> CommandResult {
     let sprt = Sprt::parse_option(sprt)?;
-    let mut records = Vec::new();
-    read_all(files, &mut std::io::stderr(), |record| records.push(record))?;
-    if records.is_empty() {
+    if files.iter().any(|f| f.as_os_str() == "-") {
+        return Err(Error::Usage(
+            "report reads its files twice (the statistics, then the games): give files, not \
+             `-` (standard input can be read once)"
+                .into(),
+        ));
+    }
+    let mut series = SeriesBuilder::default();
+    let count = read_all(files, &mut std::io::sink(), |record| series.add(&record))?;
+    if count == 0 {
         return Err(Error::Usage("no records to report".into()));
     }
-    let page = page_with(&records, &report(&records, sprt.as_ref()))?;
-    std::fs::write(output, page).map_err(|e| Error::write(output, e))?;
+    let html = report_html(&series.finish(sprt.as_ref()), sprt.as_ref());
+    write_page(output, &html, |each| {
+        read_all(files, &mut std::io::stderr(), each).map_err(Error::from)
+    })?;
     Ok(Ended::Done)
 }

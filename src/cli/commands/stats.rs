@@ -24,15 +24,35 @@ pub fn run(
     let results = counter.results();
     if json {
         let mut value = results.to_json();
+        add_ratings(&mut value, &counter);
         if let Some(overall) = &overall {
             value["progress"] = overall.to_json();
         }
         writeln!(stdout, "{value}")?;
     } else {
         writeln!(stdout, "{results}")?;
+        write_ratings(stdout, &counter)?;
         if let Some(overall) = &overall {
             writeln!(stdout, "{overall}")?;
         }
     }
     Ok(Ended::Done)
+}
+
+/// The joint ratings of three engines or more under `ratings` (or why not, under `error`).
+pub fn add_ratings(value: &mut serde_json::Value, counter: &Counter) {
+    match counter.ratings() {
+        Some(Ok(ratings)) => value["ratings"] = ratings.to_json(),
+        Some(Err(why)) => value["ratings"] = serde_json::json!({ "error": why }),
+        None => {}
+    }
+}
+
+/// The joint ratings of three engines or more after a blank line (or why not).
+pub fn write_ratings(stdout: &mut dyn Write, counter: &Counter) -> io::Result<()> {
+    match counter.ratings() {
+        Some(Ok(ratings)) => writeln!(stdout, "\n{ratings}"),
+        Some(Err(why)) => writeln!(stdout, "\nRatings: not computed: {why}"),
+        None => Ok(()),
+    }
 }

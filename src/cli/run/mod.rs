@@ -5,17 +5,20 @@
 pub mod progress;
 pub mod progress_file;
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::cli::commands::stats::{add_ratings, write_ratings};
 use crate::cli::error::{CommandResult, Ended, Error};
 use crate::cli::run::progress::Progress;
 use crate::cli::run::progress_file::{ProgressFile, RunProgress, RunState};
 use crate::engine::process;
 use crate::play::arena::{self, MatchConfig, MatchError};
-use crate::play::schedule::{Format, Plan, Shard, schedule};
+use crate::play::schedule::{Format, Plan, Scheduled, Shard, schedule};
+use crate::play::swiss::Swiss;
 use crate::records::Record;
 use crate::records::file::{Opened, OutError, RecordsOut};
 use crate::rules::{AnyGame, Game, game::Setup};
@@ -172,6 +175,7 @@ fn first_fingerprint(config: &MatchConfig, plan: &Plan) -> String {
         match plan.format {
             Format::RoundRobin => "RoundRobin",
             Format::Gauntlet => "Gauntlet",
+            Format::Swiss => "Swiss",
         },
         plan.rounds,
         plan.repeat,
@@ -184,6 +188,7 @@ fn format_name(format: Format) -> &'static str {
     match format {
         Format::RoundRobin => "round-robin",
         Format::Gauntlet => "gauntlet",
+        Format::Swiss => "swiss",
     }
 }
 
@@ -200,6 +205,14 @@ fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
         return Err(Error::Usage(format!(
             "{seats} seats need as many engines, not {engines}"
         )));
+    }
+    if tournament.format == Format::Swiss && tournament.shard.is_some() {
+        return Err(Error::Usage(
+            "a Swiss round is paired from the results of every earlier round, which the shards \
+             of other machines do not see: shard round robins and gauntlets, or play the Swiss \
+             on one machine with --concurrency"
+                .into(),
+        ));
     }
     if tournament.sprt.is_some() && seats != 2 {
         return Err(Error::Usage(format!(
@@ -234,6 +247,8 @@ pub fn run(
     // The records file is the run's state: what it holds is counted, not played again.
     let mut counter = Counter::default();
     let mut played = HashSet::new();
+    // Each finished game's seats and points, by index: the results a Swiss round is paired from.
+    let results: RefCell<GameResults> = RefCell::default();
     let mut file = None;
     let mut before = 0;
     if let Some(out) = &tournament.out {
@@ -258,8 +273,17 @@ pub fn run(
                     problem.message
                 ));
             }
-            if let Some(game) = record.tags.get("game").and_then(|g| g.parse().ok()) {
+            if let Some(game) = record
+                .tags
+                .get("game")
+                .and_then(|g| g.parse::<usize>().ok())
+            {
                 played.insert(game);
+                if let Some(points) = seat_points(record) {
+                    results
+                        .borrow_mut()
+                        .insert(game - 1, (seat_names(record), points));
+                }
             }
             counter.add(record);
             Ok(())
@@ -303,7 +327,7 @@ pub fn run(
     let sprt = tournament.sprt;
     let paired = plan.repeat && plan.seats == 2;
     let mut decided = None;
-    let outcome = arena::run_events(config, schedule, |event| {
+    let mut on_event = |event| {
         let mut finished = match event {
             arena::Event::Started { index, names } => {
                 if !json {
@@ -316,6 +340,9 @@ pub fn run(
         };
         let record = &mut finished.record;
         record.tags.insert("tournament".into(), fingerprint.clone());
+        if let Some(points) = seat_points(record) {
+            (results.borrow_mut()).insert(finished.index, (seat_names(record), points));
+        }
         if let Some(file) = file.as_mut() {
             file.append(record)?;
         }
@@ -347,7 +374,11 @@ pub fn run(
         }
         progress.advance(&status);
         Ok(decided.is_none())
-    });
+    };
+    let outcome = match plan.format {
+        Format::Swiss => swiss_rounds(config, &plan, &names, &played, &results, &mut on_event),
+        _ => arena::run_events(config, schedule, &mut on_event),
+    };
     if let Some(progress_file) = progress_file.as_mut() {
         progress_file.end(match &outcome {
             Ok(()) if decided.is_some() => RunState::Decided,
@@ -363,8 +394,77 @@ pub fn run(
         let llr = results.llr(&sprt, &names[0], paired);
         (sprt, llr, decided.unwrap_or(sprt.decide(llr)))
     });
-    print_standings(&results, &names, sprt, paired, json, stdout)?;
+    print_standings(&counter, &names, sprt, paired, json, stdout)?;
     Ok(ended)
+}
+
+/// Each finished game's seat names and points, by its index in the schedule.
+type GameResults = HashMap<usize, (Vec<String>, Vec<f64>)>;
+
+/// Each seat's points in a finished record: 1 to a winner, `1/k` to each of `k` sharing a win.
+fn seat_points(record: &Record) -> Option<Vec<f64>> {
+    let winners = &record.result.as_ref()?.winners;
+    let share = 1.0 / winners.len().max(1) as f64;
+    Some(
+        (0..record.seats.len())
+            .map(|s| if winners.contains(&s) { share } else { 0.0 })
+            .collect(),
+    )
+}
+
+fn seat_names(record: &Record) -> Vec<String> {
+    record.seats.iter().map(|s| s.name.clone()).collect()
+}
+
+/// Plays a Swiss tournament round by round: each round is paired from the results of the ones
+/// before (those of the records file first, then those played now), its games not yet played
+/// are played, and the next round waits for all of them. Stops when a round cannot be finished
+/// (a stop signal, the SPRT, an error).
+fn swiss_rounds(
+    config: &MatchConfig,
+    plan: &Plan,
+    names: &[String],
+    played: &HashSet<usize>,
+    results: &RefCell<GameResults>,
+    on_event: &mut dyn FnMut(arena::Event) -> std::io::Result<bool>,
+) -> Result<(), MatchError> {
+    let mut swiss = Swiss::new(plan.engines, plan.seats, plan.seed);
+    for round in 0..plan.rounds {
+        let pairing = swiss.pair();
+        let games = plan.swiss_round(round, &pairing.tables);
+        let todo: Vec<Scheduled> = (games.iter())
+            .filter(|g| !played.contains(&(g.index + 1)))
+            .cloned()
+            .collect();
+        if !todo.is_empty() {
+            arena::run_events(config, todo.into_iter(), &mut *on_event)?;
+        }
+        for game in &games {
+            let results = results.borrow();
+            let Some((seated, points)) = results.get(&game.index) else {
+                return Ok(());
+            };
+            let expected: Vec<&String> = game.engines.iter().map(|&e| &names[e]).collect();
+            if seated.iter().collect::<Vec<_>>() != expected {
+                return Err(MatchError::NotThisRun(format!(
+                    "the records file's game {} was played by {}, not by {} as the Swiss \
+                     pairing of its round says: it belongs to another run",
+                    game.index + 1,
+                    seated.join(", "),
+                    expected
+                        .iter()
+                        .map(|n| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+            swiss.record(&game.engines, points);
+        }
+        if crate::engine::process::draining() {
+            return Ok(());
+        }
+    }
+    Ok(())
 }
 
 /// `leader a 7.5/10`: the engine with the most points per game so far.
@@ -378,7 +478,7 @@ fn leader(results: &Results) -> String {
 
 /// The standings, and the SPRT's verdict on the first engine (the challenger) if one ran.
 fn print_standings(
-    results: &Results,
+    counter: &Counter,
     names: &[String],
     sprt: Option<(Sprt, f64, SprtState)>,
     paired: bool,
@@ -386,8 +486,10 @@ fn print_standings(
     stdout: &mut dyn Write,
 ) -> std::io::Result<()> {
     let first = &names[0];
+    let results = &counter.results();
     if json {
         let mut value = results.to_json();
+        add_ratings(&mut value, counter);
         if let Some((sprt, llr, state)) = &sprt {
             value["sprt"] = serde_json::json!({
                 "test": sprt, "llr": llr, "bounds": sprt.bounds(), "state": state,
@@ -401,6 +503,7 @@ fn print_standings(
         engines: names,
     };
     writeln!(stdout, "{standings}")?;
+    write_ratings(stdout, counter)?;
     if let Some((sprt, llr, state)) = &sprt {
         let (lower, upper) = sprt.bounds();
         let others = match names {

@@ -1,0 +1,126 @@
+"""The exact rules of DVONN, Double Dutch, Pegs, Wyx and DOUBLE: the referee's own Rust rules."""
+
+from typing import Any, List, Optional
+
+class RefereeError(ValueError):
+    """Anything the referee refuses: the base of ParseError, IllegalMove and SetupError."""
+
+class ParseError(RefereeError):
+    """A text that is no move of the game at all, wherever it is played."""
+
+class IllegalMove(RefereeError):
+    """A move of the game that the rules forbid here; the message says why."""
+
+class SetupError(RefereeError):
+    """A game that cannot be set up as asked: unknown game, variant or seat count."""
+
+def games() -> List[str]:
+    """The ids of the games, as `Game` takes them."""
+
+def rules_text(game_id: str) -> str:
+    """The rules of a game in words, as `referee rules GAME` prints them."""
+
+class Game:
+    """A game of DVONN, Double Dutch, Pegs, Wyx or DOUBLE, from its start or a record.
+
+    Chance events (Wyx's rack, DOUBLE's deal and draws) come from `seed` and are played as soon as
+    they are due, so a seat is always to move until the game is over. `copy()` is cheap: search by
+    copying, playing, and throwing the copy away."""
+
+    def __init__(
+        self,
+        game_id: str,
+        variant: Optional[str] = None,
+        seats: Optional[int] = None,
+        seed: int = 0,
+        setup: Optional[str] = None,
+    ) -> None:
+        """Sets up `game_id` (`games()` lists them) with its variant, number of seats, the seed of
+        its chance events, and (Wyx) the public rack as records store it in `setup`.
+        Raises SetupError."""
+    @staticmethod
+    def from_record(record: str, plies: Optional[int] = None) -> "Game":
+        """The position of a record (one line of a `--out` file, as text) after `plies` plies
+        (all when None), every ply checked; a ply that does not replay raises ParseError or
+        IllegalMove naming it."""
+    @property
+    def id(self) -> str:
+        """The game's id."""
+    @property
+    def variant(self) -> Optional[str]:
+        """The variant, or None."""
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+    @property
+    def ply(self) -> int:
+        """Plies played so far, chance plies included."""
+    @property
+    def seed(self) -> int:
+        """The seed of the chance events."""
+    def to_move(self) -> Optional[int]:
+        """The seat to move (from 0), or None when the game is over."""
+    def legal_moves(self) -> List[str]:
+        """The legal moves of the seat to move, as the protocol writes them (a pass is `pass`)."""
+    def play(self, move_text: str, /) -> str:
+        """Plays a move (any case) for the seat to move and returns it as the game writes it.
+        Raises ParseError for a text that is no move of the game, IllegalMove (with the reason)
+        for a move the rules forbid here; either way the game is unchanged."""
+    def copy(self) -> "Game":
+        """An independent copy, to search from."""
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, memo: Any) -> "Game": ...
+    def is_over(self) -> bool:
+        """Whether the game is over."""
+    def winners(self) -> List[int]:
+        """The winning seats (several share a win; all of them for a draw); empty while it goes
+        on."""
+    def outcome(self) -> str:
+        """The result in words (`ongoing`, `draw`, `seat 1 wins`, ...)."""
+    def scores(self) -> List[int]:
+        """Each seat's score by the rules, in seat order (DVONN: pieces controlled; DOUBLE: points
+        so far, lowest best)."""
+    def perft(self, depth: int) -> int:
+        """The number of move paths `depth` plies deep (chance plies count as moves)."""
+    def render(self, seat: Optional[int] = None) -> str:
+        """The position as text, as everyone sees it or (DOUBLE) as `seat` does."""
+    def public_setup(self) -> Optional[str]:
+        """The public layout drawn at setup (Wyx's rack, as records store it), or None."""
+
+class SeatView:
+    """One seat's view of a game, kept from what the engine protocol tells that seat: `play SEAT
+    MOVE` lines are `follow(SEAT, MOVE)`, `event TEXT` lines (DOUBLE's deals and draws, as the
+    seat is told them) are `follow(None, TEXT)`. In DOUBLE the cards the seat cannot see are
+    guesses, so `legal_moves()` are exactly its own moves when it is to act."""
+
+    def __init__(
+        self,
+        game_id: str,
+        variant: Optional[str] = None,
+        seats: Optional[int] = None,
+        seat: int = 0,
+        setup: Optional[str] = None,
+    ) -> None:
+        """The view of `seat` of the game `newgame` would start: the game's id, variant, seats
+        and (Wyx) the public rack as `newgame`'s `setup=` gives it. Raises SetupError."""
+    @property
+    def seat(self) -> int:
+        """The seat whose view this is."""
+    def follow(self, seat: Optional[int], text: str) -> str:
+        """Applies what the seat was told: a seat's move (`seat` a number) or a chance event
+        (`seat` None). Returns the ply as the game writes it. Raises ParseError for a move that is
+        no move of the game, IllegalMove for one that cannot be played here or an event not
+        expected; the view is then unchanged."""
+    def legal_moves(self) -> List[str]:
+        """This seat's legal moves when it is to act; empty otherwise."""
+    def to_move(self) -> Optional[int]:
+        """The seat to act, None for a chance event or when the game is over."""
+    def chance_due(self) -> bool:
+        """Whether a chance event (an `event` line) is due before a seat acts."""
+    def is_over(self) -> bool:
+        """Whether the game is over."""
+    def game(self) -> Game:
+        """A copy of the game as this seat knows it (in DOUBLE the unseen cards are guesses), to
+        search from; its chance events come from seed 0."""
+    def render(self) -> str:
+        """The position as this seat sees it."""

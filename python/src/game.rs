@@ -1,0 +1,247 @@
+//! `referee.Game`: a position of any game, its moves as the protocol's strings, and play.
+
+use pyo3::prelude::*;
+use rules::records::Record;
+use rules::records::replay::{ReplayError, replay_record};
+use rules::rules::game::{Actor, MoveError, Outcome, Setup, Viewer};
+use rules::rules::{AnyGame, Game as _, perft};
+
+use crate::{IllegalMove, ParseError, RefereeError, SetupError};
+
+/// A game of DVONN, Double Dutch, Pegs, Wyx or DOUBLE, from its start or a record.
+///
+/// Chance events (Wyx's rack, DOUBLE's deal and draws) come from `seed` and are played as soon
+/// as they are due, so a seat is always to move until the game is over. `copy()` is cheap: search
+/// by copying, playing, and throwing the copy away.
+#[pyclass(module = "referee", from_py_object)]
+#[derive(Clone)]
+pub struct Game {
+    game: AnyGame,
+    seed: u64,
+}
+
+/// The exception for a move's error: a text that is no move, or one the rules forbid.
+pub fn move_error(error: MoveError) -> PyErr {
+    match error {
+        MoveError::Parse(e) => ParseError::new_err(e.to_string()),
+        MoveError::Illegal(e) => IllegalMove::new_err(e.to_string()),
+    }
+}
+
+impl Game {
+    /// Plays the chance plies that are due, as the seed draws them.
+    fn settle(&mut self) {
+        while self.game.to_move() == Some(Actor::Chance) {
+            let Some(mv) = self.game.seeded_chance(self.seed) else {
+                return;
+            };
+            if self.game.try_play(&mv).is_err() {
+                return;
+            }
+        }
+    }
+
+    pub fn from_any(game: AnyGame, seed: u64) -> Game {
+        let mut game = Game { game, seed };
+        game.settle();
+        game
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// Sets up `game_id` (`games()` lists them) with its variant, number of seats, the seed of
+    /// its chance events, and (Wyx) the public rack as records store it in `setup`.
+    #[new]
+    #[pyo3(signature = (game_id, variant=None, seats=None, seed=0, setup=None))]
+    fn new(
+        game_id: &str,
+        variant: Option<String>,
+        seats: Option<usize>,
+        seed: u64,
+        setup: Option<String>,
+    ) -> PyResult<Game> {
+        let setup = Setup {
+            variant,
+            seats,
+            seed,
+            layout: setup,
+        };
+        let game =
+            AnyGame::create(game_id, &setup).map_err(|e| SetupError::new_err(e.to_string()))?;
+        Ok(Game::from_any(game, seed))
+    }
+
+    /// The position of a record (one line of a `--out` file, as text) after `plies` plies (all
+    /// when None), every ply checked; a ply that does not replay raises with its number.
+    #[staticmethod]
+    #[pyo3(signature = (record, plies=None))]
+    fn from_record(record: &str, plies: Option<usize>) -> PyResult<Game> {
+        let parsed: Record = serde_json::from_str(record)
+            .map_err(|e| RefereeError::new_err(format!("not a record: {e}")))?;
+        let game = replay_record(&parsed, plies).map_err(|e| match e {
+            ReplayError::Move { ply, error } => {
+                let text = format!("ply {ply}: {error}");
+                match error {
+                    MoveError::Parse(_) => ParseError::new_err(text),
+                    MoveError::Illegal(_) => IllegalMove::new_err(text),
+                }
+            }
+            other => SetupError::new_err(other.to_string()),
+        })?;
+        Ok(Game::from_any(game, parsed.seed))
+    }
+
+    /// The game's id.
+    #[getter]
+    fn id(&self) -> &'static str {
+        self.game.id()
+    }
+
+    /// The variant, or None.
+    #[getter]
+    fn variant(&self) -> Option<&'static str> {
+        self.game.variant()
+    }
+
+    /// The number of seats.
+    #[getter]
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+
+    /// Plies played so far, chance plies included.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.game.ply()
+    }
+
+    /// The seed of the chance events.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The seat to move (from 0), or None when the game is over.
+    fn to_move(&self) -> Option<usize> {
+        match self.game.to_move() {
+            Some(Actor::Seat(seat)) => Some(seat),
+            _ => None,
+        }
+    }
+
+    /// The legal moves of the seat to move, as the protocol writes them (a pass is `pass`).
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.game.legal_moves(&mut moves);
+        moves.iter().map(ToString::to_string).collect()
+    }
+
+    /// Plays `move` (any case) for the seat to move and returns it as the game writes it.
+    /// Raises ParseError for a text that is no move of the game, IllegalMove (with the reason)
+    /// for a move the rules forbid here; either way the game is unchanged.
+    #[pyo3(signature = (move_text, /))]
+    fn play(&mut self, move_text: &str) -> PyResult<String> {
+        let mv = (self.game.parse_move(move_text)).map_err(|e| move_error(MoveError::Parse(e)))?;
+        self.game
+            .check(&mv)
+            .map_err(|e| move_error(MoveError::Illegal(e)))?;
+        let mv = self.game.resolve(&mv);
+        let text = mv.to_string();
+        self.game.play_unchecked(&mv);
+        self.settle();
+        Ok(text)
+    }
+
+    /// An independent copy, to search from.
+    fn copy(&self) -> Game {
+        self.clone()
+    }
+
+    /// An independent copy (`copy.copy`).
+    fn __copy__(&self) -> Game {
+        self.clone()
+    }
+
+    /// An independent copy (`copy.deepcopy`).
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone()
+    }
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.game.outcome() != Outcome::Ongoing
+    }
+
+    /// The winning seats (several share a win; all of them for a draw); empty while it goes on.
+    fn winners(&self) -> Vec<usize> {
+        match self.game.outcome() {
+            Outcome::Ongoing => Vec::new(),
+            Outcome::Draw => (0..self.game.seats()).collect(),
+            Outcome::Winners(seats) => seats,
+        }
+    }
+
+    /// The result in words (`ongoing`, `draw`, `seat 1 wins`, ...).
+    fn outcome(&self) -> String {
+        self.game.outcome().to_string()
+    }
+
+    /// Each seat's score by the rules, in seat order (DVONN: pieces controlled; DOUBLE: points
+    /// so far, lowest best).
+    fn scores(&self) -> Vec<i64> {
+        self.game.scores()
+    }
+
+    /// The number of move paths `depth` plies deep (chance plies count as moves).
+    fn perft(&self, depth: u32) -> u64 {
+        perft(&self.game, depth)
+    }
+
+    /// The position as text, as everyone sees it or (DOUBLE) as `seat` does.
+    #[pyo3(signature = (seat=None))]
+    fn render(&self, seat: Option<usize>) -> PyResult<String> {
+        let viewer = match seat {
+            None => Viewer::Everyone,
+            Some(seat) if seat < self.game.seats() => Viewer::Seat(seat),
+            Some(seat) => {
+                return Err(RefereeError::new_err(format!(
+                    "no seat {seat} in a game of {} seats",
+                    self.game.seats()
+                )));
+            }
+        };
+        Ok(self.game.render(viewer))
+    }
+
+    /// The public layout drawn at setup (Wyx's rack, as records store it), or None.
+    fn public_setup(&self) -> Option<String> {
+        self.game.public_setup()
+    }
+
+    fn __str__(&self) -> String {
+        self.game.render(Viewer::Everyone)
+    }
+
+    fn __repr__(&self) -> String {
+        let variant = self
+            .game
+            .variant()
+            .map(|v| format!(" {v}"))
+            .unwrap_or_default();
+        format!(
+            "<referee.Game {}{variant}, {} seats, ply {}, {}>",
+            self.game.id(),
+            self.game.seats(),
+            self.game.ply(),
+            self.game.outcome()
+        )
+    }
+}
+
+impl Game {
+    /// The game inside.
+    pub fn inner(&self) -> &AnyGame {
+        &self.game
+    }
+}

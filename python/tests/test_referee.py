@@ -1,0 +1,184 @@
+"""The `referee` Python module against data the Rust code did not produce: DVONN perft counts
+agreed by independent programs (fixtures/dvonn/perft.tsv), the other games' perft counts checked
+by an independent Python implementation (fixtures/perft.tsv), and a real CodeCup game record.
+Run from the repository: python -m unittest discover -s python/tests"""
+
+import copy
+import json
+import pathlib
+import unittest
+
+import referee
+
+FIXTURES = pathlib.Path(__file__).resolve().parents[2] / "fixtures"
+
+
+class Api(unittest.TestCase):
+    def test_games_and_errors(self):
+        self.assertEqual(referee.games(), ["dvonn", "double-dutch", "pegs", "wyx", "double"])
+        for error in (referee.ParseError, referee.IllegalMove, referee.SetupError):
+            self.assertTrue(issubclass(error, referee.RefereeError))
+            self.assertTrue(issubclass(error, ValueError))
+        with self.assertRaises(referee.SetupError):
+            referee.Game("chess")
+        with self.assertRaises(referee.SetupError):
+            referee.Game("pegs", variant="blitz")
+        with self.assertRaises(referee.SetupError):
+            referee.Game("double", seats=7)
+
+    def test_parse_errors_and_illegal_moves_are_told_apart(self):
+        game = referee.Game("pegs")
+        with self.assertRaises(referee.ParseError):
+            game.play("zz")
+        with self.assertRaises(referee.IllegalMove) as raised:
+            game.play("c2c4")
+        self.assertTrue(str(raised.exception))
+        self.assertEqual(game.ply, 0, "an error leaves the game as it was")
+        self.assertEqual(game.play("C2C3"), "c2c3")
+        self.assertEqual(game.ply, 1)
+        self.assertEqual(game.to_move(), 1)
+
+    def test_copies_are_independent(self):
+        game = referee.Game("double-dutch", seats=3)
+        for other in (game.copy(), copy.copy(game), copy.deepcopy(game)):
+            other.play(other.legal_moves()[0])
+            self.assertEqual(game.ply, 0)
+            self.assertEqual(other.ply, 1)
+
+    def test_games_play_to_their_end(self):
+        for game_id, variant, seats in [
+            ("dvonn", None, None), ("double-dutch", None, 3), ("pegs", "turbo", None),
+            ("wyx", "double", None), ("double", None, 4),
+        ]:
+            game = referee.Game(game_id, variant=variant, seats=seats, seed=7)
+            while not game.is_over():
+                self.assertIsNotNone(game.to_move())
+                game.play(game.legal_moves()[-1])
+            self.assertTrue(game.winners(), game_id)
+            self.assertEqual(len(game.scores()), game.seats)
+            self.assertEqual(game.legal_moves(), [])
+            self.assertIn("game over", game.render())
+
+    def test_double_hides_other_hands(self):
+        game = referee.Game("double", seats=3, seed=5)
+        mine = game.render(seat=1)
+        self.assertIn("(hidden)", mine)
+        self.assertNotIn("(hidden)", game.render())
+        with self.assertRaises(referee.RefereeError):
+            game.render(seat=3)
+
+
+class Perft(unittest.TestCase):
+    def test_dvonn_counts_agreed_by_independent_programs(self):
+        rows = (FIXTURES / "dvonn" / "perft.tsv").read_text().splitlines()[1:]
+        for row in rows:
+            fields = row.split("\t")
+            counts = [int(c) for c in fields[3:6]]
+            game = referee.Game("dvonn")
+            for move in fields[-1].split():
+                game.play(move)
+            self.assertEqual([game.perft(d) for d in (1, 2, 3)], counts, fields[0])
+
+    def test_other_games_counts_checked_by_an_independent_implementation(self):
+        rows = (FIXTURES / "perft.tsv").read_text().splitlines()[1:]
+        for row in rows:
+            game_id, variant, seats, setup, counts, *prefix = row.split("\t")
+            game = referee.Game(
+                game_id,
+                variant=None if variant == "-" else variant,
+                seats=int(seats),
+                setup=None if setup == "-" else setup,
+            )
+            for move in (prefix[0].split() if prefix else []):
+                game.play(move)
+            expected = [int(c) for c in counts.split(",")][:3]
+            got = [game.perft(d) for d in range(1, len(expected) + 1)]
+            self.assertEqual(got, expected, row[:60])
+
+
+class Records(unittest.TestCase):
+    def test_a_record_replays_and_a_bad_ply_is_named(self):
+        line = (FIXTURES / "dvonn" / "random-games-100.jsonl").read_text().splitlines()[0]
+        fixture = json.loads(line)
+        record = {
+            "format": "referee-record", "version": 1, "game": "dvonn",
+            "seats": [{"name": "a"}, {"name": "b"}], "seed": 0,
+            "moves": [{"ply": i, "seat": None, "move": m} for i, m in enumerate(["D2", "C1"])],
+        }
+        game = referee.Game.from_record(json.dumps(record))
+        self.assertEqual(game.ply, 2)
+        self.assertEqual(referee.Game.from_record(json.dumps(record), plies=1).ply, 1)
+        record["moves"][1]["move"] = "D2"
+        with self.assertRaises(referee.IllegalMove) as raised:
+            referee.Game.from_record(json.dumps(record))
+        self.assertIn("ply 1", str(raised.exception))
+        with self.assertRaises(referee.RefereeError):
+            referee.Game.from_record("{}")
+        self.assertTrue(fixture["complete"])
+
+
+class Views(unittest.TestCase):
+    def test_a_seat_view_follows_the_protocol_lines(self):
+        view = referee.SeatView("pegs", seats=2, seat=1)
+        self.assertEqual(view.follow(0, "C2C3"), "c2c3")
+        self.assertEqual(view.to_move(), 1)
+        self.assertTrue(view.legal_moves())
+        with self.assertRaises(referee.ParseError):
+            view.follow(1, "nonsense")
+        with self.assertRaises(referee.IllegalMove):
+            view.follow(1, "c2c3")
+        self.assertEqual(view.game().ply, 1)
+
+    def test_a_double_view_knows_only_its_own_hand(self):
+        view = referee.SeatView("double", seats=3, seat=2)
+        self.assertTrue(view.chance_due())
+        self.assertEqual(view.legal_moves(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class Stubs(unittest.TestCase):
+    def test_the_stubs_name_every_public_call_and_nothing_else(self):
+        import ast
+
+        stubs = ast.parse((pathlib.Path(__file__).resolve().parents[1] / "referee.pyi").read_text())
+        declared = {}
+        for node in stubs.body:
+            if isinstance(node, ast.ClassDef):
+                declared[node.name] = {
+                    n.name for n in node.body if isinstance(n, ast.FunctionDef)
+                } - {"__init__"}
+            elif isinstance(node, ast.FunctionDef):
+                declared[node.name] = None
+        import inspect
+
+        # maturin puts the compiled module inside a package of the same name.
+        public = {
+            name for name in dir(referee)
+            if not name.startswith("_") and not inspect.ismodule(getattr(referee, name))
+        }
+        self.assertEqual(set(declared), public)
+        for name in ("Game", "SeatView"):
+            methods = {m for m in dir(getattr(referee, name)) if not m.startswith("_")}
+            methods |= {m for m in ("__copy__", "__deepcopy__") if hasattr(getattr(referee, name), m)}
+            self.assertEqual(declared[name], methods, name)
+            # Every call has its documentation in the module too.
+            for method in declared[name]:
+                self.assertTrue(getattr(getattr(referee, name), method).__doc__, method)
+
+
+class Readmes(unittest.TestCase):
+    def test_every_python_example_of_the_readmes_runs(self):
+        import contextlib
+        import io
+        import re
+
+        root = pathlib.Path(__file__).resolve().parents[2]
+        for readme in (root / "README.md", root / "python" / "README.md"):
+            blocks = re.findall(r"```python\n(.*?)```", readme.read_text(), re.S)
+            self.assertTrue(blocks, readme)
+            for block in blocks:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    exec(compile(block, str(readme), "exec"), {})

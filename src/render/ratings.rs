@@ -1,0 +1,116 @@
+//! The rating list as HTML: a table, and a picture with a dot and a bar (the 95% interval) per
+//! engine, a bound as an arrow from it.
+
+use std::fmt::Write as _;
+
+use crate::render::svg::escape;
+use crate::stats::ratings::{Ratings, Standing};
+
+/// The table and the picture of `ratings`.
+pub fn ratings_html(ratings: &Ratings) -> String {
+    let mut html = format!(
+        "<h3>Ratings</h3><p>Elo with its 95% interval, {}, fitted to all {} games at once.</p>\
+         <table id=\"ratings\"><tr><th>engine</th><th>rating</th><th>95% interval</th>\
+         <th>games</th><th>points</th></tr>",
+        escape(&ratings.reference.to_string()),
+        ratings.games
+    );
+    for r in &ratings.engines {
+        let (rating, error) = match r.standing {
+            Standing::Rated { elo, error } => (format!("{elo:.1}"), format!("± {error:.1}")),
+            Standing::AtLeast(elo) => (format!("≥ {elo:.0}"), "won every game".into()),
+            Standing::AtMost(elo) => (format!("≤ {elo:.0}"), "lost every game".into()),
+            Standing::Unrated(why) => (String::new(), format!("not rated: {why}")),
+        };
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>{rating}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+            escape(&r.name),
+            escape(&error),
+            r.games,
+            r.points
+        );
+    }
+    html.push_str("</table>");
+    html.push_str(&picture(ratings));
+    html
+}
+
+/// One row per rated or bounded engine: a dot at its rating and its interval as a bar.
+fn picture(ratings: &Ratings) -> String {
+    const W: f64 = 720.0;
+    const LEFT: f64 = 140.0;
+    const ROW: f64 = 22.0;
+    let shown: Vec<_> = (ratings.engines.iter())
+        .filter(|r| !matches!(r.standing, Standing::Unrated(_)))
+        .collect();
+    let ends = |r: &&crate::stats::ratings::Rating| match r.standing {
+        Standing::Rated { elo, error } => (elo - error, elo + error),
+        Standing::AtLeast(elo) | Standing::AtMost(elo) => (elo, elo),
+        Standing::Unrated(_) => (0.0, 0.0),
+    };
+    let low = shown
+        .iter()
+        .map(|r| ends(r).0)
+        .fold(f64::INFINITY, f64::min);
+    let high = shown
+        .iter()
+        .map(|r| ends(r).1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if shown.is_empty() || !low.is_finite() || !high.is_finite() {
+        return String::new();
+    }
+    // Room beyond the extremes for the bounds' arrows.
+    let margin = ((high - low) * 0.1).max(20.0);
+    let (low, high) = (low - margin, high + margin);
+    let width = W - LEFT - 20.0;
+    let x_of = |elo: f64| LEFT + (elo - low) / (high - low) * width;
+    let height = 40.0 + ROW * shown.len() as f64;
+    let mut svg = format!(
+        r##"<svg class="ratings-plot" viewBox="0 0 {W} {height}" width="{W}" height="{height}" font-family="sans-serif" font-size="11"><rect width="100%" height="100%" fill="white"/>"##
+    );
+    for k in 0..=4 {
+        let elo = low + (high - low) * f64::from(k) / 4.0;
+        let x = x_of(elo);
+        let _ = write!(
+            svg,
+            r##"<line x1="{x:.1}" x2="{x:.1}" y1="10" y2="{:.1}" stroke="#eee"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#666">{elo:.0}</text>"##,
+            height - 24.0,
+            height - 10.0
+        );
+    }
+    for (i, r) in shown.iter().enumerate() {
+        let y = 22.0 + ROW * i as f64;
+        let _ = write!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+            LEFT - 8.0,
+            y + 4.0,
+            escape(&r.name)
+        );
+        let mark = match r.standing {
+            Standing::Rated { elo, error } => format!(
+                r##"<line class="interval" x1="{:.1}" x2="{:.1}" y1="{y:.1}" y2="{y:.1}" stroke="#1f77b4" stroke-width="3" stroke-opacity="0.5"/><circle class="rating" cx="{:.1}" cy="{y:.1}" r="4" fill="#1f77b4"/>"##,
+                x_of(elo - error),
+                x_of(elo + error),
+                x_of(elo)
+            ),
+            Standing::AtLeast(elo) | Standing::AtMost(elo) => {
+                let (from, to) = match r.standing {
+                    Standing::AtLeast(_) => (x_of(elo), x_of(high)),
+                    _ => (x_of(elo), x_of(low)),
+                };
+                let tip = if to > from { to - 6.0 } else { to + 6.0 };
+                format!(
+                    r##"<line class="rating-bound" x1="{from:.1}" x2="{to:.1}" y1="{y:.1}" y2="{y:.1}" stroke="#d62728" stroke-width="2"/><polygon points="{to:.1},{y:.1} {tip:.1},{:.1} {tip:.1},{:.1}" fill="#d62728"/>"##,
+                    y - 4.0,
+                    y + 4.0
+                )
+            }
+            Standing::Unrated(_) => String::new(),
+        };
+        svg.push_str(&mark);
+    }
+    svg.push_str("</svg>");
+    svg
+}

@@ -1,0 +1,619 @@
+//! Joint ratings: one Elo per engine fitted to every game of any set of records at once (a
+//! ladder is just more files), with a 95% interval each, an anchor, and the engines that cannot
+//! be rated named with the reason. The model and its rules are in `fit` and protocol.md.
+
+mod cholesky;
+mod fit;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::records::Record;
+use fit::{Game, K};
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z_95: f64 = 1.959_963_984_540_054;
+
+/// How much less likely than at an infinite rating a bound's results may be: a bound is where the
+/// likelihood of an engine's results falls to a twentieth of its best.
+const BOUND_RATIO: f64 = 0.05;
+
+/// Why the records cannot be rated together.
+#[derive(Debug, thiserror::Error)]
+pub enum RatingsError {
+    /// Records of different games (or variants).
+    #[error(
+        "records of {first} and of {other} mixed: ratings compare engines at one game (rate each \
+         game's records apart)"
+    )]
+    MixedGames {
+        /// The first records' game.
+        first: String,
+        /// Another game found.
+        other: String,
+    },
+    /// No finished game.
+    #[error("no finished game in the records")]
+    NoGames,
+    /// One engine.
+    #[error("ratings compare two or more engines; the records name only {0}")]
+    OneEngine(String),
+    /// An anchor that is not in the records.
+    #[error("no engine {name} to anchor in the records (they name {known})")]
+    UnknownAnchor {
+        /// The name given.
+        name: String,
+        /// The names in the records.
+        known: String,
+    },
+    /// An anchor that cannot be rated.
+    #[error("the anchor {name} cannot be rated: {why}")]
+    AnchorUnrated {
+        /// The anchor.
+        name: String,
+        /// Why.
+        why: Unrated,
+    },
+}
+
+/// Why an engine has no rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unrated {
+    /// Fewer games than the minimum.
+    FewGames(u32),
+    /// None of its games links it to the rated engines.
+    Disconnected,
+    /// Its results fit no finite rating, and no bound either: it won or lost every game against
+    /// engines that are not rated themselves.
+    NoFiniteRating,
+}
+
+impl fmt::Display for Unrated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unrated::FewGames(min) => write!(f, "fewer than {min} games (--min-games)"),
+            Unrated::Disconnected => f.write_str("no game links it to the rated engines"),
+            Unrated::NoFiniteRating => {
+                f.write_str("it won, or lost, every game against engines that are not rated either")
+            }
+        }
+    }
+}
+
+impl Unrated {
+    /// Its name in JSON.
+    fn name(self) -> &'static str {
+        match self {
+            Unrated::FewGames(_) => "few_games",
+            Unrated::Disconnected => "disconnected",
+            Unrated::NoFiniteRating => "no_finite_rating",
+        }
+    }
+}
+
+/// Where an engine stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Standing {
+    /// Its rating and the half-width of its 95% interval.
+    Rated {
+        /// Elo.
+        elo: f64,
+        /// Half-width of the 95% interval.
+        error: f64,
+    },
+    /// It won every game against rated engines: its rating is at least this (95%).
+    AtLeast(f64),
+    /// It lost every game against rated engines: its rating is at most this (95%).
+    AtMost(f64),
+    /// No rating.
+    Unrated(Unrated),
+}
+
+/// One engine of the list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating {
+    /// The engine's name.
+    pub name: String,
+    /// Finished games it played.
+    pub games: u32,
+    /// Its points in them (1 a win, `1/k` a win shared by `k`, half a draw).
+    pub points: f64,
+    /// Its rating, bound, or why it has none.
+    pub standing: Standing,
+}
+
+/// The rating list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ratings {
+    /// Rated engines and bounds from the highest down, then the unrated by name.
+    pub engines: Vec<Rating>,
+    /// Finished games read.
+    pub games: u64,
+    /// What fixes the scale's zero.
+    pub reference: Reference,
+}
+
+/// What fixes the scale's zero.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reference {
+    /// The rated engines average 0.
+    Average,
+    /// This engine is at this rating.
+    Anchor(String, f64),
+}
+
+impl fmt::Display for Reference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reference::Average => f.write_str("average 0"),
+            Reference::Anchor(name, elo) => write!(f, "{name} at {elo}"),
+        }
+    }
+}
+
+/// How to rate.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// This engine gets this rating (default: the rated engines average 0).
+    pub anchor: Option<(String, f64)>,
+    /// Engines with fewer games are named, not rated (and their games left out).
+    pub min_games: u32,
+}
+
+/// The games of any number of records, counted by kind: memory grows with the engines and the
+/// distinct tables and results, not with the games.
+#[derive(Clone, Debug, Default)]
+pub struct Pool {
+    game: Option<String>,
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+    /// Each kind of game: its seats' engines, sorted, with whether each won; and how many.
+    kinds: HashMap<Vec<(usize, bool)>, u64>,
+    games: Vec<u32>,
+    points: Vec<f64>,
+    finished: u64,
+}
+
+impl Pool {
+    /// Adds `record` if it is finished.
+    pub fn add(&mut self, record: &Record) -> Result<(), RatingsError> {
+        let Some(result) = &record.result else {
+            return Ok(());
+        };
+        let game = match &record.variant {
+            Some(variant) => format!("{} {variant}", record.game),
+            None => record.game.clone(),
+        };
+        match &self.game {
+            None => self.game = Some(game),
+            Some(first) if *first != game => {
+                return Err(RatingsError::MixedGames {
+                    first: first.clone(),
+                    other: game,
+                });
+            }
+            Some(_) => {}
+        }
+        let winners = result.winners.len().max(1) as f64;
+        let mut kind = Vec::with_capacity(record.seats.len());
+        for (seat, info) in record.seats.iter().enumerate() {
+            let engine = match self.index.get(&info.name) {
+                Some(&engine) => engine,
+                None => {
+                    self.index.insert(info.name.clone(), self.names.len());
+                    self.names.push(info.name.clone());
+                    self.games.push(0);
+                    self.points.push(0.0);
+                    self.names.len() - 1
+                }
+            };
+            let won = result.winners.contains(&seat);
+            self.games[engine] += 1;
+            self.points[engine] += if won { 1.0 / winners } else { 0.0 };
+            kind.push((engine, won));
+        }
+        kind.sort_unstable();
+        *self.kinds.entry(kind).or_default() += 1;
+        self.finished += 1;
+        Ok(())
+    }
+
+    /// The rating list.
+    pub fn rate(&self, options: &Options) -> Result<Ratings, RatingsError> {
+        match self.names.as_slice() {
+            [] => return Err(RatingsError::NoGames),
+            [one] => return Err(RatingsError::OneEngine(one.clone())),
+            _ => {}
+        }
+        let anchor = match &options.anchor {
+            None => None,
+            Some((name, elo)) => match self.index.get(name) {
+                Some(&engine) => Some((engine, *elo)),
+                None => {
+                    return Err(RatingsError::UnknownAnchor {
+                        name: name.clone(),
+                        known: self.names.join(", "),
+                    });
+                }
+            },
+        };
+        let n = self.names.len();
+        let few = Some(Standing::Unrated(Unrated::FewGames(options.min_games)));
+        let mut standing: Vec<Option<Standing>> = (self.games.iter())
+            .map(|&games| if games < options.min_games { few } else { None })
+            .collect();
+        // The games of the engines that count, each a Luce choice of its winners.
+        let games: Vec<Game> = (self.kinds.iter())
+            .filter(|(kind, _)| kind.iter().all(|&(e, _)| standing[e].is_none()))
+            .map(|(kind, &count)| game_of(kind, count))
+            .collect();
+        let main = main_group(n, &games, anchor.map(|(e, _)| e), &mut standing);
+        if let Some((engine, _)) = anchor.filter(|(e, _)| !main.contains(e)) {
+            let why = match standing[engine] {
+                Some(Standing::Unrated(why)) => why,
+                _ => Unrated::NoFiniteRating,
+            };
+            return Err(RatingsError::AnchorUnrated {
+                name: self.names[engine].clone(),
+                why,
+            });
+        }
+        let rated = self.fit(&main, &games, anchor, &mut standing);
+        bounds(&games, &rated, &mut standing);
+        let mut engines: Vec<Rating> = (0..n)
+            .map(|e| Rating {
+                name: self.names[e].clone(),
+                games: self.games[e],
+                points: self.points[e],
+                standing: standing[e].unwrap_or(Standing::Unrated(Unrated::Disconnected)),
+            })
+            .collect();
+        let key = |r: &Rating| match r.standing {
+            Standing::Rated { elo, .. } | Standing::AtLeast(elo) | Standing::AtMost(elo) => elo,
+            Standing::Unrated(_) => f64::NEG_INFINITY,
+        };
+        engines.sort_by(|a, b| key(b).total_cmp(&key(a)).then_with(|| a.name.cmp(&b.name)));
+        Ok(Ratings {
+            engines,
+            games: self.finished,
+            reference: match &options.anchor {
+                Some((name, elo)) => Reference::Anchor(name.clone(), *elo),
+                None => Reference::Average,
+            },
+        })
+    }
+
+    /// Fits the engines of `main` and writes their standings; returns each rated engine's Elo.
+    fn fit(
+        &self,
+        main: &[usize],
+        games: &[Game],
+        anchor: Option<(usize, f64)>,
+        standing: &mut [Option<Standing>],
+    ) -> HashMap<usize, f64> {
+        let local: HashMap<usize, usize> = main.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+        let inside: Vec<Game> = (games.iter())
+            .filter(|g| g.seats.iter().all(|(e, _)| local.contains_key(e)))
+            .map(|g| Game {
+                seats: g.seats.iter().map(|&(e, p)| (local[&e], p)).collect(),
+                count: g.count,
+            })
+            .collect();
+        let Some(fit) = fit::fit(main.len(), &inside) else {
+            for &e in main {
+                standing[e] = Some(Standing::Unrated(Unrated::NoFiniteRating));
+            }
+            return HashMap::new();
+        };
+        let m = main.len();
+        // The contrast that fixes the zero: the anchor, or the average of the rated engines.
+        let reference = |c: &mut [f64]| match anchor.and_then(|(e, _)| local.get(&e)) {
+            Some(&a) => c[a] -= 1.0,
+            None => c.iter_mut().for_each(|x| *x -= 1.0 / m as f64),
+        };
+        let mut zero = vec![0.0; m];
+        reference(&mut zero);
+        let shift = -zero.iter().zip(&fit.elo).map(|(c, r)| c * r).sum::<f64>()
+            - anchor.map_or(0.0, |(_, elo)| elo);
+        let mut rated = HashMap::new();
+        for (i, &e) in main.iter().enumerate() {
+            let mut c = vec![0.0; m];
+            c[i] += 1.0;
+            reference(&mut c);
+            let elo = fit.elo[i] - shift;
+            let error = Z_95 * fit.variance(&c).sqrt();
+            standing[e] = Some(Standing::Rated { elo, error });
+            rated.insert(e, elo);
+        }
+        rated
+    }
+}
+
+/// One kind of game as the fit sees it: each winner's share of the point.
+fn game_of(kind: &[(usize, bool)], count: u64) -> Game {
+    let winners = kind.iter().filter(|(_, won)| *won).count().max(1) as f64;
+    Game {
+        seats: (kind.iter())
+            .map(|&(e, won)| (e, if won { 1.0 / winners } else { 0.0 }))
+            .collect(),
+        count: count as f64,
+    }
+}
+
+/// The engines that can be fitted together: of the engines linked by games, the group (the
+/// anchor's, or the largest) in which each has won points against the others and lost points to
+/// them, directly or through others (a strongly connected component of "took points from").
+/// Engines linked to it otherwise are left for [`bounds`]; those not linked at all are marked
+/// disconnected.
+fn main_group(
+    n: usize,
+    games: &[Game],
+    anchor: Option<usize>,
+    standing: &mut [Option<Standing>],
+) -> Vec<usize> {
+    let mut beats: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut linked: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for game in games {
+        for &(a, pa) in &game.seats {
+            for &(b, pb) in &game.seats {
+                if a != b {
+                    linked[a].push(b);
+                    // Points taken from b: a got more, or shared a win with it.
+                    if pa > pb || (pa > 0.0 && pa == pb) {
+                        beats[a].push(b);
+                    }
+                }
+            }
+        }
+    }
+    let active: Vec<usize> = (0..n).filter(|&e| !linked[e].is_empty()).collect();
+    let pick = |groups: Vec<Vec<usize>>| {
+        let by_anchor = anchor.and_then(|a| groups.iter().position(|g| g.contains(&a)));
+        let largest = (0..groups.len()).max_by_key(|&i| (groups[i].len(), usize::MAX - i));
+        by_anchor
+            .or(largest)
+            .map(|i| groups[i].clone())
+            .unwrap_or_default()
+    };
+    let component = pick(components(&active, &linked));
+    for &e in &active {
+        if !component.contains(&e) && standing[e].is_none() {
+            standing[e] = Some(Standing::Unrated(Unrated::Disconnected));
+        }
+    }
+    let mut main = pick(components(&component, &beats));
+    if main.len() < 2 {
+        main.clear();
+    }
+    main.sort_unstable();
+    main
+}
+
+/// The strongly connected components of the graph `edges` over `nodes` (Kosaraju: one pass
+/// along the edges, one against them); with symmetric edges, the connected components.
+fn components(nodes: &[usize], edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let n = edges.len();
+    let mut inside = vec![false; n];
+    nodes.iter().for_each(|&e| inside[e] = true);
+    let mut reverse: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &a in nodes {
+        for &b in &edges[a] {
+            if inside[b] {
+                reverse[b].push(a);
+            }
+        }
+    }
+    // The order in which a depth-first search along the edges finishes the nodes.
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(nodes.len());
+    for &start in nodes {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![(start, 0usize)];
+        while let Some((node, next)) = stack.pop() {
+            match edges[node].get(next) {
+                Some(&b) => {
+                    stack.push((node, next + 1));
+                    if inside[b] && !seen[b] {
+                        seen[b] = true;
+                        stack.push((b, 0));
+                    }
+                }
+                None => order.push(node),
+            }
+        }
+    }
+    let mut group = vec![usize::MAX; n];
+    let mut groups = Vec::new();
+    for &start in order.iter().rev() {
+        if group[start] != usize::MAX {
+            continue;
+        }
+        let id = groups.len();
+        let mut members = vec![start];
+        group[start] = id;
+        let mut stack = vec![start];
+        while let Some(node) = stack.pop() {
+            for &b in &reverse[node] {
+                if group[b] == usize::MAX {
+                    group[b] = id;
+                    members.push(b);
+                    stack.push(b);
+                }
+            }
+        }
+        members.sort_unstable();
+        groups.push(members);
+    }
+    groups
+}
+
+/// A bound for each engine left out of the fit that played rated engines only at some tables:
+/// the rating at which its results there become [`BOUND_RATIO`] as likely as at the best (an
+/// infinite rating for an engine that won them all, minus infinity for one that lost them all),
+/// the rated engines held at their ratings.
+fn bounds(games: &[Game], rated: &HashMap<usize, f64>, standing: &mut [Option<Standing>]) {
+    if rated.is_empty() {
+        for s in standing.iter_mut().filter(|s| s.is_none()) {
+            *s = Some(Standing::Unrated(Unrated::NoFiniteRating));
+        }
+        return;
+    }
+    let low = rated.values().copied().fold(f64::INFINITY, f64::min) - 5000.0;
+    let high = rated.values().copied().fold(f64::NEG_INFINITY, f64::max) + 5000.0;
+    for (engine, slot) in standing.iter_mut().enumerate() {
+        if slot.is_some() {
+            continue;
+        }
+        let own: Vec<&Game> = (games.iter())
+            .filter(|g| g.seats.iter().any(|&(e, _)| e == engine))
+            .filter(|g| {
+                g.seats
+                    .iter()
+                    .all(|(e, _)| *e == engine || rated.contains_key(e))
+            })
+            .collect();
+        if own.is_empty() {
+            *slot = Some(Standing::Unrated(Unrated::NoFiniteRating));
+            continue;
+        }
+        let likelihood = |elo: f64| -> f64 {
+            let theta = |e: usize| K * if e == engine { elo } else { rated[&e] };
+            (own.iter())
+                .map(|g| g.count * fit::game_log_likelihood(g, theta))
+                .sum()
+        };
+        let (at_high, at_low) = (likelihood(high), likelihood(low));
+        let up = at_high > at_low;
+        let target = at_high.max(at_low) + BOUND_RATIO.ln();
+        // Bisection: the likelihood is monotone in the engine's own rating here.
+        let (mut a, mut b) = (low, high);
+        for _ in 0..100 {
+            let middle = (a + b) / 2.0;
+            let above = likelihood(middle) >= target;
+            if above == up {
+                b = middle;
+            } else {
+                a = middle;
+            }
+        }
+        let bound = (a + b) / 2.0;
+        *slot = Some(if up {
+            Standing::AtLeast(bound)
+        } else {
+            Standing::AtMost(bound)
+        });
+    }
+}
+
+impl Ratings {
+    /// The list as JSON: an array of objects with `name`, `rating` (the bound for a bound, null
+    /// when unrated), `error` (the 95% half-width, null but for ratings), `games`, `points`,
+    /// `bound` (`at_least`, `at_most` or null) and `unrated` (why, or null).
+    pub fn to_json(&self) -> serde_json::Value {
+        let round = |x: f64| (x * 10.0).round() / 10.0;
+        let engines = self.engines.iter().map(|r| {
+            let (rating, error, bound, unrated) = match r.standing {
+                Standing::Rated { elo, error } => {
+                    (Some(round(elo)), Some(round(error)), None, None)
+                }
+                Standing::AtLeast(elo) => (Some(round(elo)), None, Some("at_least"), None),
+                Standing::AtMost(elo) => (Some(round(elo)), None, Some("at_most"), None),
+                Standing::Unrated(why) => (None, None, None, Some(why.name())),
+            };
+            serde_json::json!({
+                "name": r.name,
+                "rating": rating,
+                "error": error,
+                "games": r.games,
+                "points": r.points,
+                "bound": bound,
+                "unrated": unrated,
+            })
+        });
+        serde_json::Value::Array(engines.collect())
+    }
+}
+
+impl Ratings {
+    /// A rating with `decimals`: signed around an average of 0, plain around an anchor.
+    fn number(&self, elo: f64, decimals: usize) -> String {
+        match self.reference {
+            Reference::Average => format!("{elo:+.decimals$}"),
+            Reference::Anchor(..) => format!("{elo:.decimals$}"),
+        }
+    }
+}
+
+impl fmt::Display for Ratings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rated = |r: &Rating| matches!(r.standing, Standing::Rated { .. });
+        if !self.engines.iter().any(rated) {
+            return write!(
+                f,
+                "Ratings: none yet from {} games: no two engines have both taken points from \
+                 and lost points to each other, directly or through others",
+                self.games
+            );
+        }
+        let width = (self.engines.iter())
+            .map(|r| r.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        writeln!(
+            f,
+            "Ratings (Elo with its 95% interval, {}) from {} games:",
+            self.reference, self.games
+        )?;
+        write!(
+            f,
+            "rank  {:<width$}  {:>9}  {:>6}  {:>6}  {:>7}",
+            "engine", "rating", "error", "games", "points"
+        )?;
+        let mut rank = 0;
+        for r in &self.engines {
+            let (place, rating, error, note) = match r.standing {
+                Standing::Rated { elo, error } => {
+                    rank += 1;
+                    let error = match error {
+                        0.0 => "anchor".to_owned(),
+                        _ => format!("{error:.1}"),
+                    };
+                    (rank.to_string(), self.number(elo, 1), error, String::new())
+                }
+                Standing::AtLeast(elo) => (
+                    "-".into(),
+                    format!(">={}", self.number(elo, 0)),
+                    String::new(),
+                    "  won every game against rated engines: a 95% bound".into(),
+                ),
+                Standing::AtMost(elo) => (
+                    "-".into(),
+                    format!("<={}", self.number(elo, 0)),
+                    String::new(),
+                    "  lost every game against rated engines: a 95% bound".into(),
+                ),
+                Standing::Unrated(why) => (
+                    "-".into(),
+                    String::new(),
+                    String::new(),
+                    format!("  not rated: {why}"),
+                ),
+            };
+            write!(
+                f,
+                "\n{place:>4}  {:<width$}  {rating:>9}  {error:>6}  {:>6}  {:>7}{note}",
+                r.name,
+                r.games,
+                format!("{:.1}", r.points)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

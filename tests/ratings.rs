@@ -1,0 +1,162 @@
+//! Joint ratings against Ordo's: the same 1200 two-seat results (fixtures/ratings, whose README
+//! says how Ordo 1.2.6 was run on them) give every engine Ordo's rating within 1 Elo and its
+//! interval within 15%; the PGN the referee exports is the file Ordo read; bad input is refused.
+
+mod common;
+
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::Value;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ratings");
+
+/// Ordo's table: name, rating and error (`None` for the anchor's `----`).
+fn ordo(file: &str) -> Vec<(String, f64, Option<f64>)> {
+    let text = std::fs::read_to_string(Path::new(FIXTURES).join(file)).unwrap();
+    text.lines()
+        .filter_map(|line| {
+            let (left, right) = line.split_once(':')?;
+            let name = left.split_whitespace().nth(1)?.to_owned();
+            let mut columns = right.split_whitespace();
+            let rating = columns.next()?.parse().ok()?;
+            let error = columns.next()?.parse().ok();
+            Some((name, rating, error))
+        })
+        .collect()
+}
+
+fn ratings(extra: &[&str]) -> Vec<Value> {
+    let output = cargo_bin_cmd!("referee")
+        .current_dir(FIXTURES)
+        .args(["ratings", "league.jsonl", "--json"])
+        .args(extra)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let value: Value = serde_json::from_slice(&output).unwrap();
+    value.as_array().unwrap().clone()
+}
+
+fn agree(ours: &[Value], theirs: &[(String, f64, Option<f64>)]) {
+    assert_eq!(ours.len(), theirs.len());
+    for (name, rating, error) in theirs {
+        let engine = ours.iter().find(|e| e["name"] == name.as_str()).unwrap();
+        let got = engine["rating"].as_f64().unwrap();
+        assert!(
+            (got - rating).abs() <= 1.0,
+            "{name}: {got} vs Ordo's {rating}"
+        );
+        match error {
+            Some(error) => {
+                let got = engine["error"].as_f64().unwrap();
+                assert!(
+                    (got - error).abs() <= 0.15 * error,
+                    "{name}: ±{got} vs Ordo's ±{error}"
+                );
+            }
+            None => assert_eq!(engine["error"].as_f64(), Some(0.0), "{name} is the anchor"),
+        }
+        assert!(engine["games"].as_u64().unwrap() > 0 && engine["points"].is_number());
+    }
+}
+
+#[test]
+fn the_ratings_agree_with_ordo_around_the_average_and_an_anchor() {
+    agree(&ratings(&[]), &ordo("ordo-average.txt"));
+    agree(
+        &ratings(&["--anchor", "dog=1500"]),
+        &ordo("ordo-anchor.txt"),
+    );
+}
+
+#[test]
+fn the_exported_pgn_is_what_ordo_read() {
+    let output = cargo_bin_cmd!("referee")
+        .current_dir(FIXTURES)
+        .args(["export", "--format", "pgn", "league.jsonl"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let expected = std::fs::read(Path::new(FIXTURES).join("league.pgn")).unwrap();
+    assert!(
+        output == expected,
+        "the export differs from fixtures/ratings/league.pgn"
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = common::temp_dir("ratings-bad");
+    let league = Path::new(FIXTURES).join("league.jsonl");
+    let text = std::fs::read_to_string(&league).unwrap();
+    let first = text.lines().next().unwrap();
+    let pegs = first
+        .replace("\"dvonn\"", "\"pegs\"")
+        .replace("\"seed\":0", "\"seed\":99999");
+    let mixed = dir.join("mixed.jsonl");
+    std::fs::write(&mixed, format!("{text}{pegs}\n")).unwrap();
+    let lone = dir.join("lone.jsonl");
+    let one = first.replace(
+        r#"[{"name":"bee"},{"name":"cat"}]"#,
+        r#"[{"name":"ant"},{"name":"ant"}]"#,
+    );
+    assert_ne!(one, first);
+    std::fs::write(&lone, format!("{one}\n")).unwrap();
+    let cases: [(&[&str], &Path, &str); 4] = [
+        (&["--anchor", "yak=0"], &league, "no engine yak to anchor"),
+        (&["--anchor", "yak"], &league, "is not NAME=ELO"),
+        (&[], &mixed, "records of dvonn and of pegs mixed"),
+        (&[], &lone, "the records name only"),
+    ];
+    for (flags, file, message) in cases {
+        cargo_bin_cmd!("referee")
+            .arg("ratings")
+            .arg(file)
+            .args(flags)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+    }
+}
+
+#[test]
+fn stats_and_report_show_the_same_list() {
+    let list = ratings(&[]);
+    let output = cargo_bin_cmd!("referee")
+        .current_dir(FIXTURES)
+        .args(["stats", "league.jsonl", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stats: Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(stats["ratings"].as_array().unwrap(), &list);
+    let dir = common::temp_dir("ratings-report");
+    let page = dir.join("report.html");
+    cargo_bin_cmd!("referee")
+        .current_dir(FIXTURES)
+        .args(["report", "league.jsonl", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(r#"<table id="ratings">"#));
+    // A dot and an interval for each of the 8 engines.
+    assert_eq!(html.matches(r#"class="rating""#).count(), 8);
+    assert_eq!(html.matches(r#"class="interval""#).count(), 8);
+    for engine in &list {
+        let row = format!(
+            "<tr><td>{}</td><td>{:.1}</td><td>± {:.1}</td>",
+            engine["name"].as_str().unwrap(),
+            engine["rating"].as_f64().unwrap(),
+            engine["error"].as_f64().unwrap()
+        );
+        assert!(html.contains(&row), "no row {row}");
+    }
+}
