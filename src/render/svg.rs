@@ -15,6 +15,20 @@ pub fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// A number with one decimal, as `{:.1}` writes it but without the exact float formatting that
+/// dominates the cost of a picture: the pictures' coordinates are sums of halves and the corners
+/// of hexagons, so rounding the tenths halfway up or to even never differs in practice.
+struct Tenths(f64);
+
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tenths = (self.0 * 10.0).round() as i64;
+        let sign = if tenths < 0 { "-" } else { "" };
+        let abs = tenths.unsigned_abs();
+        write!(f, "{sign}{}.{}", abs / 10, abs % 10)
+    }
+}
+
 impl Svg {
     /// A picture `width` by `height` user units, with a white background.
     pub fn new(width: f64, height: f64) -> Svg {
@@ -31,7 +45,10 @@ impl Svg {
     pub fn circle(&mut self, x: f64, y: f64, r: f64, fill: &str, stroke: &str, class: &str) {
         let _ = write!(
             self.text,
-            "\n<circle class=\"{class}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{r:.1}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"/>"
+            "\n<circle class=\"{class}\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"/>",
+            Tenths(x),
+            Tenths(y),
+            Tenths(r)
         );
     }
 
@@ -40,7 +57,11 @@ impl Svg {
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: &str, class: &str) {
         let _ = write!(
             self.text,
-            "\n<rect class=\"{class}\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"{fill}\" stroke=\"{stroke}\"/>"
+            "\n<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\"/>",
+            Tenths(x),
+            Tenths(y),
+            Tenths(w),
+            Tenths(h)
         );
     }
 
@@ -48,7 +69,7 @@ impl Svg {
     pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: &str, class: &str) {
         let points: Vec<String> = points
             .iter()
-            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .map(|&(x, y)| format!("{},{}", Tenths(x), Tenths(y)))
             .collect();
         let _ = write!(
             self.text,
@@ -72,7 +93,10 @@ impl Svg {
     pub fn text(&mut self, x: f64, y: f64, size: f64, fill: &str, text: &str) {
         let _ = write!(
             self.text,
-            "\n<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size:.0}\" fill=\"{fill}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
+            "\n<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{fill}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
+            Tenths(x),
+            Tenths(y),
+            size.round() as i64,
             escape(text)
         );
     }
@@ -81,7 +105,10 @@ impl Svg {
     pub fn label(&mut self, x: f64, y: f64, size: f64, text: &str) {
         let _ = write!(
             self.text,
-            "\n<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size:.0}\" fill=\"#222\" dominant-baseline=\"central\">{}</text>",
+            "\n<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#222\" dominant-baseline=\"central\">{}</text>",
+            Tenths(x),
+            Tenths(y),
+            size.round() as i64,
             escape(text)
         );
     }

@@ -1,0 +1,112 @@
+//! `view` and `report` of any number of games: 10,000 games stay under 100 MB of memory, the page grows with the moves rather than with pictures of every
+//! position, and a record that does not replay leaves no half-written page behind.
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use common::{peak_rss_kib, run_sampled, temp_dir};
+use serde_json::Value;
+
+/// `copies` copies of one finished Pegs game, each its own game (its own number).
+fn many_games(dir: &std::path::Path, copies: usize) -> std::path::PathBuf {
+    let one = dir.join("one.jsonl");
+    cargo_bin_cmd!("referee")
+        .args(["match", "--game", "pegs", "--games", "1", "--seed", "3"])
+        .args(["--engine", "random"].repeat(2))
+        .args(["--movetime", "5000", "--out"])
+        .arg(&one)
+        .assert()
+        .success();
+    let mut record: Value =
+        serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap();
+    let many = dir.join("many.jsonl");
+    let mut text = String::new();
+    for game in 1..=copies {
+        record["tags"]["game"] = game.to_string().into();
+        text.push_str(&record.to_string());
+        text.push('\n');
+    }
+    std::fs::write(&many, text).unwrap();
+    many
+}
+
+/// Runs `args` on the binary and returns its peak memory in MiB.
+fn peak_mib(args: &[&std::ffi::OsStr]) -> u64 {
+    let mut peak = 0;
+    let output = run_sampled(
+        Command::new(cargo_bin!("referee")).args(args),
+        None,
+        Duration::from_secs(600),
+        |pid| peak = peak.max(peak_rss_kib(pid)),
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    peak / 1024
+}
+
+#[test]
+fn ten_thousand_games_fit_in_bounded_memory() {
+    let dir = temp_dir("reports-many");
+    let many = many_games(&dir, 10_000);
+    let plies: usize = std::fs::read_to_string(&many)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["moves"]
+                .as_array()
+                .unwrap()
+                .len()
+        })
+        .sum();
+    for command in ["view", "report"] {
+        let page = dir.join(format!("{command}.html"));
+        let mib = peak_mib(&[
+            command.as_ref(),
+            many.as_os_str(),
+            "-o".as_ref(),
+            page.as_os_str(),
+        ]);
+        assert!(mib < 100, "{command} of 10,000 games peaked at {mib} MiB");
+        let size = std::fs::metadata(&page).unwrap().len() as usize;
+        // The page holds each game's moves and the pictures' changes, packed: well under what
+        // a picture per position (about 4 KB each, packed about twentyfold) would take.
+        assert!(
+            size < plies * 120,
+            "{command}: {size} bytes for {plies} plies"
+        );
+    }
+}
+
+#[test]
+fn a_game_that_does_not_replay_leaves_the_old_page() {
+    let dir = temp_dir("reports-bad");
+    let many = many_games(&dir, 3);
+    let page = dir.join("page.html");
+    std::fs::write(&page, "the old page").unwrap();
+    let mut text = std::fs::read_to_string(&many).unwrap();
+    text = text.replacen("\"move\":\"", "\"move\":\"x", 1);
+    std::fs::write(&many, text).unwrap();
+    for command in ["view", "report"] {
+        cargo_bin_cmd!("referee")
+            .arg(command)
+            .arg(&many)
+            .arg("-o")
+            .arg(&page)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("game 1: ply"));
+        assert_eq!(std::fs::read_to_string(&page).unwrap(), "the old page");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary pages left: {leftovers:?}");
+}
