@@ -391,13 +391,17 @@ pub struct TournamentArgs {
     /// Engines, game, clocks and the rest, shared with `match`.
     #[command(flatten)]
     pub play: PlayArgs,
-    /// Who plays whom: every table of engines, the first engine against all the others, or Swiss
-    /// rounds (engines of equal score meet; no repeat while avoidable; seats balanced; byes).
+    /// Who plays whom: every table of engines, the first engine against all the others, Swiss
+    /// rounds (engines of equal score meet; no repeat while avoidable; seats balanced; byes), or
+    /// a knockout bracket seeded in --engine order (ties of --games games, two seats).
     #[arg(long, value_enum, default_value_t = FormatArg::RoundRobin)]
     pub format: FormatArg,
     /// Times each table (pairing) is played; for a Swiss, how many rounds.
     #[arg(long, default_value_t = 1, value_parser = at_least_1)]
     pub rounds: usize,
+    /// Games of each knockout tie (default 2), before any tie-break.
+    #[arg(long, value_parser = at_least_1)]
+    pub games: Option<usize>,
     /// The records file: each finished game is appended as one JSON line; it is the tournament's
     /// state for --resume.
     #[arg(
@@ -546,6 +550,8 @@ pub enum FormatArg {
     Gauntlet,
     /// Rounds of tables of engines with equal scores, each paired from the results so far.
     Swiss,
+    /// A bracket: each tie a mini-match, its winner goes on.
+    Knockout,
 }
 
 /// `--on-fault` choices.

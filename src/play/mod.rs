@@ -5,6 +5,7 @@ pub mod arena;
 pub mod check;
 pub mod clock;
 pub mod codecup;
+pub mod knockout;
 pub mod openings;
 pub mod schedule;
 pub mod secret;

@@ -48,6 +48,9 @@ pub enum Format {
     /// Rounds of tables of engines with equal scores (`crate::play::swiss`): each round is
     /// paired from the results of the ones before, so it is not a fixed list.
     Swiss,
+    /// A bracket of two-seat ties (`crate::play::knockout`); `Plan::rounds` is then the games
+    /// of each tie.
+    Knockout,
 }
 
 /// What fixes a tournament's schedule.
@@ -91,7 +94,7 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
 pub fn tables(plan: &Plan) -> Vec<Vec<usize>> {
     let all: Vec<usize> = (0..plan.engines).collect();
     match plan.format {
-        Format::Swiss => Vec::new(),
+        Format::Swiss | Format::Knockout => Vec::new(),
         Format::RoundRobin => combinations(&all, plan.seats),
         Format::Gauntlet => combinations(&all[1.min(all.len())..], plan.seats.saturating_sub(1))
             .into_iter()
@@ -104,8 +107,12 @@ pub fn tables(plan: &Plan) -> Vec<Vec<usize>> {
 }
 
 impl Plan {
-    /// How many games the whole schedule holds.
+    /// How many games the whole schedule holds (a knockout: at most).
     pub fn games(&self) -> usize {
+        if self.format == Format::Knockout {
+            let bracket = crate::play::knockout::Bracket::new(self.engines, self.rounds);
+            return bracket.most_games();
+        }
         let all = self.rounds.saturating_mul(self.games_per_round());
         self.limit.map_or(all, |limit| all.min(limit))
     }
@@ -115,6 +122,7 @@ impl Plan {
         let rotations = if self.repeat { self.seats } else { 1 };
         let tables = match self.format {
             Format::Swiss => crate::play::swiss::Swiss::tables_per_round(self.engines, self.seats),
+            Format::Knockout => self.engines / 2,
             _ => tables(self).len(),
         };
         tables.saturating_mul(rotations)

@@ -245,11 +245,24 @@ pub fn tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandRe
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Gauntlet => Format::Gauntlet,
         FormatArg::Swiss => Format::Swiss,
+        FormatArg::Knockout => Format::Knockout,
+    };
+    // A knockout's plan carries the games of a tie where the others carry their rounds.
+    let rounds = match (format, args.games) {
+        (Format::Knockout, games) => games.unwrap_or(2),
+        (_, None) => args.rounds,
+        (_, Some(_)) => {
+            return Err(Error::Usage(
+                "--games is the games of a knockout tie; a round robin, gauntlet or Swiss plays \
+                 --rounds (and --repeat plays every seat of each table)"
+                    .into(),
+            ));
+        }
     };
     let seats = args.play.seats;
     let seed_given = args.play.seed.is_some();
     let secret_file = args.run.secret.clone();
-    let tournament = tournament_of(args.run, format, args.rounds, None, seats, Some(args.out))?;
+    let tournament = tournament_of(args.run, format, rounds, None, seats, Some(args.out))?;
     let mut config = play_config(args.play, seats)?;
     keep_private(&mut config, seed_given, secret_file, &tournament)?;
     announce_containment(&config);

@@ -17,6 +17,7 @@ use crate::cli::run::progress::Progress;
 use crate::cli::run::progress_file::{ProgressFile, RunProgress, RunState};
 use crate::engine::process;
 use crate::play::arena::{self, MatchConfig, MatchError};
+use crate::play::knockout::{Bracket, Tie, tie_games};
 use crate::play::schedule::{Format, Plan, Scheduled, Shard, schedule};
 use crate::play::swiss::Swiss;
 use crate::records::Record;
@@ -149,6 +150,10 @@ pub fn fingerprint(config: &MatchConfig, plan: &Plan) -> String {
         text.push(' ');
         text.push_str(&openings);
     }
+    // A knockout's game numbers depend on the games of a tie.
+    if plan.format == Format::Knockout {
+        text.push_str(&format!(" games-per-tie={}", plan.rounds));
+    }
     text
 }
 
@@ -176,6 +181,7 @@ fn first_fingerprint(config: &MatchConfig, plan: &Plan) -> String {
             Format::RoundRobin => "RoundRobin",
             Format::Gauntlet => "Gauntlet",
             Format::Swiss => "Swiss",
+            Format::Knockout => "Knockout",
         },
         plan.rounds,
         plan.repeat,
@@ -189,6 +195,7 @@ fn format_name(format: Format) -> &'static str {
         Format::RoundRobin => "round-robin",
         Format::Gauntlet => "gauntlet",
         Format::Swiss => "swiss",
+        Format::Knockout => "knockout",
     }
 }
 
@@ -213,6 +220,19 @@ fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
              on one machine with --concurrency"
                 .into(),
         ));
+    }
+    if tournament.format == Format::Knockout && tournament.shard.is_some() {
+        return Err(Error::Usage(
+            "a knockout round is drawn from the winners of the one before, which the shards of \
+             other machines do not see: play it on one machine with --concurrency"
+                .into(),
+        ));
+    }
+    if tournament.format == Format::Knockout && seats != 2 {
+        return Err(Error::Usage(format!(
+            "a knockout tie is two engines; games of {} have {seats} seats",
+            config.game
+        )));
     }
     if tournament.sprt.is_some() && seats != 2 {
         return Err(Error::Usage(format!(
@@ -375,8 +395,13 @@ pub fn run(
         progress.advance(&status);
         Ok(decided.is_none())
     };
+    let champion = std::cell::Cell::new(None);
     let outcome = match plan.format {
         Format::Swiss => swiss_rounds(config, &plan, &names, &played, &results, &mut on_event),
+        Format::Knockout => {
+            let state = (&played, &results, &champion);
+            knockout_rounds(config, &plan, &names, state, &mut on_event)
+        }
         _ => arena::run_events(config, schedule, &mut on_event),
     };
     if let Some(progress_file) = progress_file.as_mut() {
@@ -395,6 +420,9 @@ pub fn run(
         (sprt, llr, decided.unwrap_or(sprt.decide(llr)))
     });
     print_standings(&counter, &names, sprt, paired, json, stdout)?;
+    if let (Some(winner), false) = (champion.get(), json) {
+        writeln!(stdout, "Knockout won by {}", names[winner])?;
+    }
     Ok(ended)
 }
 
@@ -465,6 +493,108 @@ fn swiss_rounds(
         }
     }
     Ok(())
+}
+
+/// Plays a knockout bracket round by round (`crate::play::knockout`): each round's undecided ties
+/// play their next games together (first their `per_tie` games, then tie-break pairs), the
+/// results of the records file first; the winners make the next round. Stops when a batch cannot
+/// be finished (a stop signal, an error); sets `champion` when the final is decided.
+fn knockout_rounds(
+    config: &MatchConfig,
+    plan: &Plan,
+    names: &[String],
+    (played, results, champion): (
+        &HashSet<usize>,
+        &RefCell<GameResults>,
+        &std::cell::Cell<Option<usize>>,
+    ),
+    on_event: &mut dyn FnMut(arena::Event) -> std::io::Result<bool>,
+) -> Result<(), MatchError> {
+    let bracket = Bracket::new(plan.engines, plan.rounds);
+    let mut alive: Vec<Option<usize>> = bracket.places().to_vec();
+    let mut round = 0;
+    while alive.len() > 1 {
+        let ties: Vec<(Option<usize>, Option<usize>)> = alive
+            .chunks(2)
+            .map(|p| (p[0], p.get(1).copied().flatten()))
+            .collect();
+        let mut counted = vec![0usize; ties.len()];
+        let mut won: Vec<Option<Option<usize>>> = (ties.iter())
+            .map(|&tie| match tie {
+                (Some(_), Some(_)) => None,
+                (a, b) => Some(a.or(b)),
+            })
+            .collect();
+        loop {
+            let mut batch = Vec::new();
+            let mut next = Vec::new();
+            for (t, &(a, b)) in ties.iter().enumerate() {
+                let (None, Some(a), Some(b)) = (won[t], a, b) else {
+                    continue;
+                };
+                let first = bracket.first_game(round, t);
+                let points = tie_points(&results.borrow(), names, first, counted[t], (a, b));
+                match bracket.tie(a, b, counted[t], points) {
+                    Tie::Won(winner) => won[t] = Some(Some(winner)),
+                    Tie::Play(from, to) => {
+                        let seed = |group| plan.group_seed(group);
+                        batch.extend(tie_games((a, b), first, (from, to), plan.repeat, seed));
+                        next.push((t, to));
+                    }
+                }
+            }
+            if batch.is_empty() {
+                break;
+            }
+            let todo: Vec<Scheduled> = (batch.iter())
+                .filter(|g| !played.contains(&(g.index + 1)))
+                .cloned()
+                .collect();
+            if !todo.is_empty() {
+                arena::run_events(config, todo.into_iter(), &mut *on_event)?;
+            }
+            if batch
+                .iter()
+                .any(|g| !results.borrow().contains_key(&g.index))
+            {
+                return Ok(());
+            }
+            for (t, to) in next {
+                counted[t] = to;
+            }
+            if crate::engine::process::draining() {
+                return Ok(());
+            }
+        }
+        alive = won.into_iter().map(Option::flatten).collect();
+        round += 1;
+    }
+    champion.set(alive.first().copied().flatten());
+    Ok(())
+}
+
+/// The points of engines `a` and `b` in the first `count` games of the tie starting at `first`.
+fn tie_points(
+    results: &GameResults,
+    names: &[String],
+    first: usize,
+    count: usize,
+    (a, b): (usize, usize),
+) -> (f64, f64) {
+    let mut points = (0.0, 0.0);
+    for index in first..first + count {
+        let Some((seated, scored)) = results.get(&index) else {
+            continue;
+        };
+        for (name, p) in seated.iter().zip(scored) {
+            if *name == names[a] {
+                points.0 += p;
+            } else if *name == names[b] {
+                points.1 += p;
+            }
+        }
+    }
+    points
 }
 
 /// `leader a 7.5/10`: the engine with the most points per game so far.

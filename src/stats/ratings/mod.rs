@@ -5,7 +5,7 @@
 mod cholesky;
 mod fit;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use crate::records::Record;
@@ -168,7 +168,7 @@ pub struct Pool {
     names: Vec<String>,
     index: HashMap<String, usize>,
     /// Each kind of game: its seats' engines, sorted, with whether each won; and how many.
-    kinds: HashMap<Vec<(usize, bool)>, u64>,
+    kinds: BTreeMap<Vec<(usize, bool)>, u64>,
     games: Vec<u32>,
     points: Vec<f64>,
     finished: u64,
@@ -218,8 +218,44 @@ impl Pool {
         Ok(())
     }
 
+    /// The same games with the engines numbered in the order of their names and the kinds in
+    /// order: the fit then adds the same numbers in the same order whatever order the records
+    /// were read in (a sharded run's files, or the one file of an unsharded one).
+    fn canonical(&self) -> Pool {
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| self.names[a].cmp(&self.names[b]));
+        let mut new = vec![0; order.len()];
+        for (place, &old) in order.iter().enumerate() {
+            new[old] = place;
+        }
+        let kinds = (self.kinds.iter())
+            .map(|(kind, &count)| {
+                let mut kind: Vec<(usize, bool)> = kind.iter().map(|&(e, w)| (new[e], w)).collect();
+                kind.sort_unstable();
+                (kind, count)
+            })
+            .collect();
+        Pool {
+            game: self.game.clone(),
+            names: order.iter().map(|&e| self.names[e].clone()).collect(),
+            index: order
+                .iter()
+                .enumerate()
+                .map(|(i, &e)| (self.names[e].clone(), i))
+                .collect(),
+            kinds,
+            games: order.iter().map(|&e| self.games[e]).collect(),
+            points: order.iter().map(|&e| self.points[e]).collect(),
+            finished: self.finished,
+        }
+    }
+
     /// The rating list.
     pub fn rate(&self, options: &Options) -> Result<Ratings, RatingsError> {
+        self.canonical().rate_canonical(options)
+    }
+
+    fn rate_canonical(&self, options: &Options) -> Result<Ratings, RatingsError> {
         match self.names.as_slice() {
             [] => return Err(RatingsError::NoGames),
             [one] => return Err(RatingsError::OneEngine(one.clone())),

@@ -1,6 +1,6 @@
-//! Swiss tournaments through the binary: rounds paired by score with no repeated pairing and a
-//! bye at most once, and a run cut short and resumed plays the same pairings and results as one
-//! that was not.
+//! Swiss and knockout tournaments through the binary: Swiss rounds paired by score with no
+//! repeated pairing and a bye at most once; a knockout bracket whose ties go to their winners; and
+//! for both, a run cut short and resumed plays the same games and results as one that was not.
 
 mod common;
 
@@ -13,18 +13,15 @@ use serde_json::Value;
 
 /// Nine random bots (deterministic for a game's seed), four Swiss rounds of Pegs.
 fn swiss(out: &Path, resume: bool) {
+    run(out, resume, 9, &["--format", "swiss", "--rounds", "4"]);
+}
+
+/// `engines` random bots (deterministic for a game's seed) in a Pegs tournament; its stdout.
+fn run(out: &Path, resume: bool, engines: usize, format: &[&str]) -> String {
     let bin = cargo_bin!("referee");
     let mut command = cargo_bin_cmd!("referee");
-    command.args([
-        "tournament",
-        "--game",
-        "pegs",
-        "--format",
-        "swiss",
-        "--rounds",
-        "4",
-    ]);
-    for i in 1..=9 {
+    command.args(["tournament", "--game", "pegs"]).args(format);
+    for i in 1..=engines {
         let engine = format!(
             "name=b{i} cmd='{} bot --game pegs --seed {i}'",
             bin.display()
@@ -45,10 +42,14 @@ fn swiss(out: &Path, resume: bool) {
     if resume {
         command.arg("--resume");
     }
-    command
+    let output = command
         .timeout(std::time::Duration::from_secs(300))
         .assert()
-        .success();
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(output).unwrap()
 }
 
 /// Each game's seats and winners, by game number.
@@ -105,4 +106,62 @@ fn a_swiss_pairs_without_repeats_and_resumes_to_the_same_games() {
         .stderr(predicates::str::contains(
             "Swiss round is paired from the results",
         ));
+}
+
+#[test]
+fn a_knockout_sends_each_tie_winner_on_and_resumes_to_the_same_games() {
+    let dir = temp_dir("knockout");
+    let whole = dir.join("whole.jsonl");
+    let format = ["--format", "knockout", "--games", "2"];
+    let stdout = run(&whole, false, 6, &format);
+    let all = games(&whole);
+    // Six engines in a bracket of 8: seeds 1 and 2 (b1, b2) have byes; the first round's ties
+    // are b4-b5 (games 5..8) and b3-b6 (games 13..16), two games each plus tie-break pairs.
+    let pair = |game: u64| {
+        let mut seats = all[&game].0.clone();
+        seats.sort();
+        seats
+    };
+    assert_eq!(pair(5), ["b4", "b5"]);
+    assert_eq!(pair(13), ["b3", "b6"]);
+    assert!(
+        !all.contains_key(&1) && !all.contains_key(&9),
+        "byes play no game"
+    );
+    // Each tie is decided: a winner by points, or the higher seed after the tie-break pairs.
+    let points = |game: u64, name: &str| {
+        let (seats, winners) = &all[&game];
+        let winners: Vec<usize> = (winners.as_array().unwrap().iter())
+            .map(|w| w.as_u64().unwrap() as usize)
+            .collect();
+        let seat = seats.iter().position(|s| s == name).unwrap();
+        if winners.contains(&seat) {
+            1.0 / winners.len() as f64
+        } else {
+            0.0
+        }
+    };
+    let final_first = 6 * 4 + 1;
+    let finalists = pair(final_first);
+    let played: Vec<u64> = (final_first..final_first + 4)
+        .filter(|g| all.contains_key(g))
+        .collect();
+    let score = |name: &str| played.iter().map(|&g| points(g, name)).sum::<f64>();
+    let (a, b) = (&finalists[0], &finalists[1]);
+    let champion = match score(a).total_cmp(&score(b)) {
+        std::cmp::Ordering::Greater => a,
+        std::cmp::Ordering::Less => b,
+        std::cmp::Ordering::Equal => a.min(b),
+    };
+    assert!(
+        stdout.contains(&format!("Knockout won by {champion}")),
+        "{stdout}"
+    );
+    // Cut short in the second round, then resumed.
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let cut = dir.join("cut.jsonl");
+    let first: Vec<&str> = text.lines().take(5).collect();
+    std::fs::write(&cut, first.join("\n") + "\n").unwrap();
+    run(&cut, true, 6, &format);
+    assert_eq!(games(&cut), all, "the resumed run played other games");
 }
