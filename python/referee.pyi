@@ -119,8 +119,10 @@ class SeatView:
         """Whether a chance event (an `event` line) is due before a seat acts."""
     def is_over(self) -> bool:
         """Whether the game is over."""
-    def game(self) -> Game:
-        """A copy of the game as this seat knows it (in DOUBLE the unseen cards are guesses), to
-        search from; its chance events come from seed 0."""
+    def game(self, seed: Optional[int] = None) -> Game:
+        """A copy of the game as this seat knows it, to search from. In DOUBLE the cards it cannot
+        see are guesses: the view's own, or, given a `seed`, dealt anew from it (a different guess
+        for each seed, as a determinized search wants); the copy's chance events come from `seed`
+        (0 when None)."""
     def render(self) -> str:
         """The position as this seat sees it."""

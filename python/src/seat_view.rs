@@ -2,8 +2,9 @@
 //! hands included: the same view the referee's built-in bots keep.
 
 use pyo3::prelude::*;
-use rules::bots;
+use rules::bots::{self, double_view};
 use rules::protocol::NewGame;
+use rules::rules::AnyGame;
 use rules::rules::Game as _;
 use rules::rules::game::{Actor, Outcome, Viewer};
 
@@ -91,10 +92,22 @@ impl SeatView {
         self.view.game().outcome() != Outcome::Ongoing
     }
 
-    /// A copy of the game as this seat knows it (in DOUBLE the unseen cards are guesses), to
-    /// search from; its chance events come from seed 0.
-    fn game(&self) -> Game {
-        Game::from_any(self.view.game().clone(), 0)
+    /// A copy of the game as this seat knows it, to search from. In DOUBLE the cards it cannot
+    /// see are guesses: the view's own, or, given a `seed`, dealt anew from it (a different guess
+    /// for each seed, as a determinized search wants); the copy's chance events come from `seed`
+    /// (0 when None).
+    #[pyo3(signature = (seed=None))]
+    fn game(&self, seed: Option<u64>) -> Game {
+        use rand::SeedableRng;
+        let game = match (self.view.game(), seed) {
+            (AnyGame::Double(view), Some(seed)) => {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                AnyGame::Double(double_view::redeal_hidden(view, self.view.seat(), &mut rng))
+            }
+            (AnyGame::Double(view), None) => AnyGame::Double(view.possible_world()),
+            (game, _) => game.clone(),
+        };
+        Game::from_any(game, seed.unwrap_or(0))
     }
 
     /// The position as this seat sees it.

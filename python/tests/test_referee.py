@@ -182,3 +182,90 @@ class Readmes(unittest.TestCase):
             for block in blocks:
                 with contextlib.redirect_stdout(io.StringIO()):
                     exec(compile(block, str(readme), "exec"), {})
+
+
+class NeedsBinary:
+    """The referee binary: REFEREE, else target/debug/referee, else `referee` on PATH, else the
+    test is skipped with a note."""
+
+    def binary(self):
+        import os
+        import shutil
+
+        found = os.environ.get("REFEREE") or str(pathlib.Path(__file__).resolve().parents[2]
+                                                 / "target" / "debug" / "referee")
+        if not pathlib.Path(found).exists():
+            found = shutil.which("referee")
+        if not found:
+            self.skipTest("no referee binary: build it, or set REFEREE")
+        return found
+
+
+class AgainstTheBinary(NeedsBinary, unittest.TestCase):
+    """Random games played through the package, written as records and judged by the binary's
+    `referee validate`; its errors and the binary's."""
+
+    def test_random_games_are_valid_records(self):
+        import random
+        import subprocess
+        import tempfile
+
+        referee_binary = self.binary()
+        rng = random.Random(3)
+        lines = []
+        # The games whose chance, if any, is drawn at setup (the Wyx rack, given as `setup`).
+        for number, (game_id, variant, seats) in enumerate(
+                [("dvonn", None, 2), ("double-dutch", None, 2), ("double-dutch", None, 3),
+                 ("pegs", "standard", 2), ("pegs", "turbo", 2), ("wyx", None, 2),
+                 ("wyx", "double", 2)] * 4):
+            game = referee.Game(game_id, variant=variant, seats=seats, seed=number)
+            moves = []
+            while not game.is_over():
+                seat = game.to_move()
+                moves.append({"ply": game.ply, "seat": seat,
+                              "move": game.play(rng.choice(game.legal_moves()))})
+            record = {"format": "referee-record", "version": 1, "game": game_id,
+                      "seats": [{"name": f"s{i}"} for i in range(seats)], "seed": number,
+                      "moves": moves, "tags": {"game": str(number + 1)},
+                      "result": {"winners": game.winners(), "scores": game.scores()},
+                      "end": {"reason": "normal"}}
+            if variant:
+                record["variant"] = variant
+            if game.public_setup():
+                record["setup"] = game.public_setup()
+            lines.append(json.dumps(record))
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write("\n".join(lines) + "\n")
+        judged = subprocess.run([referee_binary, "validate", f.name], capture_output=True,
+                                text=True)
+        self.assertEqual(judged.returncode, 0, judged.stdout + judged.stderr)
+        self.assertIn(f"{len(lines)} records", judged.stdout)
+
+    def test_errors_say_what_the_binary_says(self):
+        import subprocess
+
+        referee_binary = self.binary()
+        for args, call in [
+            (["moves", "--game", "pegs", "--variant", "blitz"],
+             lambda: referee.Game("pegs", variant="blitz")),
+            (["moves", "--game", "double", "--seats", "9"],
+             lambda: referee.Game("double", seats=9)),
+        ]:
+            cli = subprocess.run([referee_binary] + args, capture_output=True, text=True)
+            with self.assertRaises(referee.SetupError) as raised:
+                call()
+            self.assertIn(str(raised.exception), cli.stderr)
+
+
+class Examples(NeedsBinary, unittest.TestCase):
+    def test_the_mcts_example_passes_check_engine(self):
+        import os
+        import subprocess
+        import sys
+
+        referee_binary = self.binary()
+        bot = pathlib.Path(__file__).resolve().parents[2] / "examples" / "mcts_bot.py"
+        checked = subprocess.run(
+            [referee_binary, "check-engine", "--game", "pegs", "--", sys.executable, str(bot)],
+            capture_output=True, text=True, env={**os.environ, "MCTS_MS": "20"})
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)

@@ -103,7 +103,8 @@ fn relocate(view: &mut Double, viewer: usize, card: Card, to: Place) -> Result<(
     Ok(())
 }
 
-/// A copy in which the cards `viewer` cannot see are dealt anew at random.
+/// A possible world ([`Double::possible_world`]) in which the cards `viewer` cannot see are dealt
+/// anew at random.
 pub fn redeal_hidden(view: &Double, viewer: usize, rng: &mut impl rand::Rng) -> Double {
     view.redealt(viewer, |cards| cards.shuffle(rng))
 }

@@ -593,7 +593,7 @@ impl Double {
     /// A copy in which the cards `viewer` cannot see (other hands, the stock but for the cards
     /// under it) are dealt again in the order `shuffle` leaves them in; what the viewer knows stays.
     pub(crate) fn redealt(&self, viewer: usize, shuffle: impl FnOnce(&mut [Card])) -> Double {
-        let mut copy = self.clone();
+        let mut copy = self.possible_world();
         let under: u128 = self.under.iter().map(|c| c.bit()).fold(0, |a, b| a | b);
         let mut unknown: Vec<Card> = (0..DECK as u8)
             .map(Card)
@@ -613,6 +613,15 @@ impl Double {
         }
         copy.stock = next.map(|c| c.bit()).fold(under, |a, b| a | b);
         copy
+    }
+
+    /// A view as a whole game: its guesses of the cards its seat cannot see taken for the cards,
+    /// so that it ends as a real game does (the match at 50 points; a view waits to be told).
+    /// What a search plays out from.
+    pub fn possible_world(&self) -> Double {
+        let mut world = self.clone();
+        world.seen_by = None;
+        world
     }
 
     /// The round being played, from 0.
