@@ -62,8 +62,8 @@ class Game:
         """The seat to move (from 0), or None when the game is over."""
     def legal_moves(self) -> List[str]:
         """The legal moves of the seat to move, as the protocol writes them (a pass is `pass`)."""
-    def play(self, move_text: str, /) -> str:
-        """Plays a move (any case) for the seat to move and returns it as the game writes it.
+    def play(self, move: str) -> str:
+        """Plays `move` (any case) for the seat to move and returns it as the game writes it.
         Raises ParseError for a text that is no move of the game, IllegalMove (with the reason)
         for a move the rules forbid here; either way the game is unchanged."""
     def copy(self) -> "Game":

@@ -140,9 +140,8 @@ impl Game {
     /// Plays `move` (any case) for the seat to move and returns it as the game writes it.
     /// Raises ParseError for a text that is no move of the game, IllegalMove (with the reason)
     /// for a move the rules forbid here; either way the game is unchanged.
-    #[pyo3(signature = (move_text, /))]
-    fn play(&mut self, move_text: &str) -> PyResult<String> {
-        let mv = (self.game.parse_move(move_text)).map_err(|e| move_error(MoveError::Parse(e)))?;
+    fn play(&mut self, r#move: &str) -> PyResult<String> {
+        let mv = (self.game.parse_move(r#move)).map_err(|e| move_error(MoveError::Parse(e)))?;
         self.game
             .check(&mv)
             .map_err(|e| move_error(MoveError::Illegal(e)))?;

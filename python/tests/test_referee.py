@@ -96,6 +96,38 @@ class Perft(unittest.TestCase):
             self.assertEqual(got, expected, row[:60])
 
 
+class DvonnFixtures(unittest.TestCase):
+    def test_a_hundred_random_games_replay_with_every_legal_move_list(self):
+        # Generated with PrimaDvonna's move generator: its legal moves at every movement ply, the
+        # number of legal moves at every ply, the final scores and result.
+        lines = (FIXTURES / "dvonn" / "random-games-100.jsonl").read_text().splitlines()
+        self.assertEqual(len(lines), 100)
+        for line in lines:
+            fixture = json.loads(line)
+            game = referee.Game("dvonn")
+            moves = fixture["moves"].split()
+            for ply, text in enumerate(moves):
+                legal = game.legal_moves()
+                if legal != ["pass"]:
+                    self.assertEqual(len(legal), fixture["nlegal"][ply], (fixture["id"], ply))
+                if ply >= 49 and legal != ["pass"]:
+                    expected = fixture["movement_legal"][ply - 49].split(",")
+                    self.assertEqual(sorted(legal), expected, (fixture["id"], ply))
+                game.play(text)
+            self.assertTrue(game.is_over(), fixture["id"])
+            self.assertEqual(game.scores(), [fixture["score_white"], fixture["score_black"]])
+            expected = {"white": [0], "black": [1]}.get(fixture["result"], [0, 1])
+            self.assertEqual(game.winners(), expected, fixture["id"])
+
+    def test_the_codecup_game_replays_to_its_end(self):
+        transcript = (FIXTURES / "dvonn" / "codecup-2011-game-53360.txt").read_text()
+        game = referee.Game("dvonn")
+        tokens = transcript.split(":", 1)[-1].replace(",", " ").split()
+        for token in tokens:
+            game.play(token)
+        self.assertGreater(game.ply, 49)
+
+
 class Records(unittest.TestCase):
     def test_a_record_replays_and_a_bad_ply_is_named(self):
         line = (FIXTURES / "dvonn" / "random-games-100.jsonl").read_text().splitlines()[0]
