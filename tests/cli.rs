@@ -1012,3 +1012,41 @@ fn engine_keys_of_cutechess_users_reach_the_engine() {
     assert!(told("a").ends_with(" nodes=1000 option.Hash=64"), "{log}");
     assert!(!told("b").contains("nodes="), "{log}");
 }
+
+#[test]
+fn rounds_and_games_multiply_as_in_cutechess_and_sprt_takes_the_normalized_model() {
+    let output = cargo_bin_cmd!("referee")
+        .args([
+            "match", "-game", "pegs", "-rounds", "3", "-games", "2", "-repeat",
+        ])
+        .args([
+            "-movetime",
+            "2000",
+            "-engine",
+            "random",
+            "-engine",
+            "random",
+        ])
+        .args(["-sprt", "elo0=0", "elo1=5", "model=normalized"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    assert_eq!(text.matches("Finished game").count(), 6, "{text}");
+    assert!(text.contains("model=normalized, on game pairs"), "{text}");
+    cargo_bin_cmd!("referee")
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--sprt",
+            "elo0=0",
+            "elo1=5",
+            "model=bayes",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("model is logistic or normalized"));
+}

@@ -247,7 +247,7 @@ pub enum Command {
         )]
         output: PathBuf,
         /// The SPRT the run used, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05.
-        #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+        #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
         sprt: Vec<String>,
     },
     /// Write a file of openings for --openings: distinct random openings, one per line.
@@ -369,12 +369,13 @@ pub struct MatchArgs {
     /// Engines, game, clocks and the rest, shared with `tournament`.
     #[command(flatten)]
     pub play: PlayArgs,
-    /// How many games.
-    #[arg(long, default_value_t = 10, value_parser = at_least_1)]
-    pub games: usize,
+    /// How many games (default 10); with --rounds, the games of each round, as cutechess-cli's
+    /// `-rounds R -games G` plays R × G.
+    #[arg(long, value_parser = at_least_1)]
+    pub games: Option<usize>,
     /// Times the engines meet in every arrangement of seats (two games with --repeat and two
-    /// seats), instead of --games.
-    #[arg(long, conflicts_with = "games", value_parser = at_least_1)]
+    /// seats); with --games, rounds of that many games each.
+    #[arg(long, value_parser = at_least_1)]
     pub rounds: Option<usize>,
     /// Append each finished game's record to this file, one JSON line each; it is the match's
     /// state for --resume.
@@ -429,9 +430,9 @@ pub struct RunArgs {
     pub shard: Option<String>,
     /// Stop when a sequential test decides between two Elo differences of the first engine
     /// against the other(s), e.g. --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 (alpha and beta are
-    /// 0.05 when left out). With --repeat it
-    /// counts game pairs (the pentanomial model), otherwise games.
-    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    /// 0.05 when left out; model=normalized takes the bounds in normalized Elo, as fastchess and
+    /// fishtest do). With --repeat it counts game pairs (the pentanomial model), otherwise games.
+    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Keep FILE up to date with the run's progress, one JSON object replaced whole as games
     /// finish (games done and in all, the state); `referee stats --progress` sums shards' files.

@@ -7,7 +7,8 @@ use super::args::Cli;
 const CUTECHESS_ONLY: [(&str, &str); 7] = [
     (
         "pgnout",
-        "--out FILE keeps every game as a JSON record (referee view/report read it)",
+        "--out FILE keeps every game as a JSON record (referee view/report read it), and \
+         `referee export --format pgn FILE` writes its results as PGN for Ordo and BayesElo",
     ),
     (
         "wait",

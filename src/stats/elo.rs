@@ -151,6 +151,14 @@ pub const DEFAULT_ERROR_RATE: f64 = 0.05;
 /// trial has had the same result (variance 0, as in a sweep), `v` is the variance of independent
 /// win-or-loss games scored at the hypotheses' mean score, `s(1 - s)` per game with `s = (s0 + s1)
 /// / 2`, half that per pair.
+///
+/// With `model=normalized` the hypotheses are in normalized Elo instead (nElo, as fastchess and
+/// fishtest define it: `nElo = (m - 1/2) / sd · 800 / ln 10` per game, with the per-pair `sd`
+/// divided by √2 for pairs), and the LLR is the generalised one of Van den Bergh's "Comments on
+/// normalized Elo" (section 4.1): for each hypothesis the distribution of trial scores closest to
+/// the observed one whose `(mean - 1/2) / sd` is the hypothesis's, found by the fixed-point
+/// iteration of that note, and `LLR = n Σ p̂ᵢ ln(p1ᵢ / p0ᵢ)`. A count of 0 is taken as 0.001,
+/// as fastchess does.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Sprt {
     /// Elo under H0.
@@ -161,6 +169,19 @@ pub struct Sprt {
     pub alpha: f64,
     /// Chance of accepting H0 when H1 holds.
     pub beta: f64,
+    /// What `elo0` and `elo1` measure.
+    pub model: SprtModel,
+}
+
+/// The scale of an SPRT's hypotheses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SprtModel {
+    /// Logistic Elo (the default, cutechess's and fastchess's `logistic`).
+    #[default]
+    Logistic,
+    /// Normalized Elo (fastchess's and fishtest's `normalized`).
+    Normalized,
 }
 
 /// What an SPRT says so far.
@@ -177,6 +198,59 @@ pub enum SprtState {
 
 fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The distribution over `scores` closest (in the likelihood of `observed`) to `observed` whose
+/// `(mean - 1/2) / sd` is `t`: Van den Bergh's fixed-point iteration, from the uniform
+/// distribution, each step solving `Σ p̂ᵢ φᵢ / (1 + θ φᵢ) = 0` for θ by bisection.
+fn closest_with_t(scores: &[f64], observed: &[f64], t: f64) -> Vec<f64> {
+    let k = scores.len();
+    let mut p = vec![1.0 / k as f64; k];
+    for _ in 0..10 {
+        let mu: f64 = scores.iter().zip(&p).map(|(a, q)| a * q).sum();
+        let var: f64 = scores
+            .iter()
+            .zip(&p)
+            .map(|(a, q)| q * (a - mu).powi(2))
+            .sum();
+        let sigma = var.sqrt();
+        let phi: Vec<f64> = (scores.iter())
+            .map(|a| a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma).powi(2)))
+            .collect();
+        let (u, v) = phi
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(u, v), &x| {
+                (u.min(x), v.max(x))
+            });
+        // f(θ) falls from +∞ at -1/v to -∞ at -1/u: bisect between.
+        let f = |theta: f64| -> f64 {
+            (observed.iter().zip(&phi))
+                .map(|(o, x)| o * x / (1.0 + theta * x))
+                .sum()
+        };
+        let (mut low, mut high) = (-1.0 / v, -1.0 / u);
+        for _ in 0..200 {
+            let middle = (low + high) / 2.0;
+            if f(middle) > 0.0 {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        let theta = (low + high) / 2.0;
+        let next: Vec<f64> = (observed.iter().zip(&phi))
+            .map(|(o, x)| o / (1.0 + theta * x))
+            .collect();
+        let moved = next
+            .iter()
+            .zip(&p)
+            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        p = next;
+        if moved < 1e-4 {
+            break;
+        }
+    }
+    p
 }
 
 /// An `--sprt` value that cannot be read.
@@ -200,10 +274,19 @@ impl Sprt {
 
     fn parse_words(words: &[String]) -> Result<Sprt, String> {
         let mut values = std::collections::HashMap::new();
+        let mut model = SprtModel::Logistic;
         for word in words.iter().flat_map(|w| w.split_whitespace()) {
             let (key, value) = word
                 .split_once('=')
                 .ok_or_else(|| format!("`{word}`: expected key=value"))?;
+            if key == "model" {
+                model = match value {
+                    "logistic" => SprtModel::Logistic,
+                    "normalized" => SprtModel::Normalized,
+                    _ => return Err(format!("`{word}`: model is logistic or normalized")),
+                };
+                continue;
+            }
             let value: f64 = value
                 .parse()
                 .map_err(|_| format!("`{word}`: not a number"))?;
@@ -213,7 +296,9 @@ impl Sprt {
             .keys()
             .find(|k| !["elo0", "elo1", "alpha", "beta"].contains(&k.as_str()))
         {
-            return Err(format!("`{key}`: --sprt takes elo0, elo1, alpha and beta"));
+            return Err(format!(
+                "`{key}`: --sprt takes elo0, elo1, alpha, beta and model"
+            ));
         }
         let get = |key: &str| {
             values.get(key).copied().ok_or_else(|| {
@@ -227,6 +312,7 @@ impl Sprt {
             elo1: get("elo1")?,
             alpha: rate("alpha"),
             beta: rate("beta"),
+            model,
         };
         let probability = |p: f64| p > 0.0 && p < 0.5;
         if !(sprt.elo1 > sprt.elo0 && probability(sprt.alpha) && probability(sprt.beta)) {
@@ -245,17 +331,41 @@ impl Sprt {
 
     /// The log-likelihood ratio of `tally` (0 before any game).
     pub fn llr(&self, tally: &Tally) -> f64 {
-        self.gsprt(
-            &[tally.losses, tally.draws, tally.wins],
-            &[0.0, 0.5, 1.0],
-            1.0,
-        )
+        let counts = [tally.losses, tally.draws, tally.wins];
+        let scores = [0.0, 0.5, 1.0];
+        match self.model {
+            SprtModel::Logistic => self.gsprt(&counts, &scores, 1.0),
+            SprtModel::Normalized => self.normalized(&counts, &scores, 1.0),
+        }
     }
 
     /// The log-likelihood ratio of game pairs: `pentanomial[k]` pairs scored `k / 2` points of 2
     /// (0 before any pair).
     pub fn llr_pentanomial(&self, pentanomial: &[u32; 5]) -> f64 {
-        self.gsprt(pentanomial, &[0.0, 0.25, 0.5, 0.75, 1.0], 0.5)
+        let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
+        match self.model {
+            SprtModel::Logistic => self.gsprt(pentanomial, &scores, 0.5),
+            SprtModel::Normalized => self.normalized(pentanomial, &scores, 2f64.sqrt()),
+        }
+    }
+
+    /// The generalised LLR of the normalized model (see [`Sprt`]); `per_trial` is √2 for pairs,
+    /// whose `sd` is that of a game over √2. 0 before any trial.
+    fn normalized(&self, counts: &[u32], scores: &[f64], per_trial: f64) -> f64 {
+        if counts.iter().all(|&c| c == 0) {
+            return 0.0;
+        }
+        let regular: Vec<f64> = (counts.iter())
+            .map(|&c| if c == 0 { 1e-3 } else { f64::from(c) })
+            .collect();
+        let n: f64 = regular.iter().sum();
+        let observed: Vec<f64> = regular.iter().map(|c| c / n).collect();
+        let scale = 800.0 / std::f64::consts::LN_10;
+        let p0 = closest_with_t(scores, &observed, per_trial * self.elo0 / scale);
+        let p1 = closest_with_t(scores, &observed, per_trial * self.elo1 / scale);
+        n * (observed.iter().zip(p0.iter().zip(&p1)))
+            .map(|(o, (a, b))| o * (b.ln() - a.ln()))
+            .sum::<f64>()
     }
 
     /// The normal-approximation LLR of trials of which `counts[i]` scored `scores[i]`; a sweep's
@@ -474,5 +584,44 @@ mod tests {
             draws: 0,
         });
         assert!(split < 0.0 && games < 0.0, "{split} {games}");
+    }
+
+    /// fastchess's and fishtest's own test values for the normalized model (fastchess
+    /// app/tests/sprt_test.cpp), which this code was written to and checked against.
+    #[test]
+    fn normalized_llr_matches_fastchess() {
+        let sprt = |elo0: f64, elo1: f64| Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Normalized,
+        };
+        let tally = |wins, losses, draws| Tally {
+            wins,
+            losses,
+            draws,
+        };
+        let close = |got: f64, want: f64| (got - want).abs() <= 0.01 * want.abs().max(1.0);
+        for (got, want) in [
+            (sprt(0.0, 2.0).llr(&tally(36433, 36027, 68692)), 0.92),
+            (sprt(-1.75, 0.25).llr(&tally(10871, 10650, 20431)), 2.30),
+            (sprt(0.0, 10.0).llr(&tally(4250, 0, 0)), 120.56),
+            // Pairs: LL, LD, WL + DD, WD, WW.
+            (
+                sprt(0.0, 2.0).llr_pentanomial(&[365, 16618, 36029 + 200, 16974, 390]),
+                2.25,
+            ),
+            (
+                sprt(-1.75, 0.25).llr_pentanomial(&[127, 4883, 10311 + 401, 5150, 104]),
+                3.01,
+            ),
+            (sprt(0.0, 5.0).llr_pentanomial(&[0, 0, 0, 0, 5550]), 111.82),
+        ] {
+            assert!(close(got, want), "{got} vs fastchess's {want}");
+        }
+        let parsed = Sprt::parse(&["elo0=0", "elo1=2", "model=normalized"].map(String::from));
+        assert_eq!(parsed.unwrap().model, SprtModel::Normalized);
+        assert!(Sprt::parse(&["elo0=0", "elo1=2", "model=bayes"].map(String::from)).is_err());
     }
 }

@@ -67,7 +67,7 @@ pub fn human(args: HumanArgs, stdout: &mut dyn io::Write) -> CommandResult {
     play.variant = args.variant;
     play.engine_words = engines;
     (play.tc, play.movetime, play.seed) = (args.tc, args.movetime, args.seed);
-    defaults.args.games = args.games;
+    defaults.args.games = Some(args.games);
     defaults.args.out = args.out;
     one_match(defaults.args, stdout)
 }
@@ -228,10 +228,15 @@ pub fn one_match(mut args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResu
     // A match is the tournament of one table: every engine at every game.
     let seats = Some(config.engines.len());
     let secret_file = args.run.secret.clone();
-    let (rounds, games) = match args.rounds {
-        Some(rounds) => (rounds, None),
+    let (rounds, games) = match (args.rounds, args.games) {
+        (Some(rounds), None) => (rounds, None),
+        // cutechess-cli's `-rounds R -games G`: R × G games, in as many rounds as that takes.
+        (Some(rounds), Some(games)) => {
+            let total = rounds.saturating_mul(games);
+            (total, Some(total))
+        }
         // Enough rounds for the games; the schedule stops after them.
-        None => (args.games, Some(args.games)),
+        (None, games) => (games.unwrap_or(10), Some(games.unwrap_or(10))),
     };
     let tournament = tournament_of(args.run, Format::RoundRobin, rounds, games, seats, args.out)?;
     keep_private(&mut config, seed_given, secret_file, &tournament)?;

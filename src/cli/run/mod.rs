@@ -642,12 +642,16 @@ fn print_standings(
         };
         writeln!(
             stdout,
-            "SPRT {first} vs {others}, elo0={} elo1={} alpha={} beta={}, on {}: LLR {llr:.3} \
+            "SPRT {first} vs {others}, elo0={} elo1={} alpha={} beta={}{}, on {}: LLR {llr:.3} \
              [{lower:.3}, {upper:.3}], {}",
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
+            match sprt.model {
+                crate::stats::elo::SprtModel::Logistic => "",
+                crate::stats::elo::SprtModel::Normalized => " model=normalized",
+            },
             if paired { "game pairs" } else { "games" },
             match state {
                 SprtState::H0 => "H0 accepted",
