@@ -229,8 +229,9 @@ pub enum Command {
     ///
     /// The Elo plot shows each engine's Elo against the field (mean points per game in games of
     /// three or more seats) with its 95% interval after each stretch of games, in the order of the
-    /// files. Give the match's --sprt again to plot the LLR of the first record's seat 0 engine
-    /// (the challenger) with the test's bounds.
+    /// files. A run with --sprt names its test in its records, and the report plots the LLR of
+    /// the first record's seat 0 engine (the challenger) with the test's bounds; --sprt plots
+    /// another.
     ///
     /// Example: referee report sprt.jsonl --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -o report.html
     Report {
@@ -246,7 +247,8 @@ pub enum Command {
             default_value = "report.html"
         )]
         output: PathBuf,
-        /// The SPRT the run used, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05.
+        /// An SPRT to plot, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05; by default the one
+        /// the run stopped on, which its records name.
         #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
         sprt: Vec<String>,
     },

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::records::Record;
 use crate::render::ratings::ratings_html;
 use crate::render::svg::escape;
-use crate::stats::elo::{Sprt, elo_text};
+use crate::stats::elo::{Sprt, elo_text, perfect_bound};
 use crate::stats::ratings::Ratings;
 use crate::stats::results::{Counter, Results};
 
@@ -25,8 +25,11 @@ pub struct Point {
     pub games: u32,
     /// The value.
     pub value: f64,
-    /// The half-width of its 95% interval (infinite after a perfect score).
+    /// The half-width of its 95% interval (infinite when one end is unbounded).
     pub error: f64,
+    /// 0 for an estimate; 1 when the value is a 95% lower bound (the score so far is perfect and
+    /// the Elo has no finite estimate), -1 for an upper bound (a nil score).
+    pub bound: i8,
 }
 
 /// What the report shows: the results of all the records, per engine (in their standings'
@@ -60,6 +63,8 @@ pub struct SeriesBuilder {
     samples: Vec<Results>,
     challenger: Option<String>,
     two_seats: bool,
+    /// The SPRT the first record's run stopped on (`tags.sprt`), if it had one.
+    recorded_sprt: Option<String>,
 }
 
 impl SeriesBuilder {
@@ -67,6 +72,7 @@ impl SeriesBuilder {
     pub fn add(&mut self, record: &Record) {
         if self.challenger.is_none() {
             self.challenger = Some(record.seat_name(0).to_owned());
+            self.recorded_sprt = record.tags.get("sprt").cloned();
             self.two_seats = true;
             self.step = 1;
         }
@@ -85,6 +91,11 @@ impl SeriesBuilder {
                 self.step *= 2;
             }
         }
+    }
+
+    /// The SPRT the first record's run had (`--sprt`'s words), if any.
+    pub fn recorded_sprt(&self) -> Option<&str> {
+        self.recorded_sprt.as_deref()
     }
 
     /// The curves, and the LLR of `sprt` after each sample.
@@ -122,10 +133,20 @@ impl SeriesBuilder {
                             (true, None) => return None,
                             (false, _) => e.mean_points,
                         };
+                        // A perfect (or nil) score: its 95% bound, as `stats` prints it.
+                        let bound = match value.is_finite() {
+                            true => 0,
+                            false if value > 0.0 => 1,
+                            false => -1,
+                        };
                         Some(Point {
                             games: results.games,
-                            value,
-                            error,
+                            value: match bound {
+                                0 => value,
+                                _ => f64::from(bound) * perfect_bound(e.tally.games()),
+                            },
+                            error: if bound == 0 { error } else { 0.0 },
+                            bound,
                         })
                     })
                     .collect();
@@ -162,8 +183,9 @@ const COLOURS: [&str; 8] = [
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
 ];
 
-/// A line of a plot: its name, colour, and points as (x, y, half-width of the error bar).
-type Line<'a> = (String, &'a str, Vec<(f64, f64, f64)>);
+/// A line of a plot: its name, colour, and points as (x, y, half-width of the error bar, and 0
+/// for an estimate, 1 for a lower bound, -1 for an upper bound).
+type Line<'a> = (String, &'a str, Vec<(f64, f64, f64, i8)>);
 
 /// A plot of `lines` with x from 0 to `x_max` and y within `y_range`; horizontal reference lines
 /// `rules` (label, y).
@@ -188,11 +210,13 @@ fn plot(
         r##"<svg class="{class}" viewBox="0 0 {W} {H}" width="{W}" height="{H}" font-family="sans-serif" font-size="11"><rect width="100%" height="100%" fill="white"/><text x="{LEFT}" y="16" font-size="13">{}</text><rect x="{LEFT}" y="{TOP}" width="{width}" height="{height}" fill="none" stroke="#999"/>"##,
         escape(title)
     );
+    // Two decimals on a narrow scale (mean points from 0 to 1), whole numbers on a wide one.
+    let decimals = if y_high - y_low <= 4.0 { 2 } else { 0 };
     for k in 0..=4 {
         let y = y_low + (y_high - y_low) * f64::from(k) / 4.0;
         let _ = write!(
             svg,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{y:.0}</text>"##,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{y:.decimals$}</text>"##,
             LEFT - 4.0,
             y_of(y) + 4.0
         );
@@ -217,7 +241,7 @@ fn plot(
     for (i, (name, colour, points)) in lines.iter().enumerate() {
         let path: Vec<String> = points
             .iter()
-            .map(|&(x, y, _)| format!("{:.1},{:.1}", x_of(x), y_of(y)))
+            .map(|&(x, y, _, _)| format!("{:.1},{:.1}", x_of(x), y_of(y)))
             .collect();
         let _ = write!(
             svg,
@@ -225,7 +249,18 @@ fn plot(
             escape(name),
             path.join(" ")
         );
-        for &(x, y, error) in points.iter().filter(|p| p.2 > 0.0) {
+        // A bound is a triangle pointing the way the true value lies.
+        for &(x, y, _, bound) in points.iter().filter(|p| p.3 != 0) {
+            let (px, py) = (x_of(x), y_of(y));
+            let tip = if bound > 0 { py - 6.0 } else { py + 6.0 };
+            let _ = write!(
+                svg,
+                r##"<polygon class="bound-point" points="{:.1},{py:.1} {:.1},{py:.1} {px:.1},{tip:.1}" fill="{colour}"/>"##,
+                px - 4.0,
+                px + 4.0
+            );
+        }
+        for &(x, y, error, _) in points.iter().filter(|p| p.2 > 0.0) {
             let _ = write!(
                 svg,
                 r##"<line class="error-bar" x1="{0:.1}" x2="{0:.1}" y1="{1:.1}" y2="{2:.1}" stroke="{colour}" stroke-opacity="0.45"/>"##,
@@ -314,11 +349,10 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
         .iter()
         .enumerate()
         .map(|(i, (name, points))| {
-            // A perfect score has no finite Elo: such points are left out, not drawn at the edge.
+            // A perfect score has no finite Elo: its bound is drawn instead, marked as one.
             let points = points
                 .iter()
-                .filter(|p| p.value.is_finite())
-                .map(|p| (f64::from(p.games), p.value, p.error))
+                .map(|p| (f64::from(p.games), p.value, p.error, p.bound))
                 .collect();
             (name.clone(), COLOURS[i % COLOURS.len()], points)
         })
@@ -328,16 +362,14 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
         let reach = values
             .filter(|p| p.1.is_finite() && p.2.is_finite())
             .map(|p| p.1.abs() + p.2)
-            .fold(50.0, f64::max)
-            .min(ELO_LIMIT);
-        let unbounded = series.engines.iter().flat_map(|(_, p)| p);
-        let title = match unbounded.clone().any(|p| !p.value.is_finite()) {
-            true => {
-                "Elo against the field, with its 95% interval, as games accumulate \
-                 (left out while a score is perfect: the Elo is then unbounded)"
-            }
-            false => "Elo against the field, with its 95% interval, as games accumulate",
-        };
+            .fold(50.0, f64::max);
+        // A round scale, so that the ticks at its quarters are round too.
+        let reach = [50.0, 100.0, 200.0, 400.0, ELO_LIMIT]
+            .into_iter()
+            .find(|&r| r >= reach)
+            .unwrap_or(ELO_LIMIT);
+        let title = "Elo against the field, with its 95% interval, as games accumulate \
+                     (a triangle: a perfect score's 95% bound)";
         (title, (-reach, reach))
     } else {
         (
@@ -348,10 +380,10 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
     html.push_str(&plot(title, "elo-plot", &lines, games, range, &[]));
     if let (Some(sprt), false) = (sprt, series.llr.is_empty()) {
         let (lower, upper) = sprt.bounds();
-        let points: Vec<(f64, f64, f64)> = series
+        let points: Vec<(f64, f64, f64, i8)> = series
             .llr
             .iter()
-            .map(|&(games, llr)| (f64::from(games), llr, 0.0))
+            .map(|&(games, llr)| (f64::from(games), llr, 0.0, 0))
             .collect();
         let reach = points
             .iter()

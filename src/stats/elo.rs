@@ -106,6 +106,12 @@ impl Tally {
     }
 }
 
+/// The 95% lower bound of the Elo difference after a perfect score in `games` games: the Elo at
+/// which a perfect score is 5% likely (minus it for a nil score).
+pub fn perfect_bound(games: u32) -> f64 {
+    elo(0.05f64.powf(1.0 / f64::from(games.max(1))))
+}
+
 /// The Elo difference as a reader can use it: `34.9 +/- 69.4` with its 95% interval; after a
 /// perfect score, where the estimate is infinite, the one-sided 95% bound (`> +316.6 (95%)` after
 /// 20 wins: the exact binomial bound, a score of `0.05^(1/n)`); when the interval reaches past a
@@ -114,8 +120,7 @@ pub fn elo_text(tally: &Tally) -> String {
     let Some(e) = tally.estimate() else {
         return "-".to_owned();
     };
-    let n = f64::from(tally.games());
-    let bound = elo(0.05f64.powf(1.0 / n));
+    let bound = perfect_bound(tally.games());
     if e.score == 1.0 {
         return format!("> {bound:+.1} (95%)");
     }
@@ -171,6 +176,22 @@ pub struct Sprt {
     pub beta: f64,
     /// What `elo0` and `elo1` measure.
     pub model: SprtModel,
+}
+
+impl std::fmt::Display for Sprt {
+    /// As `--sprt` takes it back: `elo0=0 elo1=5 alpha=0.05 beta=0.05`, then ` model=normalized`
+    /// for that model.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "elo0={} elo1={} alpha={} beta={}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )?;
+        match self.model {
+            SprtModel::Logistic => Ok(()),
+            SprtModel::Normalized => f.write_str(" model=normalized"),
+        }
+    }
 }
 
 /// The scale of an SPRT's hypotheses.

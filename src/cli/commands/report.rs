@@ -24,6 +24,15 @@ pub fn run(files: &[PathBuf], output: &Path, sprt: &[String]) -> CommandResult {
     if count == 0 {
         return Err(Error::Usage("no records to report".into()));
     }
+    // The run's own test when none is given: its records say which.
+    let sprt = match (sprt, series.recorded_sprt()) {
+        (Some(given), _) => Some(given),
+        (None, Some(words)) => {
+            let words: Vec<String> = words.split_whitespace().map(str::to_owned).collect();
+            Sprt::parse(&words).ok()
+        }
+        (None, None) => None,
+    };
     let html = report_html(&series.finish(sprt.as_ref()), sprt.as_ref());
     write_page(output, &html, |each| {
         read_all(files, &mut std::io::stderr(), each).map_err(Error::from)

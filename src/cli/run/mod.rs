@@ -360,6 +360,10 @@ pub fn run(
         };
         let record = &mut finished.record;
         record.tags.insert("tournament".into(), fingerprint.clone());
+        // `report` reads the run's test from its records.
+        if let Some(sprt) = &sprt {
+            record.tags.insert("sprt".into(), sprt.to_string());
+        }
         if let Some(points) = seat_points(record) {
             (results.borrow_mut()).insert(finished.index, (seat_names(record), points));
         }
