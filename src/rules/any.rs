@@ -78,7 +78,8 @@ macro_rules! games {
             };
         }
 
-        // For the pictures of `crate::render::board`, which dispatch over the same list.
+        // For the games' pictures (the render layer's board module), which dispatch over the
+        // same list.
         #[allow(unused_imports)]
         pub(crate) use {dispatch, dispatch_move};
 

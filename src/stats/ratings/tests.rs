@@ -4,6 +4,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::fit::K;
 use super::*;
 use crate::records::finished_record;
 

@@ -1,0 +1,176 @@
+//! Who can be rated: the group whose results leave one finite maximum (strongly connected by
+//! "took points from"), the engines only linked to it, and the bounds of those that won or lost
+//! everything against it.
+
+use std::collections::HashMap;
+
+use super::fit::{self, Game, K};
+use super::{BOUND_RATIO, Standing, Unrated};
+
+/// The engines that can be fitted together: of the engines linked by games, the group (the
+/// anchor's, or the largest) in which each has won points against the others and lost points to
+/// them, directly or through others (a strongly connected component of "took points from").
+/// Engines linked to it otherwise are left for [`bounds`]; those not linked at all are marked
+/// disconnected.
+pub fn main_group(
+    n: usize,
+    games: &[Game],
+    anchor: Option<usize>,
+    standing: &mut [Option<Standing>],
+) -> Vec<usize> {
+    let mut beats: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut linked: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for game in games {
+        for &(a, pa) in &game.seats {
+            for &(b, pb) in &game.seats {
+                if a != b {
+                    linked[a].push(b);
+                    // Points taken from b: a got more, or shared a win with it.
+                    if pa > pb || (pa > 0.0 && pa == pb) {
+                        beats[a].push(b);
+                    }
+                }
+            }
+        }
+    }
+    let active: Vec<usize> = (0..n).filter(|&e| !linked[e].is_empty()).collect();
+    let pick = |groups: Vec<Vec<usize>>| {
+        let by_anchor = anchor.and_then(|a| groups.iter().position(|g| g.contains(&a)));
+        let largest = (0..groups.len()).max_by_key(|&i| (groups[i].len(), usize::MAX - i));
+        by_anchor
+            .or(largest)
+            .map(|i| groups[i].clone())
+            .unwrap_or_default()
+    };
+    let component = pick(components(&active, &linked));
+    for &e in &active {
+        if !component.contains(&e) && standing[e].is_none() {
+            standing[e] = Some(Standing::Unrated(Unrated::Disconnected));
+        }
+    }
+    let mut main = pick(components(&component, &beats));
+    if main.len() < 2 {
+        main.clear();
+    }
+    main.sort_unstable();
+    main
+}
+
+/// The strongly connected components of the graph `edges` over `nodes` (Kosaraju: one pass
+/// along the edges, one against them); with symmetric edges, the connected components.
+fn components(nodes: &[usize], edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let n = edges.len();
+    let mut inside = vec![false; n];
+    nodes.iter().for_each(|&e| inside[e] = true);
+    let mut reverse: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &a in nodes {
+        for &b in &edges[a] {
+            if inside[b] {
+                reverse[b].push(a);
+            }
+        }
+    }
+    // The order in which a depth-first search along the edges finishes the nodes.
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(nodes.len());
+    for &start in nodes {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![(start, 0usize)];
+        while let Some((node, next)) = stack.pop() {
+            match edges[node].get(next) {
+                Some(&b) => {
+                    stack.push((node, next + 1));
+                    if inside[b] && !seen[b] {
+                        seen[b] = true;
+                        stack.push((b, 0));
+                    }
+                }
+                None => order.push(node),
+            }
+        }
+    }
+    let mut group = vec![usize::MAX; n];
+    let mut groups = Vec::new();
+    for &start in order.iter().rev() {
+        if group[start] != usize::MAX {
+            continue;
+        }
+        let id = groups.len();
+        let mut members = vec![start];
+        group[start] = id;
+        let mut stack = vec![start];
+        while let Some(node) = stack.pop() {
+            for &b in &reverse[node] {
+                if group[b] == usize::MAX {
+                    group[b] = id;
+                    members.push(b);
+                    stack.push(b);
+                }
+            }
+        }
+        members.sort_unstable();
+        groups.push(members);
+    }
+    groups
+}
+
+/// A bound for each engine left out of the fit that played rated engines only at some tables:
+/// the rating at which its results there become [`BOUND_RATIO`] as likely as at the best (an
+/// infinite rating for an engine that won them all, minus infinity for one that lost them all),
+/// the rated engines held at their ratings.
+pub fn bounds(games: &[Game], rated: &HashMap<usize, f64>, standing: &mut [Option<Standing>]) {
+    if rated.is_empty() {
+        for s in standing.iter_mut().filter(|s| s.is_none()) {
+            *s = Some(Standing::Unrated(Unrated::NoFiniteRating));
+        }
+        return;
+    }
+    let low = rated.values().copied().fold(f64::INFINITY, f64::min) - 5000.0;
+    let high = rated.values().copied().fold(f64::NEG_INFINITY, f64::max) + 5000.0;
+    for (engine, slot) in standing.iter_mut().enumerate() {
+        if slot.is_some() {
+            continue;
+        }
+        let own: Vec<&Game> = (games.iter())
+            .filter(|g| g.seats.iter().any(|&(e, _)| e == engine))
+            .filter(|g| {
+                g.seats
+                    .iter()
+                    .all(|(e, _)| *e == engine || rated.contains_key(e))
+            })
+            .collect();
+        if own.is_empty() {
+            *slot = Some(Standing::Unrated(Unrated::NoFiniteRating));
+            continue;
+        }
+        let likelihood = |elo: f64| -> f64 {
+            let theta = |e: usize| K * if e == engine { elo } else { rated[&e] };
+            (own.iter())
+                .map(|g| g.count * fit::game_log_likelihood(g, theta))
+                .sum()
+        };
+        let (at_high, at_low) = (likelihood(high), likelihood(low));
+        let up = at_high > at_low;
+        let target = at_high.max(at_low) + BOUND_RATIO.ln();
+        // Bisection: the likelihood is monotone in the engine's own rating here.
+        let (mut a, mut b) = (low, high);
+        for _ in 0..100 {
+            let middle = (a + b) / 2.0;
+            let above = likelihood(middle) >= target;
+            if above == up {
+                b = middle;
+            } else {
+                a = middle;
+            }
+        }
+        let bound = (a + b) / 2.0;
+        *slot = Some(if up {
+            Standing::AtLeast(bound)
+        } else {
+            Standing::AtMost(bound)
+        });
+    }
+}

@@ -1,0 +1,112 @@
+//! The rating list as a table and as JSON.
+
+use std::fmt;
+
+use super::{Rating, Ratings, Reference, Standing};
+
+impl Ratings {
+    /// The list as JSON: an array of objects with `name`, `rating` (the bound for a bound, null
+    /// when unrated), `error` (the 95% half-width, null but for ratings), `games`, `points`,
+    /// `bound` (`at_least`, `at_most` or null) and `unrated` (why, or null).
+    pub fn to_json(&self) -> serde_json::Value {
+        let round = |x: f64| (x * 10.0).round() / 10.0;
+        let engines = self.engines.iter().map(|r| {
+            let (rating, error, bound, unrated) = match r.standing {
+                Standing::Rated { elo, error } => {
+                    (Some(round(elo)), Some(round(error)), None, None)
+                }
+                Standing::AtLeast(elo) => (Some(round(elo)), None, Some("at_least"), None),
+                Standing::AtMost(elo) => (Some(round(elo)), None, Some("at_most"), None),
+                Standing::Unrated(why) => (None, None, None, Some(why.name())),
+            };
+            serde_json::json!({
+                "name": r.name,
+                "rating": rating,
+                "error": error,
+                "games": r.games,
+                "points": r.points,
+                "bound": bound,
+                "unrated": unrated,
+            })
+        });
+        serde_json::Value::Array(engines.collect())
+    }
+}
+
+impl Ratings {
+    /// A rating with `decimals`: signed around an average of 0, plain around an anchor.
+    fn number(&self, elo: f64, decimals: usize) -> String {
+        match self.reference {
+            Reference::Average => format!("{elo:+.decimals$}"),
+            Reference::Anchor(..) => format!("{elo:.decimals$}"),
+        }
+    }
+}
+
+impl fmt::Display for Ratings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rated = |r: &Rating| matches!(r.standing, Standing::Rated { .. });
+        if !self.engines.iter().any(rated) {
+            return write!(
+                f,
+                "Ratings: none yet from {} games: no two engines have both taken points from \
+                 and lost points to each other, directly or through others",
+                self.games
+            );
+        }
+        let width = (self.engines.iter())
+            .map(|r| r.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        writeln!(
+            f,
+            "Ratings (Elo with its 95% interval, {}) from {} games:",
+            self.reference, self.games
+        )?;
+        write!(
+            f,
+            "rank  {:<width$}  {:>9}  {:>6}  {:>6}  {:>7}",
+            "engine", "rating", "error", "games", "points"
+        )?;
+        let mut rank = 0;
+        for r in &self.engines {
+            let (place, rating, error, note) = match r.standing {
+                Standing::Rated { elo, error } => {
+                    rank += 1;
+                    let error = match error {
+                        0.0 => "anchor".to_owned(),
+                        _ => format!("{error:.1}"),
+                    };
+                    (rank.to_string(), self.number(elo, 1), error, String::new())
+                }
+                Standing::AtLeast(elo) => (
+                    "-".into(),
+                    format!(">={}", self.number(elo, 0)),
+                    String::new(),
+                    "  won every game against rated engines: a 95% bound".into(),
+                ),
+                Standing::AtMost(elo) => (
+                    "-".into(),
+                    format!("<={}", self.number(elo, 0)),
+                    String::new(),
+                    "  lost every game against rated engines: a 95% bound".into(),
+                ),
+                Standing::Unrated(why) => (
+                    "-".into(),
+                    String::new(),
+                    String::new(),
+                    format!("  not rated: {why}"),
+                ),
+            };
+            write!(
+                f,
+                "\n{place:>4}  {:<width$}  {rating:>9}  {error:>6}  {:>6}  {:>7}{note}",
+                r.name,
+                r.games,
+                format!("{:.1}", r.points)
+            )?;
+        }
+        Ok(())
+    }
+}
