@@ -251,6 +251,83 @@ fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
     })
 }
 
+/// What the records file held when the run began: it is the run's state, so what it holds is
+/// counted, not played again.
+struct Earlier {
+    counter: Counter,
+    /// The game numbers (from 1) already played.
+    played: HashSet<usize>,
+    results: GameResults,
+    file: Option<RecordsOut>,
+    /// How many records it held.
+    before: usize,
+}
+
+/// Opens `--out` (refused when it holds records and `--resume` is not given) and reads what it
+/// holds: every record must be of this run (its fingerprint, or one earlier releases wrote) and
+/// replay.
+fn read_earlier(
+    config: &MatchConfig,
+    plan: &Plan,
+    tournament: &Tournament,
+    fingerprint: &str,
+) -> Result<Earlier, Error> {
+    let earlier = earlier_fingerprints(fingerprint, config, plan);
+    let mut counter = Counter::default();
+    let mut played = HashSet::new();
+    let mut results = GameResults::new();
+    let Some(out) = &tournament.out else {
+        return Ok(Earlier {
+            counter,
+            played,
+            results,
+            file: None,
+            before: 0,
+        });
+    };
+    if !tournament.resume && std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
+        return Err(Error::Usage(format!(
+            "{} is not empty: use --resume to go on with the run it holds, or another --out",
+            out.display()
+        )));
+    }
+    let (file, opened) = open_out(out, |_, record| {
+        let found = record.tags.get("tournament").map_or("", String::as_str);
+        if found != fingerprint && !earlier.iter().any(|e| e == found) {
+            return Err(format!(
+                "a record of another run ({found}), not {fingerprint}"
+            ));
+        }
+        // A record that does not replay is no game played: counting it would count a false
+        // result, and dropping it would lose what the file says.
+        if let Err(problem) = crate::records::validate::check_record(record) {
+            return Err(format!(
+                "this record does not replay ({}): remove the line to play its game again",
+                problem.message
+            ));
+        }
+        let game = record
+            .tags
+            .get("game")
+            .and_then(|g| g.parse::<usize>().ok());
+        if let Some(game) = game {
+            played.insert(game);
+            if let Some(points) = seat_points(record) {
+                results.insert(game - 1, (seat_names(record), points));
+            }
+        }
+        counter.add(record);
+        Ok(())
+    })?;
+    Ok(Earlier {
+        counter,
+        played,
+        results,
+        file: Some(file),
+        before: opened.records,
+    })
+}
+
 /// Plays a match or tournament, or the rest of one: the games its records file does not hold
 /// yet, in schedule order, with a line per game on `stdout` (unless `json`), progress on stderr,
 /// and the standings at the end.
@@ -263,54 +340,15 @@ pub fn run(
     let plan = plan(config, tournament)?;
     let names = engine_names(config);
     let fingerprint = fingerprint(config, &plan);
-    let earlier = earlier_fingerprints(&fingerprint, config, &plan);
-    // The records file is the run's state: what it holds is counted, not played again.
-    let mut counter = Counter::default();
-    let mut played = HashSet::new();
+    let Earlier {
+        mut counter,
+        played,
+        results,
+        mut file,
+        before,
+    } = read_earlier(config, &plan, tournament, &fingerprint)?;
     // Each finished game's seats and points, by index: the results a Swiss round is paired from.
-    let results: RefCell<GameResults> = RefCell::default();
-    let mut file = None;
-    let mut before = 0;
-    if let Some(out) = &tournament.out {
-        if !tournament.resume && std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
-            return Err(Error::Usage(format!(
-                "{} is not empty: use --resume to go on with the run it holds, or another --out",
-                out.display()
-            )));
-        }
-        let (opened_file, opened) = open_out(out, |_, record| {
-            let found = record.tags.get("tournament").map_or("", String::as_str);
-            if found != fingerprint && !earlier.iter().any(|e| e == found) {
-                return Err(format!(
-                    "a record of another run ({found}), not {fingerprint}"
-                ));
-            }
-            // A record that does not replay is no game played: counting it would count a false
-            // result, and dropping it would lose what the file says.
-            if let Err(problem) = crate::records::validate::check_record(record) {
-                return Err(format!(
-                    "this record does not replay ({}): remove the line to play its game again",
-                    problem.message
-                ));
-            }
-            if let Some(game) = record
-                .tags
-                .get("game")
-                .and_then(|g| g.parse::<usize>().ok())
-            {
-                played.insert(game);
-                if let Some(points) = seat_points(record) {
-                    results
-                        .borrow_mut()
-                        .insert(game - 1, (seat_names(record), points));
-                }
-            }
-            counter.add(record);
-            Ok(())
-        })?;
-        file = Some(opened_file);
-        before = opened.records;
-    }
+    let results = RefCell::new(results);
     // Counted without making the schedule, which may be long.
     let shard = tournament.shard;
     let in_shard = |index: usize| shard.is_none_or(|s| s.holds(index));
