@@ -822,10 +822,13 @@ impl Engine {
             Some(code @ 129..=192) if self.sandboxed => ExitStatus::from_raw(code - 128),
             _ => status,
         };
-        if status
-            .signal()
-            .is_some_and(crate::engine::process::stopped_with_engine)
-        {
+        // A shell or wrapper that dies of a stop signal exits with 128 + the signal: under a job
+        // scheduler that signals every process of a job, that is the stop too, not a fault.
+        let signal = status.signal().or(match status.code() {
+            Some(code @ 129..=192) => Some(code - 128),
+            _ => None,
+        });
+        if signal.is_some_and(crate::engine::process::stopped_with_engine) {
             return EngineError::Stopping;
         }
         EngineError::Exited(Exit {
