@@ -14,7 +14,6 @@ use crate::play::schedule::Scheduled;
 /// The bracket of a knockout of `engines` engines with ties of `per_tie` games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bracket {
-    engines: usize,
     per_tie: usize,
     /// The first round's places: each an engine (its seed less one) or a bye.
     places: Vec<Option<usize>>,
@@ -43,7 +42,6 @@ impl Bracket {
             .map(|seed| (seed <= engines).then(|| seed - 1))
             .collect();
         Bracket {
-            engines,
             per_tie: per_tie.max(1),
             places,
         }
@@ -107,11 +105,6 @@ impl Bracket {
             return Tie::Play(played, played + 2);
         }
         Tie::Won(a.min(b))
-    }
-
-    /// How many engines the bracket holds.
-    pub fn engines(&self) -> usize {
-        self.engines
     }
 }
 

@@ -167,7 +167,8 @@ impl Plan {
 pub fn schedule(plan: &Plan) -> impl Iterator<Item = Scheduled> + Send + use<> {
     let tables = tables(plan);
     let games = plan.games();
-    let (seats, repeat, seed, secret) = (plan.seats, plan.repeat, plan.seed, plan.secret);
+    let (seats, repeat) = (plan.seats, plan.repeat);
+    let seeds = plan.clone();
     let groups_per_round = tables.len();
     (0..plan.rounds)
         .flat_map(move |round| (0..groups_per_round).map(move |t| (round, t)))
@@ -185,10 +186,7 @@ pub fn schedule(plan: &Plan) -> impl Iterator<Item = Scheduled> + Send + use<> {
                     .map(|seat| table[(seat + rotation) % seats])
                     .collect(),
                 group,
-                seed: match &secret {
-                    Some(secret) => secret.game_seed(group),
-                    None => game_seed(seed, group),
-                },
+                seed: seeds.group_seed(group),
             }
         })
         .take(games)

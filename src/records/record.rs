@@ -148,6 +148,17 @@ pub struct GameResult {
     pub scores: Vec<i64>,
 }
 
+impl GameResult {
+    /// `seat`'s points: the win split among the seats sharing it (1 to a lone winner, half each
+    /// for a two-seat draw), none for a seat that did not win.
+    pub fn points(&self, seat: Seat) -> f64 {
+        match self.winners.contains(&seat) {
+            true => 1.0 / self.winners.len() as f64,
+            false => 0.0,
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "cli", derive(JsonSchema))]

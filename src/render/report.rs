@@ -171,13 +171,6 @@ impl SeriesBuilder {
     }
 }
 
-/// The curves of `records` (see [`SeriesBuilder`]).
-pub fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
-    let mut builder = SeriesBuilder::default();
-    records.iter().for_each(|r| builder.add(r));
-    builder.finish(sprt)
-}
-
 /// Line colours of the engines, in standings order (then again).
 const COLOURS: [&str; 8] = [
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
@@ -279,11 +272,6 @@ fn plot(
     }
     svg.push_str("</svg>");
     svg
-}
-
-/// The report's HTML block for `records`.
-pub fn report(records: &[Record], sprt: Option<&Sprt>) -> String {
-    report_html(&series(records, sprt), sprt)
 }
 
 /// The report's HTML block for the curves `series`.
@@ -415,6 +403,13 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The curves of `records` (see [`SeriesBuilder`]).
+    fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
+        let mut builder = SeriesBuilder::default();
+        records.iter().for_each(|r| builder.add(r));
+        builder.finish(sprt)
+    }
     use crate::records::finished_record;
 
     #[test]

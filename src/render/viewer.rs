@@ -201,12 +201,6 @@ impl<W: std::io::Write> PageWriter<W> {
         })
     }
 
-    /// Adds the next game.
-    pub fn add(&mut self, record: &Record) -> Result<(), PageError> {
-        let packed = pack(self.titles.len(), record)?;
-        self.write(packed)
-    }
-
     /// Adds the next game, packed by [`pack`] (on any thread) with its number.
     pub fn write(&mut self, packed: Packed) -> Result<(), PageError> {
         writeln!(self.out, "{}", packed.data)?;
@@ -224,15 +218,6 @@ impl<W: std::io::Write> PageWriter<W> {
         self.out.flush()?;
         Ok(self.out)
     }
-}
-
-/// The page for `records`, in memory (tests and small sets).
-pub fn page(records: &[Record]) -> Result<String, PageError> {
-    let mut writer = PageWriter::start(Vec::new(), "")?;
-    for record in records {
-        writer.add(record)?;
-    }
-    Ok(String::from_utf8_lossy(&writer.finish()?).into_owned())
 }
 
 const TEMPLATE: &str = r##"<!DOCTYPE html>

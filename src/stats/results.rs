@@ -158,13 +158,7 @@ impl Counter {
         let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
         let seats = names.len();
         let winners = &result.winners;
-        let share = |seat: usize| {
-            if winners.contains(&seat) {
-                1.0 / winners.len() as f64
-            } else {
-                0.0
-            }
-        };
+        let share = |seat: usize| result.points(seat);
         for (seat, name) in names.iter().enumerate() {
             let s = self.sums.entry((*name).to_owned()).or_default();
             let points = share(seat);

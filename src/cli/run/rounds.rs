@@ -15,13 +15,8 @@ pub type GameResults = HashMap<usize, (Vec<String>, Vec<f64>)>;
 
 /// Each seat's points in a finished record: 1 to a winner, `1/k` to each of `k` sharing a win.
 pub fn seat_points(record: &Record) -> Option<Vec<f64>> {
-    let winners = &record.result.as_ref()?.winners;
-    let share = 1.0 / winners.len().max(1) as f64;
-    Some(
-        (0..record.seats.len())
-            .map(|s| if winners.contains(&s) { share } else { 0.0 })
-            .collect(),
-    )
+    let result = record.result.as_ref()?;
+    Some((0..record.seats.len()).map(|s| result.points(s)).collect())
 }
 
 pub fn seat_names(record: &Record) -> Vec<String> {

@@ -197,7 +197,6 @@ impl Pool {
             }
             Some(_) => {}
         }
-        let winners = result.winners.len().max(1) as f64;
         let mut kind = Vec::with_capacity(record.seats.len());
         for (seat, info) in record.seats.iter().enumerate() {
             let engine = match self.index.get(&info.name) {
@@ -212,7 +211,7 @@ impl Pool {
             };
             let won = result.winners.contains(&seat);
             self.games[engine] += 1;
-            self.points[engine] += if won { 1.0 / winners } else { 0.0 };
+            self.points[engine] += result.points(seat);
             kind.push((engine, won));
         }
         kind.sort_unstable();
