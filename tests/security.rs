@@ -256,7 +256,11 @@ fn private_temporary_files_are_bounded_and_the_scratch_directory_works() {
         // The organiser is told what holds the engines.
         .stderr(
             predicates::str::contains("referee: containment: ")
-                .and(predicates::str::contains("No cgroup")),
+                .and(predicates::str::contains("in bubblewrap"))
+                .and(
+                    predicates::str::contains("each engine in a cgroup of its own")
+                        .or(predicates::str::contains("no cgroup (")),
+                ),
         );
     for record in valid_records(&out) {
         assert_eq!(record["end"]["reason"], "normal", "{record}");
@@ -271,13 +275,14 @@ fn a_fork_bomb_is_held_to_its_process_limit() {
 /// Runs the referee of `command` until the attack's helpers (marked `marker`) have started, and
 /// returns it.
 fn started_with_helpers(mut command: std::process::Command, marker: &str) -> std::process::Child {
-    let child = command
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = command.stdout(std::process::Stdio::null()).spawn().unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
-    while processes_with(&[marker, "attack.py"]).len() < 3 {
+    // The engine and its three helpers, all Python (the referee's command line names them too).
+    let pythons = || {
+        let found = processes_with(&[marker, "attack.py"]);
+        found.iter().filter(|(_, line)| runs_python(line)).count()
+    };
+    while pythons() < 4 {
         assert!(Instant::now() < deadline, "the helpers never started");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -290,12 +295,16 @@ fn helpers_that_leave_the_session_do_not_outlive_the_game() {
         return;
     }
     let dir = temp_dir("outlive");
-    for (marker, keys) in [
-        ("outlive:sandboxed", "sandbox=bwrap"),
-        ("outlive:plain", ""),
+    // The helpers note their pids in a directory they may write: the sandbox's own /tmp, or the
+    // test's (an engine outside the sandbox has no TMPDIR of its own).
+    let plain_notes = format!("{}", dir.display());
+    for (marker, keys, notes) in [
+        ("outlive:sandboxed", "sandbox=bwrap", "$TMPDIR"),
+        ("outlive:plain", "", plain_notes.as_str()),
     ] {
         let attack = format!("{marker}-{}", std::process::id());
-        let (command, out) = attack_command(&dir, &format!("{attack}:$TMPDIR"), keys, 1);
+        let (mut command, out) = attack_command(&dir, &format!("{attack}:{notes}"), keys, 1);
+        command.stderr(std::process::Stdio::null());
         let status = started_with_helpers(command, &attack).wait().unwrap();
         assert!(status.success());
         assert_eq!(valid_records(&out).len(), 1);
@@ -310,11 +319,64 @@ fn sandboxed_helpers_do_not_outlive_a_referee_killed_outright() {
     }
     let dir = temp_dir("outlive-sigkill");
     let attack = format!("outlive:killed-{}", std::process::id());
-    let (command, _) = attack_command(&dir, &format!("{attack}:$TMPDIR"), "sandbox=bwrap", 1000);
+    let (mut command, _) =
+        attack_command(&dir, &format!("{attack}:$TMPDIR"), "sandbox=bwrap", 1000);
+    command.stderr(std::process::Stdio::null());
     let mut child = started_with_helpers(command, &attack);
     child.kill().unwrap();
     child.wait().unwrap();
     assert_no_process_with(&[&attack, "attack.py"]);
+}
+
+/// Outside the sandbox, what holds an engine's helpers after the referee is killed outright is
+/// its cgroup, killed by the referee's janitor; without one (the machine's cgroup v2 is missing or
+/// not the referee's to use) they survive, as protocol.md says, and the test says so and stops.
+#[test]
+fn plain_helpers_do_not_outlive_a_referee_killed_outright_where_cgroups_hold_them() {
+    let dir = temp_dir("outlive-sigkill-plain");
+    let attack = format!("outlive:plain-killed-{}", std::process::id());
+    // A limit, so that the run says what contains the engines.
+    let notes = format!("{attack}:{}", dir.display());
+    let (mut command, _) = attack_command(&dir, &notes, "files=1000", 1000);
+    let said = dir.join("stderr");
+    command.stderr(std::fs::File::create(&said).unwrap());
+    let mut child = started_with_helpers(command, &attack);
+    // Each helper notes its pid once it has left the engine's session twice over.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let noted = || std::fs::read_to_string(dir.join("pids")).map_or(0, |t| t.lines().count());
+    while noted() < 3 {
+        assert!(Instant::now() < deadline, "the helpers never left");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let containment = std::fs::read_to_string(&said).unwrap();
+    if !containment.contains("each engine in a cgroup of its own") {
+        child.kill().unwrap();
+        child.wait().unwrap();
+        // Not left running for the other tests to find.
+        for (pid, _) in processes_with(&[&attack, "attack.py"]) {
+            send_signal(pid, "KILL");
+        }
+        eprintln!("not run: this machine gives the referee no cgroup: {containment}");
+        return;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_no_process_with(&[&attack, "attack.py"]);
+    // The dead referee's cgroups are removed by the next referee that starts an engine.
+    let cgroup = containment
+        .split(" under ")
+        .nth(1)
+        .and_then(|rest| rest.split(" (").next())
+        .expect("the containment line names the cgroup");
+    assert!(Path::new(cgroup).exists(), "{containment}");
+    let bot = format!("cmd='{} bot --game pegs'", cargo_bin!("referee").display());
+    cargo_bin_cmd!("referee")
+        .args(["match", "--game", "pegs", "--games", "1"])
+        .args(["--engine", &format!("name=a {bot}")])
+        .args(["--engine", &format!("name=b {bot}")])
+        .assert()
+        .success();
+    assert!(!Path::new(cgroup).exists(), "{cgroup} is left");
 }
 
 #[test]

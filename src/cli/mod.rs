@@ -22,6 +22,9 @@ const QUOTE_LIMIT: usize = 400;
 /// returns its exit status.
 pub fn main() -> ExitCode {
     let result = dispatch(Cli::parse_args());
+    // Every engine has ended by now; their cgroups go (a referee that dies instead leaves them to
+    // its janitor and the next run).
+    crate::engine::cgroup::release();
     if let Err(error) = &result
         && !error.is_closed_output()
     {

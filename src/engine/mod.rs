@@ -2,6 +2,7 @@
 //! their limits (and in the sandbox when asked), talked to through bounded pipes with deadlines,
 //! their traffic kept in a transcript, and killed whole with everything they started.
 
+pub mod cgroup;
 pub mod limits;
 mod pipes;
 pub mod process;

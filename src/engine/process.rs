@@ -15,6 +15,7 @@ use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
+use crate::engine::cgroup;
 use crate::engine::limits::Limits;
 
 /// The running engines' process groups.
@@ -69,24 +70,40 @@ fn start_now(command: &mut Command) -> io::Result<Child> {
     Ok(child)
 }
 
+/// How an engine process starts, besides its command.
+pub struct Start {
+    /// The limits it runs under.
+    pub limits: Limits,
+    /// Each `(from, to)` becomes descriptor `to` of the process; every `from` must be above
+    /// every `to`.
+    pub fds: Vec<(RawFd, RawFd)>,
+    /// Whether it is the human seat, which keeps the referee's terminal.
+    pub terminal: bool,
+    /// The user and group it runs as, if not the referee's.
+    pub user: Option<(u32, u32)>,
+    /// The `cgroup.procs` of the cgroup it runs in (see [`crate::engine::cgroup`]), if any.
+    pub cgroup: Option<RawFd>,
+}
+
 /// Starts `command` in a session of its own (so it has no controlling terminal to push input
-/// into, and a process group the referee kills whole), under `limits`, with SIGKILL as its
-/// parent-death signal, so that a referee killed outright (SIGKILL, the OOM killer) takes its
-/// engines with it. Each `(from, to)` in `fds` becomes descriptor `to` of the process; every
-/// `from` must be above every `to`.
+/// into, and a process group the referee kills whole), in its cgroup, as its user, under its
+/// limits, with SIGKILL as its parent-death signal, so that a referee killed outright (SIGKILL,
+/// the OOM killer) takes its engines with it.
 ///
-/// With `terminal` (the human seat), it stays in the referee's session and process group instead,
-/// so that it may read the terminal the referee was started from.
-pub fn start(
-    mut command: Command,
-    limits: Limits,
-    fds: Vec<(RawFd, RawFd)>,
-    terminal: bool,
-) -> io::Result<Child> {
+/// The human seat (`terminal`) stays in the referee's session and process group instead, so that
+/// it may read the terminal the referee was started from.
+pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
     let referee = nix::unistd::getpid();
-    // SAFETY: the closure runs in the forked child before exec (after a change of user, which
-    // would clear the parent-death signal) and makes only async-signal-safe system calls
-    // (setsid, dup2, setrlimit, prctl, getppid); it allocates nothing and takes no lock.
+    let Start {
+        limits,
+        fds,
+        terminal,
+        user,
+        cgroup,
+    } = how;
+    // SAFETY: the closure runs in the forked child before exec and makes only async-signal-safe
+    // system calls (setsid, dup2, write, setgroups, setgid, setuid, setrlimit, prctl, getppid);
+    // it allocates nothing and takes no lock.
     unsafe {
         command.pre_exec(move || {
             if !terminal {
@@ -97,7 +114,21 @@ pub fn start(
                     return Err(io::Error::last_os_error());
                 }
             }
+            // Before the change of user: the cgroup is the referee's to move processes into.
+            if let Some(procs) = cgroup {
+                cgroup::join(procs)?;
+            }
+            if let Some((uid, gid)) = user {
+                // The referee's supplementary groups (root's) must not stay with the engine.
+                if nix::libc::setgroups(0, std::ptr::null()) < 0
+                    || nix::libc::setgid(gid) < 0
+                    || nix::libc::setuid(uid) < 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+            }
             limits.apply()?;
+            // After the change of user, which clears the parent-death signal.
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
             // The referee may have died between the fork and the prctl: then no signal comes.
             if nix::unistd::getppid() != referee {
@@ -149,6 +180,8 @@ pub fn stop_all() {
         // it too, and its parent-death signal kills it when the referee exits.
         let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
     }
+    // What left the engines' sessions too.
+    cgroup::kill_all();
 }
 
 /// The signal that stopped the referee, if one did.
@@ -238,7 +271,7 @@ fn orphans() -> Vec<i32> {
     let registry = registry();
     children
         .into_iter()
-        .filter(|pid| !registry.groups.contains(pid))
+        .filter(|pid| !registry.groups.contains(pid) && Some(*pid) != cgroup::janitor())
         .collect()
 }
 

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -14,6 +14,7 @@ use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
+use crate::engine::cgroup::{self, EngineCgroup};
 use crate::engine::limits::Limits;
 use crate::engine::pipes::LineBuffer;
 use crate::engine::process;
@@ -151,6 +152,8 @@ pub struct Engine {
     own_group: bool,
     /// Whether it runs under bubblewrap, which reports a death by signal N as exit code 128 + N.
     sandboxed: bool,
+    /// The cgroup holding everything it starts, where the machine gives one.
+    cgroup: Option<EngineCgroup>,
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
     stderr: Option<ChildStderr>,
@@ -278,14 +281,24 @@ impl Engine {
         } else {
             cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         }
-        if let Some((uid, gid)) = user {
-            cmd.uid(uid).gid(gid);
-        }
+        // Where the machine has no cgroup for it, the engine runs without one (see
+        // `cgroup::describe`, which the run announces).
+        let cgroup = match cgroup::cgroups() {
+            Ok(cgroups) => Some(cgroups.engine(&command.limits).map_err(spawn_error)?),
+            Err(_) => None,
+        };
         let fds = passed
             .iter()
             .map(|(fd, to)| (fd.as_raw_fd(), *to))
             .collect();
-        let started = process::start(cmd, command.limits, fds, command.terminal);
+        let how = process::Start {
+            limits: command.limits,
+            fds,
+            terminal: command.terminal,
+            user,
+            cgroup: cgroup.as_ref().map(EngineCgroup::procs_fd),
+        };
+        let started = process::start(cmd, how);
         // The process holds its own copies now.
         drop(passed);
         let mut child = started.map_err(|e| match e.kind() {
@@ -322,6 +335,7 @@ impl Engine {
             group: Pid::from_raw(pid),
             own_group: !command.terminal,
             sandboxed: sandboxed.is_some(),
+            cgroup,
             pidfd,
             stdin,
             stdout,
@@ -881,6 +895,10 @@ impl Engine {
             true => killpg(self.group, Signal::SIGKILL),
             false => kill(self.group, Signal::SIGKILL),
         };
+        // And whatever it started that left its session and group.
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.kill();
+        }
         self.stdin = None;
         if self.exited.is_none() {
             self.exited = self.child.wait().ok();
@@ -889,6 +907,8 @@ impl Engine {
         process::forget(self.group.as_raw());
         // Its children, now orphans, were handed to this process (see `process::adopt_orphans`).
         process::reap_orphans();
+        // Its cgroup goes once empty.
+        self.cgroup = None;
     }
 }
 

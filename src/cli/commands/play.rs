@@ -274,25 +274,33 @@ pub fn tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandRe
     run(&config, &tournament, json, stdout)
 }
 
-/// Says, before a run with sandboxed engines starts, what holds them: an organiser should not have
-/// to read the source to know.
+/// Says, before a run that contains its engines (a sandbox, a user or limits) starts, what holds
+/// them: an organiser should not have to read the source to know.
 fn announce_containment(config: &MatchConfig) {
+    let contained = (config.engines.iter())
+        .any(|e| e.command.sandbox || e.command.user.is_some() || e.command.limits.any());
+    if !contained {
+        return;
+    }
     let sandboxed: Vec<&str> = (config.engines.iter())
         .filter(|e| e.command.sandbox)
         .map(|e| e.command.name.as_str())
         .collect();
-    if sandboxed.is_empty() {
-        return;
+    if !sandboxed.is_empty() {
+        let user = match nix::unistd::geteuid().is_root() {
+            true => "nobody unless user= says otherwise",
+            false => "the referee's own user",
+        };
+        eprintln!(
+            "referee: containment: {} in bubblewrap, as {user}: own session, pid, network and \
+             mount namespaces, seccomp, private size-limited /tmp; nothing outlives a game or the \
+             referee.",
+            sandboxed.join(", ")
+        );
     }
-    let user = match nix::unistd::geteuid().is_root() {
-        true => "nobody unless user= says otherwise",
-        false => "the referee's own user",
-    };
     eprintln!(
-        "referee: containment: {} in bubblewrap, as {user}: own session, pid, network and mount \
-         namespaces, seccomp, private size-limited /tmp; nothing outlives a game or the referee. \
-         No cgroup: processes are bounded by procs=, memory by mem= per process.",
-        sandboxed.join(", ")
+        "referee: containment: {}.",
+        crate::engine::cgroup::describe()
     );
 }
 
