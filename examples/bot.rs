@@ -12,7 +12,7 @@ use std::io;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use referee::bots::SeatView;
-use referee::protocol::{Answerer, Command, Framing, serve};
+use referee::protocol::{Answerer, Command, Framing, GameKeys, serve};
 use referee::rules::game::{Actor, Outcome, Seat};
 use referee::rules::{AnyGame, AnyMove, Game};
 
@@ -25,18 +25,16 @@ struct Bot {
 impl Bot {
     /// One command's answer: `Ok` is sent as `=ID TEXT`, `Err` as `?ID TEXT`.
     fn answer(&mut self, command: Command) -> Result<String, String> {
+        // `protocol_version`, `name`, `version`, `list_commands`, `known_command`, `quit`.
+        if let Some(answer) = Answerer::Engine.handshake(&command, "example-bot") {
+            return Ok(answer);
+        }
         match command {
-            Command::ProtocolVersion => Ok("2".into()),
-            Command::Name => Ok("example-bot".into()),
-            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::ListCommands => Ok(Answerer::Engine.list_commands()),
-            Command::KnownCommand(name) => Ok(Answerer::Engine.known_command(&name)),
-            Command::Quit => Ok(String::new()),
             // `newgame GAME [VARIANT] seats=N seat=K seed=S TC [setup=T]`: unknown keys ignored.
             Command::NewGame(new) => {
-                let seed = new.option("seed").and_then(|s| s.parse().ok());
+                let keys = GameKeys::read(&new.options).map_err(|e| e.to_string())?;
                 self.view = Some(SeatView::start(&new)?);
-                self.rng = ChaCha8Rng::seed_from_u64(seed.unwrap_or(0));
+                self.rng = ChaCha8Rng::seed_from_u64(keys.seed.unwrap_or(0));
                 Ok(String::new())
             }
             // Every ply, the engine's own too; and DOUBLE's cards as this seat may see them.

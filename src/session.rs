@@ -3,7 +3,7 @@
 use std::io::{self, BufRead, Write};
 
 use crate::bots::SeatView;
-use crate::protocol::{Answerer, Command, Framing, NewGame};
+use crate::protocol::{Answerer, Command, Framing, GameKeys, NewGame};
 use crate::records::replay::Replay;
 use crate::rules::game::{Actor, Game, Seat, Setup, Viewer};
 use crate::rules::{AnyGame, perft_within};
@@ -98,6 +98,7 @@ impl Session {
     fn start(&mut self, new: &NewGame) -> Result<(), String> {
         let mut replay = new_game(new)?;
         self.table = Some(match new.option("seat") {
+            // Its value is read (and checked) by the seat's view.
             Some(_) if replay.game().hides_information() => Table::Seat(SeatView::start(new)?),
             _ => {
                 replay.settle_chance();
@@ -134,13 +135,10 @@ impl Session {
     }
 
     fn answer_one(&mut self, command: Command) -> Result<String, String> {
+        if let Some(answer) = Answerer::Session.handshake(&command, "referee") {
+            return Ok(answer);
+        }
         match command {
-            Command::ProtocolVersion => Ok("2".into()),
-            Command::Name => Ok("referee".into()),
-            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::ListCommands => Ok(Answerer::Session.list_commands()),
-            Command::KnownCommand(name) => Ok(Answerer::Session.known_command(&name)),
-            Command::Quit => Ok(String::new()),
             Command::NewGame(new) => self.start(&new).map(|()| String::new()),
             Command::LegalMoves => {
                 let texts = self.legal_moves()?;
@@ -208,6 +206,13 @@ impl Session {
                 let record = self.whole("record")?.record(&[], None);
                 serde_json::to_string(&record).map_err(|e| format!("cannot write the record: {e}"))
             }
+            // Answered by the handshake above.
+            Command::ProtocolVersion
+            | Command::Name
+            | Command::Version
+            | Command::ListCommands
+            | Command::KnownCommand(_)
+            | Command::Quit => Ok(String::new()),
         }
     }
 
@@ -241,41 +246,30 @@ impl Session {
 }
 
 fn new_game(new: &NewGame) -> Result<Replay, String> {
-    let mut setup = Setup {
-        variant: new.variant.clone(),
-        ..Setup::default()
-    };
-    let mut seed = None;
-    for (key, value) in &new.options {
-        match key.as_str() {
-            "seats" => setup.seats = Some(value.parse().map_err(|_| bad_option(key, value))?),
-            "seed" => seed = Some(value.parse().map_err(|_| bad_option(key, value))?),
-            "setup" => setup.layout = Some(value.clone()),
-            // What an engine's `newgame` line adds, so an engine can forward that line here:
-            // its seat and its clock, which do not change the rules.
-            "seat" | "tc" | "movetime" => {}
-            _ => {
-                return Err(format!(
-                    "unknown option `{key}` (known: seats, seed, setup; seat, tc and movetime are \
-                     accepted and ignored)"
-                ));
-            }
-        }
+    let keys = GameKeys::read(&new.options).map_err(|e| e.to_string())?;
+    // What an engine's `newgame` line adds, its seat and its clock, does not change the rules, so
+    // an engine can forward that line here; anything else is a mistake.
+    if let Some((key, _)) = keys.others.first() {
+        return Err(format!(
+            "unknown option `{key}` (known: seats, seed, setup; seat, tc and movetime are \
+             accepted and ignored)"
+        ));
     }
-    // An unseeded game still gets a seed, which its record stores.
-    setup.seed = match seed {
-        Some(seed) => seed,
-        None => getrandom::u64().map_err(|e| format!("cannot draw a seed: {e}"))?,
+    let setup = Setup {
+        variant: new.variant.clone(),
+        seats: keys.seats,
+        // An unseeded game still gets a seed, which its record stores.
+        seed: match keys.seed {
+            Some(seed) => seed,
+            None => getrandom::u64().map_err(|e| format!("cannot draw a seed: {e}"))?,
+        },
+        layout: keys.setup,
     };
     Replay::new(&new.game, &setup).map_err(|e| e.to_string())
 }
 
 fn no_game() -> String {
     "no game: start one with newgame, e.g. newgame dvonn".to_owned()
-}
-
-fn bad_option(key: &str, value: &str) -> String {
-    format!("option {key}={value}: expected a whole number")
 }
 
 fn check_seat(seat: Seat, seats: usize) -> Result<Seat, String> {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::protocol::{Answerer, Command, value_of};
+use crate::protocol::{Answerer, ClockKeys, Command, GameKeys};
 use crate::rules::double::{self, Double};
 use crate::rules::double_dutch::DoubleDutch;
 use crate::rules::dvonn::Dvonn;
@@ -191,13 +191,12 @@ fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<double::
 /// How long to think, from `genmove`'s clock facts (milliseconds): a share of the time left plus
 /// most of the increment, or under half a fixed move time; a second when no clock runs. The rest
 /// is for the answer's trip, the process being scheduled, and unoptimised builds.
-pub fn thinking_time(options: &[(String, String)]) -> Duration {
-    let get = |key: &str| value_of(options, key).and_then(|v| v.parse::<u64>().ok());
-    let ms = if let Some(movetime) = get("movetime") {
+pub fn thinking_time(clock: &ClockKeys) -> Duration {
+    let ms = if let Some(movetime) = clock.movetime {
         (movetime * 45 / 100).saturating_sub(2)
-    } else if let Some(time) = get("time") {
-        let moves = get("movestogo").unwrap_or(30).clamp(1, 30);
-        let inc = get("inc").unwrap_or(0);
+    } else if let Some(time) = clock.time {
+        let moves = clock.movestogo.unwrap_or(30).clamp(1, 30);
+        let inc = clock.inc.unwrap_or(0);
         (time / (moves + 2) + inc * 8 / 10)
             .min(time * 3 / 10)
             .saturating_sub(2)
@@ -226,20 +225,20 @@ pub type HumanTerminal = human::Terminal<Box<dyn BufRead>, Box<dyn Write>>;
 
 impl BotState {
     fn answer(&mut self, command: Command) -> Result<String, String> {
+        let name = match self.strategy {
+            Strategy::Human => "human".to_owned(),
+            strategy => format!("referee-{}", strategy.name()),
+        };
+        if let Some(answer) = Answerer::Engine.handshake(&command, &name) {
+            return Ok(answer);
+        }
         match command {
-            Command::ProtocolVersion => Ok("2".into()),
-            Command::Name if self.strategy == Strategy::Human => Ok("human".into()),
-            Command::Name => Ok(format!("referee-{}", self.strategy.name())),
-            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::ListCommands => Ok(Answerer::Engine.list_commands()),
-            Command::KnownCommand(name) => Ok(Answerer::Engine.known_command(&name)),
-            Command::Quit => Ok(String::new()),
             Command::NewGame(new) => {
                 if !new.game.eq_ignore_ascii_case(&self.game_id) {
                     return Err(format!("this bot plays {}, not {}", self.game_id, new.game));
                 }
-                let seed = new.option("seed").and_then(|s| s.parse::<u64>().ok());
-                self.game_seed = self.seed ^ seed.unwrap_or(0);
+                let keys = GameKeys::read(&new.options).map_err(|e| e.to_string())?;
+                self.game_seed = self.seed ^ keys.seed.unwrap_or(0);
                 let view = SeatView::start(&new)?;
                 if let Some(terminal) = &mut self.terminal {
                     terminal
@@ -265,13 +264,14 @@ impl BotState {
                 if game.to_move() != Some(Actor::Seat(seat)) {
                     return Err(format!("seat {seat} is not to move"));
                 }
+                let clock = ClockKeys::read(&options);
                 if let Some(terminal) = &mut self.terminal {
-                    let clock = clock_text(&options);
+                    let clock = clock_text(&clock);
                     return (terminal.ask(game, seat, clock.as_deref()))
                         .map(|answer| answer.to_string())
                         .map_err(|e| e.to_string());
                 }
-                let think = thinking_time(&options);
+                let think = thinking_time(&clock);
                 choose(self.strategy, game, &self.history, self.game_seed, think)
                     .map(|mv| mv.to_string())
                     .ok_or_else(|| "no legal move".to_owned())
@@ -299,27 +299,20 @@ impl BotState {
 }
 
 /// What a person is told of the clocks from `genmove`'s keys; `None` when no clock runs.
-fn clock_text(options: &[(String, String)]) -> Option<String> {
-    let get = |key: &str| value_of(options, key);
-    let seconds = |ms: &str| {
-        ms.parse::<u64>().map_or_else(
-            |_| ms.to_owned(),
-            |ms| format!("{}.{:01} s", ms / 1000, ms % 1000 / 100),
-        )
-    };
-    if let Some(movetime) = get("movetime") {
+fn clock_text(clock: &ClockKeys) -> Option<String> {
+    let seconds = |ms: u64| format!("{}.{:01} s", ms / 1000, ms % 1000 / 100);
+    if let Some(movetime) = clock.movetime {
         return Some(format!("time for this move: {}", seconds(movetime)));
     }
-    let time = get("time")?;
-    let mut text = format!("your clock: {}", seconds(time));
-    if let Some(inc) = get("inc").filter(|&inc| inc != "0") {
+    let mut text = format!("your clock: {}", seconds(clock.time?));
+    if let Some(inc) = clock.inc.filter(|&inc| inc != 0) {
         text.push_str(&format!(" (+{} a move)", seconds(inc)));
     }
-    if let Some(moves) = get("movestogo") {
+    if let Some(moves) = clock.movestogo {
         text.push_str(&format!(", {moves} moves to go"));
     }
-    if let Some(clocks) = get("clocks") {
-        let all: Vec<String> = clocks.split(',').map(seconds).collect();
+    if !clock.clocks.is_empty() {
+        let all: Vec<String> = clock.clocks.iter().map(|&ms| seconds(ms)).collect();
         text.push_str(&format!("; every seat's: {}", all.join(", ")));
     }
     Some(text)
@@ -399,29 +392,18 @@ mod tests {
 
     #[test]
     fn thinking_time_follows_the_clock() {
-        let opts = |pairs: &[(&str, &str)]| {
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect::<Vec<_>>()
+        let clock = |text: &str| {
+            let options: Vec<(String, String)> = (text.split_whitespace())
+                .filter_map(|w| w.split_once('='))
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect();
+            thinking_time(&ClockKeys::read(&options))
         };
-        assert_eq!(thinking_time(&opts(&[])), Duration::from_secs(1));
-        assert_eq!(
-            thinking_time(&opts(&[("movetime", "1000")])),
-            Duration::from_millis(448)
-        );
-        assert_eq!(
-            thinking_time(&opts(&[("time", "32000"), ("inc", "100")])),
-            Duration::from_millis(1078)
-        );
+        assert_eq!(clock(""), Duration::from_secs(1));
+        assert_eq!(clock("movetime=1000"), Duration::from_millis(448));
+        assert_eq!(clock("time=32000 inc=100"), Duration::from_millis(1078));
         // Never more than 30% of what is left.
-        assert_eq!(
-            thinking_time(&opts(&[("time", "100"), ("inc", "1000")])),
-            Duration::from_millis(28)
-        );
-        assert_eq!(
-            thinking_time(&opts(&[("movetime", "3")])),
-            Duration::from_millis(1)
-        );
+        assert_eq!(clock("time=100 inc=1000"), Duration::from_millis(28));
+        assert_eq!(clock("movetime=3"), Duration::from_millis(1));
     }
 }

@@ -2,7 +2,7 @@
 //! the whole position in the games without hidden information, the seat's own view in DOUBLE.
 
 use crate::bots::double_view;
-use crate::protocol::NewGame;
+use crate::protocol::{GameKeys, NewGame};
 use crate::rules::double::Double;
 use crate::rules::game::{Actor, Game, Seat, Setup};
 use crate::rules::{AnyGame, AnyMove};
@@ -37,21 +37,14 @@ impl SeatView {
     /// The game `newgame` starts, for the seat its `seat=` names (seat 0 without one): its
     /// variant, `seats=` and `setup=` (the Wyx rack). Other keys are ignored, as engines must.
     pub fn start(new: &NewGame) -> Result<SeatView, String> {
-        let number = |key: &str| -> Result<Option<usize>, String> {
-            new.option(key)
-                .map(|v| {
-                    v.parse()
-                        .map_err(|_| format!("{key}={v}: expected a whole number"))
-                })
-                .transpose()
-        };
-        let seat = number("seat")?.unwrap_or(0);
+        let keys = GameKeys::read(&new.options).map_err(|e| e.to_string())?;
+        let seat = keys.seat.unwrap_or(0);
         let setup = Setup {
             variant: new.variant.clone(),
-            seats: number("seats")?,
+            seats: keys.seats,
             // A seat is never told the game's seed; the public layout comes as `setup=`.
             seed: 0,
-            layout: new.option("setup").map(str::to_owned),
+            layout: keys.setup,
         };
         let game = AnyGame::create(&new.game, &setup).map_err(|e| e.to_string())?;
         if seat >= game.seats() {

@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use crate::engine::sandbox::Sandbox;
 use crate::engine::{Engine, EngineError, Transcript};
-use crate::play::clock::{Clock, TimeControl};
+use crate::play::clock::{Clock, TimeControl, millis};
 use crate::play::codecup::{self, CodeCupSeat};
 use crate::play::openings::{Opening, Openings, RANDOM_PLIES_STREAM};
 use crate::play::schedule::{Scheduled, engine_seed};
 use crate::play::secret::Secret;
 use crate::play::spec::{EngineSpec, Proto};
-use crate::protocol::MoveAnswer;
+use crate::protocol::{ClockKeys, Command, GameKeys, MoveAnswer, NewGame};
 use crate::records::replay::Replay;
 use crate::records::{End, Ply, Record, Verdict};
 use crate::rules::AnyMove;
@@ -594,11 +594,7 @@ fn play_one(
                 .collect(),
             newgame_keys: engine_of_seat
                 .iter()
-                .map(|&e| {
-                    (config.engines[e].newgame_keys.iter())
-                        .map(|(key, value)| format!(" {key}={value}"))
-                        .collect()
-                })
+                .map(|&e| config.engines[e].newgame_keys.clone())
                 .collect(),
             redo: VecDeque::new(),
         };
@@ -668,9 +664,8 @@ struct Table<'a> {
     codecup: Vec<Option<CodeCupSeat>>,
     /// The human seats (`--engine human`), which may take a move back in a game without a clock.
     human: Vec<bool>,
-    /// Each seat's engine's own `newgame` keys (` nodes=1000 option.Hash=64`), written as they
-    /// came.
-    newgame_keys: Vec<String>,
+    /// Each seat's engine's own `newgame` keys (`nodes=1000 option.Hash=64`).
+    newgame_keys: Vec<Vec<(String, String)>>,
     /// Plies to play again after an undo, told to the engines as they are played.
     redo: VecDeque<Ply>,
 }
@@ -734,27 +729,33 @@ impl Table<'_> {
     fn new_games(&mut self) -> Result<(), End> {
         let seats = self.engines.len();
         let game = self.replay.game();
-        let variant = game.variant().map(|v| format!(" {v}")).unwrap_or_default();
+        let variant = game.variant().map(str::to_owned);
         let id = game.id();
         let seed = self.replay.seed();
-        let layout = game
-            .public_setup()
-            .map(|text| format!(" setup={text}"))
-            .unwrap_or_default();
+        let setup = game.public_setup();
         for seat in 0..seats {
             // A CodeCup engine starts a process per game and is told nothing before `Start`.
             if self.codecup[seat].is_some() {
                 continue;
             }
-            let engine_seed = match &self.config.secret {
-                Some(secret) => secret.engine_seed(self.index, seat),
-                None => engine_seed(seed, self.index, seat),
+            let mut keys = GameKeys {
+                seats: Some(seats),
+                seat: Some(seat),
+                seed: Some(match &self.config.secret {
+                    Some(secret) => secret.engine_seed(self.index, seat),
+                    None => engine_seed(seed, self.index, seat),
+                }),
+                setup: setup.clone(),
+                others: self.newgame_keys[seat].clone(),
+                ..GameKeys::default()
             };
-            let tc = self.clocks[seat].control().newgame_key();
-            let command = self.probed(format!(
-                "newgame {id}{variant} seats={seats} seat={seat} seed={engine_seed} {tc}{layout}{}",
-                self.newgame_keys[seat]
-            ));
+            self.clocks[seat].control().tell(&mut keys);
+            let command = Command::NewGame(NewGame {
+                game: id.to_owned(),
+                variant: variant.clone(),
+                options: keys.into_options(),
+            });
+            let command = self.probed(command.to_string());
             let deadline = Instant::now() + self.config.startup;
             if let Err(e) = self.engines[seat].request(&command, deadline) {
                 self.fault(seat, fault_of(e, self.config.startup))?;
@@ -773,11 +774,11 @@ impl Table<'_> {
         self.replay
             .play(&mv.to_string())
             .expect("a chance ply the game offers is legal");
-        for (seat, view) in views.iter().enumerate() {
+        for (seat, view) in views.into_iter().enumerate() {
             if self.replay.is_substituted(seat) {
                 continue;
             }
-            if let Err(e) = self.engines[seat].inform(&format!("event {view}")) {
+            if let Err(e) = self.engines[seat].inform(&Command::Event(view).to_string()) {
                 self.fault(seat, fault_of(e, Duration::ZERO))?;
             }
         }
@@ -889,7 +890,11 @@ impl Table<'_> {
 
     /// Tells every engine still playing that `seat` played `mv`.
     fn tell(&mut self, seat: usize, mv: &str) -> Result<(), (usize, Fault)> {
-        let line = format!("play {seat} {mv}");
+        let line = Command::Play {
+            seat: Some(seat),
+            mv: mv.to_owned(),
+        }
+        .to_string();
         for (other, engine) in self.engines.iter_mut().enumerate() {
             if self.replay.is_substituted(other) {
                 continue;
@@ -920,29 +925,23 @@ impl Table<'_> {
     /// The `genmove` command for `seat`, with its clock and every seat's.
     fn genmove(&self, seat: usize) -> String {
         let clock = &self.clocks[seat];
-        self.probed(match clock.control() {
-            TimeControl::Infinite => format!("genmove {seat}"),
-            TimeControl::MoveTime(time) => {
-                format!("genmove {seat} movetime={}", time.as_millis())
-            }
-            TimeControl::Fischer { .. } => {
-                use std::fmt::Write as _;
-                // As u64: formatting a u128 costs several times more.
-                let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-                let mut command = format!(
-                    "genmove {seat} time={} inc={}",
-                    ms(clock.remaining()),
-                    ms(clock.increment())
-                );
-                if let Some(moves) = clock.moves_to_go() {
-                    let _ = write!(command, " movestogo={moves}");
-                }
-                for (i, c) in self.clocks.iter().enumerate() {
-                    let sep = if i == 0 { " clocks=" } else { "," };
-                    let _ = write!(command, "{sep}{}", ms(c.remaining()));
-                }
-                command
-            }
+        let keys = match clock.control() {
+            TimeControl::Infinite => ClockKeys::default(),
+            TimeControl::MoveTime(time) => ClockKeys {
+                movetime: Some(millis(time)),
+                ..ClockKeys::default()
+            },
+            TimeControl::Fischer { .. } => ClockKeys {
+                time: Some(millis(clock.remaining())),
+                inc: Some(millis(clock.increment())),
+                movestogo: clock.moves_to_go().map(u64::from),
+                clocks: self.clocks.iter().map(|c| millis(c.remaining())).collect(),
+                ..ClockKeys::default()
+            },
+        };
+        self.probed(match keys.any() {
+            true => format!("genmove {seat} {keys}"),
+            false => format!("genmove {seat}"),
         })
     }
 

@@ -4,6 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::protocol::GameKeys;
+
 /// How much time a seat gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
@@ -116,12 +118,19 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// A duration in whole milliseconds, as the protocol writes times (as u64: formatting a u128
+/// costs several times more).
+pub fn millis(time: Duration) -> u64 {
+    u64::try_from(time.as_millis()).unwrap_or(u64::MAX)
+}
+
 impl TimeControl {
-    /// How `newgame` tells it: `tc=60+0.5`, `tc=40/60`, `movetime=100` (milliseconds), `tc=inf`.
-    pub fn newgame_key(&self) -> String {
+    /// How `newgame` tells it: `tc=60+0.5`, `tc=40/60`, `movetime=100` (milliseconds), `tc=inf`;
+    /// written into `keys`.
+    pub fn tell(&self, keys: &mut GameKeys) {
         match self {
-            TimeControl::MoveTime(time) => format!("movetime={}", time.as_millis()),
-            other => format!("tc={other}"),
+            TimeControl::MoveTime(time) => keys.movetime = Some(millis(*time)),
+            other => keys.tc = Some(other.to_string()),
         }
     }
 }
@@ -330,10 +339,15 @@ mod tests {
 
     #[test]
     fn newgame_tells_the_time_control() {
-        let tc = |text: &str| text.parse::<TimeControl>().unwrap().newgame_key();
+        let told = |control: TimeControl| {
+            let mut keys = GameKeys::default();
+            control.tell(&mut keys);
+            keys.to_string()
+        };
+        let tc = |text: &str| told(text.parse::<TimeControl>().unwrap());
         assert_eq!(tc("60+0.5"), "tc=60+0.5");
         assert_eq!(tc("40/60"), "tc=40/60");
         assert_eq!(tc("inf"), "tc=inf");
-        assert_eq!(TimeControl::MoveTime(ms(100)).newgame_key(), "movetime=100");
+        assert_eq!(told(TimeControl::MoveTime(ms(100))), "movetime=100");
     }
 }

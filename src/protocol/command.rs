@@ -411,6 +411,22 @@ impl Answerer {
     pub fn known_command(self, name: &str) -> String {
         self.commands().any(|s| s.name == name).to_string()
     }
+
+    /// Its answer to a handshake command (`protocol_version`, `name`, answered with `name`,
+    /// `version`, `list_commands`, `known_command`, `quit`); `None` for any other command, which
+    /// the game's own code answers. Every engine the crate ships, and the session, answer them
+    /// here.
+    pub fn handshake(self, command: &Command, name: &str) -> Option<String> {
+        Some(match command {
+            Command::ProtocolVersion => "2".to_owned(),
+            Command::Name => name.to_owned(),
+            Command::Version => env!("CARGO_PKG_VERSION").to_owned(),
+            Command::ListCommands => self.list_commands(),
+            Command::KnownCommand(asked) => self.known_command(asked),
+            Command::Quit => String::new(),
+            _ => return None,
+        })
+    }
 }
 
 impl Command {

@@ -2,10 +2,12 @@
 
 mod answer;
 mod command;
+mod keys;
 mod response;
 
 pub use answer::MoveAnswer;
 pub use command::{Answerer, Command, CommandError, NewGame, Request, SPECS, Spec, value_of};
+pub use keys::{ClockKeys, GameKeys, KeyError};
 pub use response::{Response, ResponseError};
 
 use std::io::{self, BufRead, Write};
