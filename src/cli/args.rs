@@ -116,7 +116,7 @@ pub enum Command {
     ///
     /// Example: referee rules pegs | less
     Rules {
-        /// The game: dvonn, double-dutch, pegs, wyx or double.
+        /// The game's id.
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
         game: Option<String>,
     },
@@ -599,7 +599,7 @@ fn at_least_1(text: &str) -> Result<usize, String> {
 /// The flags of `moves`.
 #[derive(Debug, clap::Args)]
 pub struct MovesArgs {
-    /// The game: dvonn, double-dutch, pegs, wyx or double.
+    /// The game's id.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
     pub game: String,
     /// The variant (pegs: standard or turbo; wyx: double).

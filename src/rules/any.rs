@@ -31,6 +31,15 @@ macro_rules! games {
         /// The ids of the implemented games.
         pub const GAMES: &[&str] = &[$($id),+];
 
+        /// The rules page of game `id` (`docs/rules/ID.md`, compiled in); `None` for an unknown
+        /// game.
+        pub fn rules_page(id: &str) -> Option<&'static str> {
+            match id {
+                $($id => Some(include_str!(concat!("../../docs/rules/", $id, ".md"))),)+
+                _ => None,
+            }
+        }
+
         impl fmt::Display for AnyMove {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 match self {

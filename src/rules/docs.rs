@@ -3,16 +3,10 @@
 /// The index page: what each game is and where its rules are.
 pub const INDEX: &str = include_str!("../../docs/rules/README.md");
 
-/// The rules page of game `id`, as in `docs/rules/ID.md`; `None` for an unknown game.
+/// The rules page of game `id`, as in `docs/rules/ID.md`; `None` for an unknown game. The pages
+/// come from the list of games (`games!` in `any.rs`): a game's page is its id's file.
 pub fn page(id: &str) -> Option<&'static str> {
-    match id {
-        "dvonn" => Some(include_str!("../../docs/rules/dvonn.md")),
-        "double-dutch" => Some(include_str!("../../docs/rules/double-dutch.md")),
-        "pegs" => Some(include_str!("../../docs/rules/pegs.md")),
-        "wyx" => Some(include_str!("../../docs/rules/wyx.md")),
-        "double" => Some(include_str!("../../docs/rules/double.md")),
-        _ => None,
-    }
+    crate::rules::any::rules_page(id)
 }
 
 #[cfg(test)]

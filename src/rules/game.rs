@@ -175,7 +175,7 @@ pub enum MoveError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// No game has this id.
-    #[error("unknown game `{0}` (known: dvonn, double-dutch, pegs, wyx, double)")]
+    #[error("unknown game `{0}` (known: {known})", known = crate::rules::GAMES.join(", "))]
     UnknownGame(String),
     /// The game has no such variant.
     #[error("{game} has no variant `{variant}`")]
