@@ -3,13 +3,13 @@
 
 mod common;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use assert_cmd::cargo::cargo_bin;
 use serde_json::Value;
 
 /// `referee check-engine --json --game GAME -- COMMAND...`: its exit status and report.
 fn check(game: &str, command: &[&str]) -> (i32, Value) {
     let pids = common::temp_dir(&format!("check-{game}-{}", command.join("-").len())).join("pids");
-    let output = cargo_bin_cmd!("referee")
+    let output = common::referee()
         .env("REFEREE", cargo_bin!("referee"))
         .env("FAULTY_PIDS", pids)
         .args([
@@ -222,7 +222,7 @@ fn misbehaving_engines_fail_the_right_check_with_the_reason() {
 #[test]
 fn the_text_report_says_each_check_and_sums_up() {
     let referee = cargo_bin!("referee").display().to_string();
-    let output = cargo_bin_cmd!("referee")
+    let output = common::referee()
         .args(["check-engine", "--game", "pegs", "--variant", "turbo", "--"])
         .args([&referee, "bot", "--game", "pegs"])
         .assert()

@@ -2,15 +2,10 @@
 
 mod common;
 
-use assert_cmd::Command;
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::temp_dir;
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, referee};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn referee() -> Command {
-    cargo_bin_cmd!("referee")
-}
 
 /// Runs a session on `input` and returns every answer, without its closing empty line.
 fn session(input: &str) -> Vec<String> {
@@ -441,13 +436,13 @@ fn every_subcommand_teaches_by_example() {
         "{listed:?}"
     );
     for sub in listed {
-        cargo_bin_cmd!("referee")
+        referee()
             .args([sub, "--help"])
             .assert()
             .success()
             .stdout(predicates::str::contains("Example"));
     }
-    cargo_bin_cmd!("referee")
+    referee()
         .arg("--help")
         .assert()
         .success()
@@ -467,7 +462,7 @@ fn counts_that_would_do_nothing_are_refused() {
         &["openings", "--game", "pegs", "--plies", "4", "--count", "0"],
         &["render", "x.jsonl", "--index", "0"],
     ] {
-        cargo_bin_cmd!("referee")
+        referee()
             .args(args)
             .assert()
             .code(2)
@@ -477,10 +472,11 @@ fn counts_that_would_do_nothing_are_refused() {
 
 #[test]
 fn engines_may_be_given_as_separate_words_as_cutechess_users_type_them() {
-    let dir = temp_dir("cutechess-words");
+    let work = Workspace::new("cutechess-words");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let bot = format!("cmd={} bot --game pegs", cargo_bin!("referee").display());
-    cargo_bin_cmd!("referee")
+    referee()
         .args([
             "match",
             "--game",
@@ -503,19 +499,15 @@ fn engines_may_be_given_as_separate_words_as_cutechess_users_type_them() {
 #[test]
 fn completions_and_a_manual_page_are_printed() {
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
-        cargo_bin_cmd!("referee")
+        referee()
             .args(["completions", shell])
             .assert()
             .success()
             .stdout(predicates::str::contains("tournament"));
     }
-    cargo_bin_cmd!("referee")
-        .arg("man")
-        .assert()
-        .success()
-        .stdout(
-            predicates::str::starts_with(".ie").and(predicates::str::contains(".TH referee 1")),
-        );
+    referee().arg("man").assert().success().stdout(
+        predicates::str::starts_with(".ie").and(predicates::str::contains(".TH referee 1")),
+    );
     // Every page the top one lists is written too.
     let top = referee().arg("man").output().unwrap();
     let top = String::from_utf8(top.stdout).unwrap();
@@ -737,7 +729,8 @@ fn a_plain_session_prints_answers_only_and_fails_after_an_error() {
 #[test]
 fn render_view_stats_and_report_read_every_file_validate_reads() {
     // Two finished games, pretty-printed one after the other in one `.json` file.
-    let dir = temp_dir("pretty-pages");
+    let work = Workspace::new("pretty-pages");
+    let dir = work.dir().to_path_buf();
     let lines = dir.join("two.jsonl");
     referee()
         .args([
@@ -804,7 +797,8 @@ fn render_view_stats_and_report_read_every_file_validate_reads() {
 /// says; `--engine search` and `--engine random` name the built-in bots.
 #[test]
 fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
-    let dir = temp_dir("one-engine");
+    let work = Workspace::new("one-engine");
+    let dir = work.dir().to_path_buf();
     let random = format!(
         "name=mine cmd='{} bot --game dvonn --strategy random'",
         cargo_bin!("referee").display()
@@ -865,7 +859,8 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
 /// referee has no use for are refused with what to type instead.
 #[test]
 fn cutechess_spellings_work_or_say_what_to_type() {
-    let dir = temp_dir("cutechess");
+    let work = Workspace::new("cutechess");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     referee()
         .args(["match", "-game", "pegs", "-games", "2", "-movetime", "60"])
@@ -985,7 +980,8 @@ fn the_game_lines_read_as_cutechess_cli_writes_them() {
 /// `nodes=`, `depth=` and `option.NAME=` in an `--engine` value reach that engine in `newgame`.
 #[test]
 fn engine_keys_of_cutechess_users_reach_the_engine() {
-    let dir = temp_dir("newgame-keys");
+    let work = Workspace::new("newgame-keys");
+    let dir = work.dir().to_path_buf();
     let bot = format!("{} bot --game pegs", cargo_bin!("referee").display());
     referee()
         .args([
@@ -1018,7 +1014,7 @@ fn engine_keys_of_cutechess_users_reach_the_engine() {
 
 #[test]
 fn rounds_and_games_multiply_as_in_cutechess_and_sprt_takes_the_normalized_model() {
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .args([
             "match", "-game", "pegs", "-rounds", "3", "-games", "2", "-repeat",
         ])
@@ -1039,7 +1035,7 @@ fn rounds_and_games_multiply_as_in_cutechess_and_sprt_takes_the_normalized_model
     let text = String::from_utf8(output).unwrap();
     assert_eq!(text.matches("Finished game").count(), 6, "{text}");
     assert!(text.contains("model=normalized, on game pairs"), "{text}");
-    cargo_bin_cmd!("referee")
+    referee()
         .args([
             "match",
             "--game",

@@ -6,18 +6,18 @@ mod common;
 
 use std::time::Duration;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{assert_none_left, temp_dir, valid_records};
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, assert_none_left, bot_spec, referee, valid_records};
 use serde_json::Value;
 
 /// Plays `games` games of the CodeCup engine in `mode` against the built-in random bot; returns
 /// the records, after checking that none of the engine's processes is left.
 fn codecup_match(game: &str, mode: &str, games: usize, extra: &[&str]) -> Vec<Value> {
-    let dir = temp_dir(&format!("codecup-{game}-{mode}"));
+    let work = Workspace::new(&format!("codecup-{game}-{mode}"));
+    let dir = work.dir().to_path_buf();
     let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
-    let referee = cargo_bin!("referee");
-    cargo_bin_cmd!("referee")
-        .env("REFEREE", referee)
+    referee()
+        .env("REFEREE", cargo_bin!("referee"))
         .env("CODECUP_PIDS", &pids)
         .args(["match", "--game", game, "--seed", "6"])
         .args(["--games", &games.to_string(), "--engine"])
@@ -25,10 +25,7 @@ fn codecup_match(game: &str, mode: &str, games: usize, extra: &[&str]) -> Vec<Va
             "name=cc proto=codecup cmd='python3 tests/engines/codecup.py {mode} {game} {{time_ms}}'"
         ))
         .arg("--engine")
-        .arg(format!(
-            "name=bot cmd='{} bot --game {game} --strategy random'",
-            referee.display()
-        ))
+        .arg(bot_spec("bot", game, Some("random")))
         .args(extra)
         .arg("--out")
         .arg(&out)
@@ -93,7 +90,7 @@ fn games_and_runs_the_codecup_protocol_cannot_express_are_refused() {
         ),
         (vec!["--game", "dvonn", "--tc", "inf"], "needs a clock"),
     ] {
-        cargo_bin_cmd!("referee")
+        referee()
             .arg("match")
             .args(&args)
             .args(["--engine", cc, "--engine", "./other"])
@@ -105,9 +102,10 @@ fn games_and_runs_the_codecup_protocol_cannot_express_are_refused() {
 
 /// `referee check-engine --json` of the CodeCup engine in `mode`: its exit status and report.
 fn check_engine(game: &str, mode: &str) -> (i32, Option<Value>) {
-    let dir = temp_dir(&format!("codecup-check-{game}-{mode}"));
+    let work = Workspace::new(&format!("codecup-check-{game}-{mode}"));
+    let dir = work.dir().to_path_buf();
     let pids = dir.join("pids");
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .env("REFEREE", cargo_bin!("referee"))
         .env("CODECUP_PIDS", &pids)
         .args(["check-engine", "--json", "--game", game, "--"])

@@ -6,8 +6,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{temp_dir, valid_records};
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, referee, valid_records};
 
 fn bot(game: &str) -> String {
     format!(
@@ -27,7 +27,7 @@ fn engine_copy(dir: &Path, file: &str) -> PathBuf {
 /// records, each checked to end with the hog's crash, and the crash details.
 fn hog_match(dir: &Path, hog: &str, games: usize, extra: &[&str]) -> Vec<String> {
     let out = dir.join("games.jsonl");
-    cargo_bin_cmd!("referee")
+    referee()
         .env("TMPDIR", dir)
         .args(["match", "--game", "pegs", "--seed", "1"])
         .args(["--games", &games.to_string(), "--engine", hog])
@@ -54,7 +54,8 @@ fn hog_match(dir: &Path, hog: &str, games: usize, extra: &[&str]) -> Vec<String>
 
 #[test]
 fn an_engine_that_allocates_2_gib_under_a_256_mib_limit_crashes_and_the_verdict_names_the_limit() {
-    let dir = temp_dir("limit-memory");
+    let work = Workspace::new("limit-memory");
+    let dir = work.dir().to_path_buf();
     let hog = "name=hog cmd='python3 tests/engines/hog.py memory' mem=256M";
     for detail in hog_match(&dir, hog, 2, &["--movetime", "5000"]) {
         assert!(
@@ -67,7 +68,8 @@ fn an_engine_that_allocates_2_gib_under_a_256_mib_limit_crashes_and_the_verdict_
 
 #[test]
 fn an_engine_that_spins_past_its_cpu_limit_is_stopped_by_sigxcpu() {
-    let dir = temp_dir("limit-cpu");
+    let work = Workspace::new("limit-cpu");
+    let dir = work.dir().to_path_buf();
     let hog = "name=hog cmd='python3 tests/engines/hog.py cpu'";
     // The limit comes from --each, and the clock is far longer than the limit.
     let details = hog_match(&dir, hog, 2, &["--each", "cpu=1", "--movetime", "20000"]);
@@ -85,7 +87,8 @@ fn a_sandboxed_engine_stopped_by_a_signal_gets_the_same_verdict() {
     if !common::bwrap_usable() {
         return;
     }
-    let dir = temp_dir("limit-cpu-sandboxed");
+    let work = Workspace::new("limit-cpu-sandboxed");
+    let dir = work.dir().to_path_buf();
     let hog = "name=hog cmd='python3 tests/engines/hog.py cpu' cpu=1 sandbox=bwrap";
     for detail in hog_match(&dir, hog, 1, &["--movetime", "20000"]) {
         assert!(
@@ -98,7 +101,8 @@ fn a_sandboxed_engine_stopped_by_a_signal_gets_the_same_verdict() {
 /// Python ignores SIGXFSZ, so the write fails instead of the process being killed.
 #[test]
 fn an_engine_that_writes_past_its_file_size_limit_is_refused_the_write() {
-    let dir = temp_dir("limit-fsize");
+    let work = Workspace::new("limit-fsize");
+    let dir = work.dir().to_path_buf();
     let hog = "name=hog cmd='python3 tests/engines/hog.py file' fsize=1M";
     for detail in hog_match(&dir, hog, 1, &["--movetime", "20000"]) {
         assert!(
@@ -115,7 +119,8 @@ fn an_engine_that_writes_past_its_file_size_limit_is_refused_the_write() {
 /// so as root the engine runs as a user of its own.
 #[test]
 fn an_engine_that_forks_ten_thousand_children_is_held_to_its_process_limit() {
-    let dir = temp_dir("limit-procs");
+    let work = Workspace::new("limit-procs");
+    let dir = work.dir().to_path_buf();
     let hog = engine_copy(&dir, "hog.py");
     let root = nix::unistd::geteuid().is_root();
     let user = if root { "user=64123" } else { "" };
@@ -153,7 +158,7 @@ fn a_user_that_does_not_exist_or_a_bad_limit_is_a_usage_error() {
         "cmd=./x user=no-such-user-here",
         "cmd=./x sandbox=docker",
     ] {
-        cargo_bin_cmd!("referee")
+        referee()
             .args([
                 "match", "--game", "pegs", "--engine", spec, "--engine", spec,
             ])
@@ -161,7 +166,7 @@ fn a_user_that_does_not_exist_or_a_bad_limit_is_a_usage_error() {
             .code(2)
             .stderr(predicates::str::contains("bad engine"));
     }
-    cargo_bin_cmd!("referee")
+    referee()
         .args(["match", "--game", "pegs", "--each", "name=x"])
         .assert()
         .code(2)

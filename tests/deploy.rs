@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{stats_json as standings, temp_dir};
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, stats_json as standings};
 use serde_json::Value;
 
 const SCHEDULE: [&str; 9] = [
@@ -54,7 +54,7 @@ fn tournament(names: [&str; 3], slow_ms: Option<u32>) -> Vec<String> {
 /// The same tournament on one machine, unsharded: its records.
 fn unsharded(dir: &Path, names: [&str; 3]) -> PathBuf {
     let out = dir.join("unsharded.jsonl");
-    cargo_bin_cmd!("referee")
+    common::referee()
         .arg("tournament")
         .args(tournament(names, None))
         .arg("--out")
@@ -306,7 +306,8 @@ fn progress_of(path: &Path) -> Value {
 
 #[test]
 fn the_slurm_array_gives_the_unsharded_standings_and_survives_a_requeue() {
-    let dir = temp_dir("slurm");
+    let work = Workspace::new("slurm");
+    let dir = work.dir().to_path_buf();
     let Some(mut cluster) = Cluster::start(&dir.join("cluster")) else {
         return;
     };
@@ -451,7 +452,8 @@ fn manifests() -> Manifests {
 /// command) equals an unsharded run, and a pod run again (a restart) changes nothing.
 #[test]
 fn the_kubernetes_job_commands_give_the_unsharded_standings() {
-    let dir = temp_dir("kubernetes");
+    let work = Workspace::new("kubernetes");
+    let dir = work.dir().to_path_buf();
     let m = manifests();
     assert_eq!(m.completions, 16);
     let image = dir.join("image");
@@ -513,7 +515,7 @@ fn the_kubernetes_job_commands_give_the_unsharded_standings() {
             _ => args.push(word.clone()),
         }
     }
-    cargo_bin_cmd!("referee")
+    common::referee()
         .current_dir(&image)
         .arg("tournament")
         .args(&args)

@@ -5,8 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 mod common;
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use common::{bwrap_usable, temp_dir, valid_records};
+use common::{Workspace, bwrap_usable, referee, temp_dir, valid_records};
 use serde_json::Value;
 
 /// Plays a DOUBLE match of the built-in bots; returns the records in game order.
@@ -16,9 +15,10 @@ fn double_match(
     games: &str,
     extra: &[&str],
 ) -> (Vec<Value>, std::path::PathBuf, String) {
-    let dir = temp_dir(name);
+    let work = Workspace::new(name);
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .args([
             "match", "--game", "double", "--seats", seats, "--games", games,
         ])
@@ -152,7 +152,7 @@ fn duplicate_play_gives_every_seat_every_hand_of_one_deal() {
 
 #[test]
 fn the_session_shows_each_seat_its_own_hand_only() {
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .arg("session")
         .write_stdin("newgame double seats=3 seed=5\nshowboard 1\nshowboard\nlegal_moves\nplay right c01\nrecord\n")
         .assert()
@@ -243,15 +243,15 @@ fn spy_games(file: &std::path::Path) -> Vec<SpyGame> {
 
 #[test]
 fn in_duplicate_play_no_process_sees_a_deal_twice_or_a_card_it_may_not_see() {
-    let dir = temp_dir("spy");
+    let work = Workspace::new("spy");
+    let dir = work.dir().to_path_buf();
     let seen = dir.join("seen");
     std::fs::create_dir_all(&seen).unwrap();
     let spy = format!("python3 tests/engines/spy.py {} double", seen.display());
     let out = dir.join("games.jsonl");
-    let referee = assert_cmd::cargo::cargo_bin!("referee");
-    let mut command = cargo_bin_cmd!("referee");
+    let mut command = referee();
     command
-        .env("REFEREE", referee)
+        .env("REFEREE", assert_cmd::cargo::cargo_bin!("referee"))
         .args(["match", "--game", "double", "--seats", "3", "--repeat"])
         .args(["--games", "12", "--seed", "4", "--movetime", "200"])
         .args(["--concurrency", "2", "--engine", &spy, "--engine", &spy])

@@ -3,8 +3,8 @@
 
 mod common;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{assert_none_left, exists, temp_dir, valid_records};
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, assert_none_left, exists, valid_records};
 use serde_json::Value;
 
 struct Outcome {
@@ -19,12 +19,13 @@ fn faulty_match(mode: &str) -> Outcome {
 
 /// [`faulty_match`] with `extra` flags.
 fn faulty_match_with(mode: &str, extra: &[&str]) -> Outcome {
-    let dir = temp_dir(mode);
+    let work = Workspace::new(mode);
+    let dir = work.dir().to_path_buf();
     let pids = dir.join("pids");
     let out = dir.join("games.jsonl");
     let _ = std::fs::remove_file(&out);
     let referee = cargo_bin!("referee");
-    let output = cargo_bin_cmd!("referee")
+    let output = common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", &pids)
         .args(["match", "--game", "dvonn", "--games", "2", "--seed", "3"])
@@ -94,7 +95,8 @@ fn assert_verdict(mode: &str, verdict: &str, detail: &str) {
 /// stderr included, instead of forfeiting every game; a missing command too.
 #[test]
 fn an_engine_that_cannot_start_stops_the_run() {
-    let dir = temp_dir("cannot-start");
+    let work = Workspace::new("cannot-start");
+    let dir = work.dir().to_path_buf();
     let referee = cargo_bin!("referee");
     for (engine, why) in [
         (
@@ -104,7 +106,7 @@ fn an_engine_that_cannot_start_stops_the_run() {
         ("name=faulty cmd=./no-such-engine", "No such file"),
     ] {
         let out = dir.join("games.jsonl");
-        cargo_bin_cmd!("referee")
+        common::referee()
             .env("REFEREE", referee)
             .env("FAULTY_PIDS", dir.join("pids"))
             .args(["match", "--game", "dvonn", "--games", "4", "--seed", "3"])
@@ -267,11 +269,12 @@ fn the_example_python_bot_plays_whole_games_of_every_game() {
         ("wyx", Some("double")),
         ("double", None),
     ] {
-        let dir = temp_dir(&format!("python-{game}"));
+        let work = Workspace::new(&format!("python-{game}"));
+        let dir = work.dir().to_path_buf();
         let out = dir.join("games.jsonl");
         let _ = std::fs::remove_file(&out);
         let referee = cargo_bin!("referee");
-        let mut command = cargo_bin_cmd!("referee");
+        let mut command = common::referee();
         command
             .env("REFEREE", referee)
             .args([
@@ -299,7 +302,7 @@ fn the_example_python_bot_plays_whole_games_of_every_game() {
 
 #[test]
 fn the_builtin_bot_speaks_the_engine_protocol() {
-    let output = cargo_bin_cmd!("referee")
+    let output = common::referee()
         .args(["bot", "--game", "dvonn", "--strategy", "search"])
         .write_stdin(
             "1 protocol_version\n2 name\n3 newgame dvonn seats=2 seat=1 seed=4\n4 play 0 D2\n\
@@ -329,7 +332,8 @@ fn the_builtin_bot_speaks_the_engine_protocol() {
 
 #[test]
 fn an_interrupted_match_leaves_no_engine_behind() {
-    let dir = temp_dir("interrupt");
+    let work = Workspace::new("interrupt");
+    let dir = work.dir().to_path_buf();
     let pids = dir.join("pids");
     let _ = std::fs::remove_file(&pids);
     let referee = cargo_bin!("referee");
@@ -375,11 +379,12 @@ fn an_interrupted_match_leaves_no_engine_behind() {
 
 /// Runs a match of two seeded random bots and returns the records in game order.
 fn random_match(games: &str, concurrency: &str, extra: &[&str]) -> (Vec<Value>, String) {
-    let dir = temp_dir(&format!("random-{games}-{concurrency}-{}", extra.len()));
+    let work = Workspace::new(&format!("random-{games}-{concurrency}-{}", extra.len()));
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let _ = std::fs::remove_file(&out);
     let bot = format!("{} bot --game dvonn", cargo_bin!("referee").display());
-    let output = cargo_bin_cmd!("referee")
+    let output = common::referee()
         .args(["match", "--game", "dvonn", "--seed", "77", "--games", games])
         .args([
             "--concurrency",
@@ -474,11 +479,12 @@ fn json_summary_counts_every_game() {
 
 #[test]
 fn engine_processes_live_from_game_to_game() {
-    let dir = temp_dir("reuse");
+    let work = Workspace::new("reuse");
+    let dir = work.dir().to_path_buf();
     let pids = dir.join("pids");
     let _ = std::fs::remove_file(&pids);
     let referee = cargo_bin!("referee");
-    cargo_bin_cmd!("referee")
+    common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", &pids)
         .args(["match", "--game", "dvonn", "--games", "4", "--tc", "20+0.2"])
@@ -499,12 +505,13 @@ fn engine_processes_live_from_game_to_game() {
 /// Three games of 3-seat Double Dutch: the faulty engine (crashing at its third genmove) and two
 /// random bots, with `--on-fault` set to `policy`; the records and the referee's stdout.
 fn three_seat_match(policy: &str) -> (Vec<Value>, String) {
-    let dir = temp_dir(&format!("three-{policy}"));
+    let work = Workspace::new(&format!("three-{policy}"));
+    let dir = work.dir().to_path_buf();
     let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
     let _ = std::fs::remove_file(&out);
     let referee = cargo_bin!("referee");
     let bot = format!("{} bot --game double-dutch", referee.display());
-    let stdout = cargo_bin_cmd!("referee")
+    let stdout = common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", &pids)
         .args([
@@ -587,11 +594,12 @@ fn forfeit_ends_a_three_seat_game_and_the_others_share_the_win() {
 
 #[test]
 fn transcripts_hold_every_line_with_times_and_stderr() {
-    let dir = temp_dir("logs");
+    let work = Workspace::new("logs");
+    let dir = work.dir().to_path_buf();
     let logs = dir.join("logs");
     let _ = std::fs::remove_dir_all(&logs);
     let referee = cargo_bin!("referee");
-    cargo_bin_cmd!("referee")
+    common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", dir.join("pids"))
         .args([
@@ -644,12 +652,13 @@ fn transcripts_hold_every_line_with_times_and_stderr() {
 
 #[test]
 fn a_six_seat_double_match_goes_on_when_one_engine_crashes() {
-    let dir = temp_dir("double-six");
+    let work = Workspace::new("double-six");
+    let dir = work.dir().to_path_buf();
     let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
     let _ = std::fs::remove_file(&out);
     let referee = cargo_bin!("referee");
     let bot = format!("{} bot --game double", referee.display());
-    let mut command = cargo_bin_cmd!("referee");
+    let mut command = common::referee();
     command
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", &pids)
@@ -687,10 +696,11 @@ fn a_six_seat_double_match_goes_on_when_one_engine_crashes() {
 /// `--tc inf`: no clock keys in `genmove`, `tc=inf` in `newgame`, times kept but no clock.
 #[test]
 fn no_clock_at_all_with_tc_inf() {
-    let dir = temp_dir("tc-inf");
+    let work = Workspace::new("tc-inf");
+    let dir = work.dir().to_path_buf();
     let (out, logs) = (dir.join("games.jsonl"), dir.join("logs"));
     let random = format!("{} bot --game pegs", cargo_bin!("referee").display());
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(["match", "--game", "pegs", "--games", "2", "--seed", "4"])
         .args(["--engine", &random, "--engine", &random])
         .args(["--tc", "inf", "--log-dir"])
@@ -725,11 +735,12 @@ fn no_clock_at_all_with_tc_inf() {
 /// transcript, never the next one's, with games played two at a time.
 #[test]
 fn stderr_lands_in_the_transcript_of_its_own_game() {
-    let dir = temp_dir("chatty");
+    let work = Workspace::new("chatty");
+    let dir = work.dir().to_path_buf();
     let logs = dir.join("logs");
     let _ = std::fs::remove_dir_all(&logs);
     let referee = cargo_bin!("referee");
-    cargo_bin_cmd!("referee")
+    common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", dir.join("pids"))
         .args(["match", "--game", "pegs", "--games", "40", "--seed", "3"])
@@ -774,7 +785,8 @@ fn stderr_lands_in_the_transcript_of_its_own_game() {
 /// so engines slow to start cost the game one start-up, not one per seat.
 #[test]
 fn a_games_engines_start_and_shake_hands_together() {
-    let dir = temp_dir("together");
+    let work = Workspace::new("together");
+    let dir = work.dir().to_path_buf();
     let logs = dir.join("logs");
     let _ = std::fs::remove_dir_all(&logs);
     let referee = cargo_bin!("referee");
@@ -784,7 +796,7 @@ fn a_games_engines_start_and_shake_hands_together() {
             referee.display()
         )
     };
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args([
             "match",
             "--game",

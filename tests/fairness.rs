@@ -8,11 +8,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
-use common::{send_signal, temp_dir, valid_records};
+use common::{Workspace, send_signal, valid_records};
 
 #[test]
 fn a_referee_stopped_while_an_engine_thinks_charges_it_nothing() {
-    let dir = temp_dir("frozen");
+    let work = Workspace::new("frozen");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let referee = cargo_bin!("referee");
     // The slow engine answers in 300 ms of its 1000; the stop lasts 3 s, past its deadline.

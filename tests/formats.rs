@@ -7,8 +7,8 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::temp_dir;
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, referee};
 use serde_json::Value;
 
 /// Nine random bots (deterministic for a game's seed), four Swiss rounds of Pegs.
@@ -19,7 +19,7 @@ fn swiss(out: &Path, resume: bool) {
 /// `engines` random bots (deterministic for a game's seed) in a Pegs tournament; its stdout.
 fn run(out: &Path, resume: bool, engines: usize, format: &[&str]) -> String {
     let bin = cargo_bin!("referee");
-    let mut command = cargo_bin_cmd!("referee");
+    let mut command = referee();
     command.args(["tournament", "--game", "pegs"]).args(format);
     for i in 1..=engines {
         let engine = format!(
@@ -68,7 +68,8 @@ fn games(out: &Path) -> HashMap<u64, (Vec<String>, Value)> {
 
 #[test]
 fn a_swiss_pairs_without_repeats_and_resumes_to_the_same_games() {
-    let dir = temp_dir("swiss");
+    let work = Workspace::new("swiss");
+    let dir = work.dir().to_path_buf();
     let whole = dir.join("whole.jsonl");
     swiss(&whole, false);
     let all = games(&whole);
@@ -96,7 +97,7 @@ fn a_swiss_pairs_without_repeats_and_resumes_to_the_same_games() {
     swiss(&cut, true);
     assert_eq!(games(&cut), all, "the resumed run played other games");
     // A Swiss cannot be sharded: each round needs every earlier result.
-    cargo_bin_cmd!("referee")
+    referee()
         .args(["tournament", "--game", "pegs", "--format", "swiss"])
         .args(["--engine", "random", "--engine", "search", "--shard", "1/2"])
         .arg("--out")
@@ -110,7 +111,8 @@ fn a_swiss_pairs_without_repeats_and_resumes_to_the_same_games() {
 
 #[test]
 fn a_knockout_sends_each_tie_winner_on_and_resumes_to_the_same_games() {
-    let dir = temp_dir("knockout");
+    let work = Workspace::new("knockout");
+    let dir = work.dir().to_path_buf();
     let whole = dir.join("whole.jsonl");
     let format = ["--format", "knockout", "--games", "2"];
     let stdout = run(&whole, false, 6, &format);

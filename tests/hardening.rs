@@ -8,17 +8,13 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
 use common::{
-    assert_stops_by, children_of, peak_rss_kib, processes_with, run_sampled, runs_python,
-    send_signal, temp_dir, valid_records,
+    Workspace, assert_stops_by, children_of, peak_rss_kib, processes_with,
+    referee_process as referee, run_sampled, runs_python, send_signal, temp_dir, valid_records,
 };
 use serde_json::Value;
 
 /// The most resident memory a flooded referee may reach, in KiB.
 const FLOOD_RSS_LIMIT_KIB: u64 = 64 * 1024;
-
-fn referee() -> Command {
-    Command::new(cargo_bin!("referee"))
-}
 
 fn bot() -> String {
     format!(
@@ -228,7 +224,8 @@ fn interrupted_match(
 /// spread over the first games (startup, mid-game, between games) from `first` on; no game the
 /// signal cut short is recorded. With `engines_too`, the engines get the signal first.
 fn interrupt_runs(name: &str, runs: usize, first: u64, engines_too: bool) {
-    let dir = temp_dir(name);
+    let work = Workspace::new(name);
+    let dir = work.dir().to_path_buf();
     let runs: usize = std::env::var("REFEREE_INTERRUPT_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -267,7 +264,8 @@ fn a_stop_signal_that_also_reaches_the_engines_is_no_engine_fault() {
 
 #[test]
 fn engines_do_not_outlive_a_referee_killed_outright() {
-    let dir = temp_dir("sigkill");
+    let work = Workspace::new("sigkill");
+    let dir = work.dir().to_path_buf();
     let pids = dir.join("pids");
     let mut child = referee()
         .env("REFEREE", cargo_bin!("referee"))
@@ -291,7 +289,8 @@ fn engines_do_not_outlive_a_referee_killed_outright() {
 
 #[test]
 fn orphans_that_left_the_process_group_are_reaped_game_by_game() {
-    let dir = temp_dir("setsid");
+    let work = Workspace::new("setsid");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let mut most = 0;
     let output = run_sampled(
@@ -387,9 +386,9 @@ fn perft_stops_at_its_budget_with_a_clear_error() {
         .join("\n")
         .into();
     input.extend(b"\nperft 6\nperft 2\n");
-    let start = Instant::now();
+    // The answer names the budget it stopped at: no timing needed (a debug build on a busy
+    // machine takes tens of seconds for the 30 million positions).
     let (output, _) = run_with_input(&["session"], input);
-    assert!(start.elapsed() < Duration::from_secs(30));
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(
         stdout.contains("? perft 6 stopped after expanding 30000000 positions"),
@@ -434,7 +433,8 @@ fn a_double_bot_refuses_seats_that_do_not_exist_without_crashing() {
 #[test]
 fn transcripts_are_capped_private_and_say_what_they_dropped() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = temp_dir("log-limit");
+    let work = Workspace::new("log-limit");
+    let dir = work.dir().to_path_buf();
     let logs = dir.join("logs");
     let output = referee()
         .args([
@@ -479,7 +479,8 @@ fn transcripts_are_capped_private_and_say_what_they_dropped() {
 
 #[test]
 fn a_schedule_of_ten_million_rounds_takes_no_memory_up_front() {
-    let dir = temp_dir("long-schedule");
+    let work = Workspace::new("long-schedule");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("t.jsonl");
     let engine = |name: &str| {
         format!(
@@ -527,7 +528,8 @@ fn a_schedule_of_ten_million_rounds_takes_no_memory_up_front() {
 /// Runs a match of two slow engines (each move 40 ms) and sends SIGINT `signals` times, 200 ms
 /// apart, in the middle of the first game; returns the exit status, the records and stderr.
 fn stopped_slow_match(name: &str, signals: usize) -> (Option<i32>, Vec<Value>, String) {
-    let dir = temp_dir(name);
+    let work = Workspace::new(name);
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let marker = format!("{name}-{}", std::process::id());
     let slow = |n: &str| format!("name={n} cmd='python3 tests/engines/slow.py pegs 1 40 {marker}'");

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin;
-use common::{bwrap_usable, temp_dir, valid_records};
+use common::{Workspace, bwrap_usable, temp_dir, valid_records};
 use serde_json::Value;
 
 /// The run directory: the cheater's copy (in `engine/`, which it works in), a world-writable
@@ -214,7 +214,8 @@ fn bots_run(out: &Path, flags: &[&str]) -> BTreeMap<String, u64> {
 #[test]
 fn a_secret_deal_is_the_same_when_resumed_or_sharded_and_the_files_are_private() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = temp_dir("secret-runs");
+    let work = Workspace::new("secret-runs");
+    let dir = work.dir().to_path_buf();
     let whole = dir.join("whole.jsonl");
     let progress = dir.join("progress.json");
     let seeds = bots_run(

@@ -8,8 +8,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use common::{temp_dir, valid_records};
+use common::{Workspace, referee, valid_records};
 use serde_json::Value;
 
 /// The prompt the human seat ends its question with.
@@ -17,9 +16,10 @@ const PROMPT: &str = "> ";
 
 /// `referee play ARGS` with `input` piped in; its stdout and the one record it wrote.
 fn play(name: &str, args: &[&str], input: &str) -> (String, Value) {
-    let dir = temp_dir(name);
+    let work = Workspace::new(name);
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .arg("play")
         .args(args)
         .arg("--out")
@@ -65,7 +65,7 @@ fn moves_are_read_in_any_case_and_parse_errors_are_told_from_illegal_moves() {
 #[test]
 fn the_legal_moves_are_listed_on_request() {
     let (stdout, _) = play("list", &["--game", "pegs", "--seed", "2"], "?\nresign\n");
-    let listed = cargo_bin_cmd!("referee")
+    let listed = referee()
         .args(["moves", "--game", "pegs", "--seed", "2"])
         .output()
         .unwrap();
@@ -135,7 +135,8 @@ fn a_double_player_sees_only_their_own_hand() {
 /// Plays a whole game by hand: at every prompt asks for the legal moves, then types the first;
 /// once, instead of the third move, takes the second back. Returns the stdout and the record.
 fn play_through(name: &str, args: &[&str]) -> (String, Value) {
-    let dir = temp_dir(name);
+    let work = Workspace::new(name);
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("play")
@@ -243,10 +244,11 @@ fn every_game_can_be_played_through_by_hand() {
 /// Only the human seat may take a move back: from an engine, `undo` is no move.
 #[test]
 fn an_engine_answering_undo_has_answered_no_move() {
-    let dir = temp_dir("engine-undo");
+    let work = Workspace::new("engine-undo");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let bot = format!("{} bot --game dvonn", env!("CARGO_BIN_EXE_referee"));
-    cargo_bin_cmd!("referee")
+    referee()
         // The test engine notes its process ids there.
         .env("FAULTY_PIDS", dir.join("pids"))
         .env("REFEREE", env!("CARGO_BIN_EXE_referee"))
@@ -277,10 +279,11 @@ fn an_engine_answering_undo_has_answered_no_move() {
 /// move stays, the person is told, and the game goes on in step.
 #[test]
 fn undo_against_a_codecup_program_leaves_the_move_and_says_so() {
-    let dir = temp_dir("codecup-undo");
+    let work = Workspace::new("codecup-undo");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let cc = "name=cc proto=codecup cmd='python3 tests/engines/codecup.py play dvonn 1000'";
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .env("REFEREE", env!("CARGO_BIN_EXE_referee"))
         .args(["play", "--game", "dvonn", "--seed", "5", "--engine", cc])
         .arg("--out")

@@ -6,15 +6,15 @@ mod common;
 
 use std::path::Path;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{temp_dir, valid_records};
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, valid_records};
 use serde_json::Value;
 
 /// Two seeded random DVONN bots, 20 games in pairs, with `extra` flags; the valid records.
 fn paired_match(dir: &Path, extra: &[&str]) -> Vec<Value> {
     let referee = cargo_bin!("referee").display().to_string();
     let out = dir.join("games.jsonl");
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(["match", "--game", "dvonn", "--games", "20", "--repeat"])
         .args(["--seed", "5", "--movetime", "1000"])
         .args([
@@ -68,7 +68,8 @@ fn assert_ten_openings_from_both_sides(records: &[Value], plies: usize) -> Vec<V
 
 #[test]
 fn random_plies_give_each_pair_of_games_its_own_opening_from_both_sides() {
-    let dir = temp_dir("random-plies");
+    let work = Workspace::new("random-plies");
+    let dir = work.dir().to_path_buf();
     let logs = dir.join("logs");
     let records = paired_match(
         &dir,
@@ -92,9 +93,10 @@ fn random_plies_give_each_pair_of_games_its_own_opening_from_both_sides() {
 
 #[test]
 fn an_openings_file_is_played_in_order_each_line_from_both_sides() {
-    let dir = temp_dir("openings-file");
+    let work = Workspace::new("openings-file");
+    let dir = work.dir().to_path_buf();
     let book = dir.join("book.txt");
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args([
             "openings", "--game", "dvonn", "--plies", "6", "--count", "12",
         ])
@@ -124,15 +126,16 @@ fn an_openings_file_is_played_in_order_each_line_from_both_sides() {
 
 #[test]
 fn a_bad_openings_file_is_refused_naming_the_line_and_ply() {
-    let dir = temp_dir("bad-openings");
+    let work = Workspace::new("bad-openings");
+    let dir = work.dir().to_path_buf();
     let book = dir.join("book.txt");
-    let referee = || {
-        let mut command = cargo_bin_cmd!("referee");
+    let with_openings = || {
+        let mut command = common::referee();
         command.args(["match", "--game", "dvonn", "--games", "2", "--openings"]);
         command
     };
     std::fs::write(&book, "# placements\nD2 C1\nD2 D2 C1\n").unwrap();
-    referee()
+    with_openings()
         .arg(&book)
         .assert()
         .code(2)
@@ -140,7 +143,7 @@ fn a_bad_openings_file_is_refused_naming_the_line_and_ply() {
             "book.txt:3: ply 1 `D2`: illegal move",
         ));
     std::fs::write(&book, "D2 C1\nD2 Q9\n").unwrap();
-    referee()
+    with_openings()
         .arg(&book)
         .assert()
         .code(2)
@@ -148,17 +151,17 @@ fn a_bad_openings_file_is_refused_naming_the_line_and_ply() {
             "book.txt:2: ply 1 `Q9`: cannot parse",
         ));
     std::fs::write(&book, "\n# nothing\n").unwrap();
-    referee()
+    with_openings()
         .arg(&book)
         .assert()
         .code(2)
         .stderr(predicates::str::contains("no opening in the file"));
-    referee()
+    with_openings()
         .arg(dir.join("missing.txt"))
         .assert()
         .code(2)
         .stderr(predicates::str::contains("cannot read"));
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(["match", "--game", "wyx", "--games", "2", "--openings"])
         .arg(&book)
         .assert()
@@ -169,7 +172,8 @@ fn a_bad_openings_file_is_refused_naming_the_line_and_ply() {
 /// Every game takes random plies, the ones with chance and hidden cards included.
 #[test]
 fn random_plies_work_for_every_game() {
-    let dir = temp_dir("random-plies-all");
+    let work = Workspace::new("random-plies-all");
+    let dir = work.dir().to_path_buf();
     for (game, seats) in [
         ("double-dutch", "3"),
         ("pegs", "2"),
@@ -177,7 +181,7 @@ fn random_plies_work_for_every_game() {
         ("double", "3"),
     ] {
         let out = dir.join(format!("{game}.jsonl"));
-        cargo_bin_cmd!("referee")
+        common::referee()
             .args(["match", "--game", game, "--seats", seats, "--games", "2"])
             .args(["--random-plies", "4", "--seed", "2", "--movetime", "200"])
             .arg("--out")

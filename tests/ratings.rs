@@ -4,9 +4,10 @@
 
 mod common;
 
+use common::referee;
+
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ratings");
@@ -27,7 +28,7 @@ fn ordo(file: &str) -> Vec<(String, f64, Option<f64>)> {
 }
 
 fn ratings(extra: &[&str]) -> Vec<Value> {
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .current_dir(FIXTURES)
         .args(["ratings", "league.jsonl", "--json"])
         .args(extra)
@@ -74,7 +75,7 @@ fn the_ratings_agree_with_ordo_around_the_average_and_an_anchor() {
 
 #[test]
 fn the_exported_pgn_is_what_ordo_read() {
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .current_dir(FIXTURES)
         .args(["export", "--format", "pgn", "league.jsonl"])
         .assert()
@@ -91,7 +92,8 @@ fn the_exported_pgn_is_what_ordo_read() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let dir = common::temp_dir("ratings-bad");
+    let work = common::Workspace::new("ratings-bad");
+    let dir = work.dir().to_path_buf();
     let league = Path::new(FIXTURES).join("league.jsonl");
     let text = std::fs::read_to_string(&league).unwrap();
     let first = text.lines().next().unwrap();
@@ -114,7 +116,7 @@ fn bad_input_is_a_clear_error() {
         (&[], &lone, "the records name only"),
     ];
     for (flags, file, message) in cases {
-        cargo_bin_cmd!("referee")
+        referee()
             .arg("ratings")
             .arg(file)
             .args(flags)
@@ -127,7 +129,7 @@ fn bad_input_is_a_clear_error() {
 #[test]
 fn stats_and_report_show_the_same_list() {
     let list = ratings(&[]);
-    let output = cargo_bin_cmd!("referee")
+    let output = referee()
         .current_dir(FIXTURES)
         .args(["stats", "league.jsonl", "--json"])
         .assert()
@@ -137,9 +139,10 @@ fn stats_and_report_show_the_same_list() {
         .clone();
     let stats: Value = serde_json::from_slice(&output).unwrap();
     assert_eq!(stats["ratings"].as_array().unwrap(), &list);
-    let dir = common::temp_dir("ratings-report");
+    let work = common::Workspace::new("ratings-report");
+    let dir = work.dir().to_path_buf();
     let page = dir.join("report.html");
-    cargo_bin_cmd!("referee")
+    referee()
         .current_dir(FIXTURES)
         .args(["report", "league.jsonl", "-o"])
         .arg(&page)

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{peak_rss_kib, run_sampled, temp_dir};
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, peak_rss_kib, referee, run_sampled};
 use serde_json::Value;
 
 fn bot(name: &str, seed: u32) -> String {
@@ -22,7 +22,7 @@ fn bot(name: &str, seed: u32) -> String {
 /// A quick match of `games` Pegs games writing to `out`, or going on with it when `resume`.
 fn quick_match(out: &Path, games: u32, resume: bool) -> assert_cmd::assert::Assert {
     let resume = if resume { &["--resume"][..] } else { &[] };
-    cargo_bin_cmd!("referee")
+    referee()
         .args([
             "match",
             "--game",
@@ -97,7 +97,8 @@ fn files_that_are_not_records(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn out_refuses_a_file_that_is_not_records_and_leaves_it_byte_identical() {
-    let dir = temp_dir("not-records");
+    let work = Workspace::new("not-records");
+    let dir = work.dir().to_path_buf();
     for (path, bytes) in files_that_are_not_records(&dir) {
         std::fs::write(&path, &bytes).unwrap();
         let refused = tournament(&path).arg("--resume").output().unwrap();
@@ -117,7 +118,8 @@ fn out_refuses_a_file_that_is_not_records_and_leaves_it_byte_identical() {
 
 #[test]
 fn a_last_record_without_its_newline_is_repaired_not_glued_to() {
-    let dir = temp_dir("no-newline");
+    let work = Workspace::new("no-newline");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     quick_match(&out, 2, false).success();
     let mut bytes = std::fs::read(&out).unwrap();
@@ -133,14 +135,15 @@ fn a_last_record_without_its_newline_is_repaired_not_glued_to() {
 
 #[test]
 fn a_torn_last_line_is_cut_with_a_note_before_appending() {
-    let dir = temp_dir("torn");
+    let work = Workspace::new("torn");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     quick_match(&out, 1, false).success();
     let whole = std::fs::read(&out).unwrap();
     let mut torn = whole.clone();
     torn.extend(&whole[..whole.len() / 2]);
     std::fs::write(&out, &torn).unwrap();
-    cargo_bin_cmd!("referee")
+    referee()
         .args(["stats"])
         .arg(&out)
         .assert()
@@ -154,7 +157,8 @@ fn a_torn_last_line_is_cut_with_a_note_before_appending() {
 
 #[test]
 fn a_second_run_on_the_same_out_file_is_refused_while_the_first_runs() {
-    let dir = temp_dir("locked");
+    let work = Workspace::new("locked");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("t.jsonl");
     let mut first = tournament(&out)
         .args(["--rounds", "1000"])
@@ -184,7 +188,8 @@ fn a_second_run_on_the_same_out_file_is_refused_while_the_first_runs() {
 
 #[test]
 fn the_same_games_twice_are_counted_once_and_reported() {
-    let dir = temp_dir("duplicates");
+    let work = Workspace::new("duplicates");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("t.jsonl");
     assert!(tournament(&out).output().unwrap().status.success());
     let text = std::fs::read_to_string(&out).unwrap();
@@ -195,7 +200,7 @@ fn the_same_games_twice_are_counted_once_and_reported() {
     std::fs::write(&doubled, text.repeat(2)).unwrap();
     assert_eq!(games_counted(&[&doubled]), games);
     assert_eq!(games_counted(&[&out, &out]), games);
-    cargo_bin_cmd!("referee")
+    referee()
         .arg("validate")
         .arg(&doubled)
         .assert()
@@ -215,7 +220,8 @@ fn the_same_games_twice_are_counted_once_and_reported() {
 
 #[test]
 fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines() {
-    let dir = temp_dir("big");
+    let work = Workspace::new("big");
+    let dir = work.dir().to_path_buf();
     let one = dir.join("one.jsonl");
     quick_match(&one, 1, false).success();
     let mut record: Value =
@@ -262,7 +268,8 @@ fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines()
 /// of problem) take no more memory than one.
 #[test]
 fn validate_keeps_no_problem_in_memory() {
-    let dir = temp_dir("many-problems");
+    let work = Workspace::new("many-problems");
+    let dir = work.dir().to_path_buf();
     let bad = dir.join("bad.jsonl");
     let line = "{\"format\":\"referee-record\",\"version\":1,\"game\":\"nonesuch\"}\n";
     std::fs::write(&bad, line.repeat(300_000)).unwrap();
@@ -300,7 +307,8 @@ fn validate_keeps_no_problem_in_memory() {
 /// faults out of range give problems or errors, never a panic (exit status 101).
 #[test]
 fn records_with_numbers_out_of_range_never_crash_a_reader() {
-    let dir = temp_dir("hostile");
+    let work = Workspace::new("hostile");
+    let dir = work.dir().to_path_buf();
     let one = dir.join("one.jsonl");
     quick_match(&one, 1, false).success();
     let record: Value =
@@ -388,7 +396,8 @@ fn records_with_numbers_out_of_range_never_crash_a_reader() {
 /// records says what is wrong in a few hundred bytes, quoting at most 400 characters of it.
 #[test]
 fn errors_quote_at_most_400_characters_of_a_hostile_record() {
-    let dir = temp_dir("long-quotes");
+    let work = Workspace::new("long-quotes");
+    let dir = work.dir().to_path_buf();
     let long = "X".repeat(70_000);
     let base = serde_json::json!({
         "format": "referee-record", "version": 1, "game": "dvonn",
@@ -413,7 +422,7 @@ fn errors_quote_at_most_400_characters_of_a_hostile_record() {
         let file = dir.join(format!("case-{i}.jsonl"));
         std::fs::write(&file, format!("{record}\n")).unwrap();
         for command in ["stats", "view", "validate"] {
-            let mut run = cargo_bin_cmd!("referee");
+            let mut run = referee();
             run.arg(command).arg(&file);
             if command == "view" {
                 run.arg("-o").arg(dir.join("page.html"));
@@ -436,7 +445,8 @@ fn errors_quote_at_most_400_characters_of_a_hostile_record() {
 /// bytes, after a whole record or in the middle of one. `--resume` cuts them as a torn line.
 #[test]
 fn a_tail_of_nul_bytes_is_cut_like_a_torn_line() {
-    let dir = temp_dir("nul-tail");
+    let work = Workspace::new("nul-tail");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     quick_match(&out, 2, false).success();
     let whole = std::fs::read(&out).unwrap();
@@ -460,7 +470,8 @@ fn a_tail_of_nul_bytes_is_cut_like_a_torn_line() {
 /// played: `--resume` refuses the file, naming the line, rather than count a false result.
 #[test]
 fn resume_refuses_a_record_that_does_not_replay() {
-    let dir = temp_dir("no-replay");
+    let work = Workspace::new("no-replay");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     quick_match(&out, 2, false).success();
     let text = std::fs::read_to_string(&out).unwrap();
@@ -486,7 +497,8 @@ fn resume_refuses_a_record_that_does_not_replay() {
 /// that pair with none (each of its own seed), with a long tournament tag.
 #[test]
 fn stats_holds_a_few_dozen_bytes_a_game() {
-    let dir = temp_dir("stats-memory");
+    let work = Workspace::new("stats-memory");
+    let dir = work.dir().to_path_buf();
     let many = dir.join("many.jsonl");
     let tournament = format!("game=pegs variant=- format=round-robin {}", "x".repeat(200));
     let mut file = std::io::BufWriter::new(std::fs::File::create(&many).unwrap());

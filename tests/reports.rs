@@ -6,14 +6,14 @@ mod common;
 use std::process::Command;
 use std::time::Duration;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{peak_rss_kib, run_sampled, temp_dir};
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, peak_rss_kib, referee, run_sampled};
 use serde_json::Value;
 
 /// `copies` copies of one finished Pegs game, each its own game (its own number).
 fn many_games(dir: &std::path::Path, copies: usize) -> std::path::PathBuf {
     let one = dir.join("one.jsonl");
-    cargo_bin_cmd!("referee")
+    referee()
         .args(["match", "--game", "pegs", "--games", "1", "--seed", "3"])
         .args(["--engine", "random"].repeat(2))
         .args(["--movetime", "5000", "--out"])
@@ -52,7 +52,8 @@ fn peak_mib(args: &[&std::ffi::OsStr]) -> u64 {
 
 #[test]
 fn ten_thousand_games_fit_in_bounded_memory() {
-    let dir = temp_dir("reports-many");
+    let work = Workspace::new("reports-many");
+    let dir = work.dir().to_path_buf();
     let many = many_games(&dir, 10_000);
     let plies: usize = std::fs::read_to_string(&many)
         .unwrap()
@@ -85,7 +86,8 @@ fn ten_thousand_games_fit_in_bounded_memory() {
 
 #[test]
 fn a_game_that_does_not_replay_leaves_the_old_page() {
-    let dir = temp_dir("reports-bad");
+    let work = Workspace::new("reports-bad");
+    let dir = work.dir().to_path_buf();
     let many = many_games(&dir, 3);
     let page = dir.join("page.html");
     std::fs::write(&page, "the old page").unwrap();
@@ -93,7 +95,7 @@ fn a_game_that_does_not_replay_leaves_the_old_page() {
     text = text.replacen("\"move\":\"", "\"move\":\"x", 1);
     std::fs::write(&many, text).unwrap();
     for command in ["view", "report"] {
-        cargo_bin_cmd!("referee")
+        referee()
             .arg(command)
             .arg(&many)
             .arg("-o")

@@ -9,8 +9,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{bwrap_usable, processes_with, runs_python, send_signal, temp_dir, valid_records};
+use assert_cmd::cargo::cargo_bin;
+use common::{
+    Workspace, bwrap_usable, processes_with, referee, runs_python, send_signal, valid_records,
+};
 use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 
@@ -101,7 +103,8 @@ fn assert_blocked(name: &str, attacks: &[String], keys: &str) {
     if !bwrap_usable() {
         return;
     }
-    let dir = temp_dir(name);
+    let work = Workspace::new(name);
+    let dir = work.dir().to_path_buf();
     for attack in attacks {
         let record = attack_game(&dir, attack, &format!("sandbox=bwrap {keys}"));
         let (blocked, detail) = blocked(&record);
@@ -156,7 +159,8 @@ fn system_calls_that_leave_or_watch_the_sandbox_are_refused() {
         return;
     }
     // An unprivileged engine outside the sandbox succeeds with these, so the games can tell.
-    let dir = temp_dir("syscalls-free");
+    let work = Workspace::new("syscalls-free");
+    let dir = work.dir().to_path_buf();
     for attack in [
         "ptrace",
         "userns",
@@ -178,7 +182,8 @@ fn the_host_files_sockets_and_secrets_are_out_of_reach() {
     if !bwrap_usable() {
         return;
     }
-    let dir = temp_dir("host");
+    let work = Workspace::new("host");
+    let dir = work.dir().to_path_buf();
     let engine = engine_dir(&dir);
     // A host unix socket where the engine can see it (its own directory), and an abstract one.
     let socket = engine.join("host.sock");
@@ -234,7 +239,8 @@ fn private_temporary_files_are_bounded_and_the_scratch_directory_works() {
     if !bwrap_usable() {
         return;
     }
-    let dir = temp_dir("scratch-works");
+    let work = Workspace::new("scratch-works");
+    let dir = work.dir().to_path_buf();
     let record = attack_game(&dir, "scratch", "sandbox=bwrap");
     assert!(!blocked(&record).0, "{record}");
     assert_ne!(record["end"]["verdict"], "crash", "{record}");
@@ -245,7 +251,7 @@ fn private_temporary_files_are_bounded_and_the_scratch_directory_works() {
         "{} bot --game dvonn --strategy random",
         cargo_bin!("referee").display()
     );
-    cargo_bin_cmd!("referee")
+    referee()
         .args(["match", "--game", "dvonn", "--seed", "3", "--games", "2"])
         .args(["--engine", &random, "--engine", &random])
         .args(["--movetime", "2000", "--each", "sandbox=bwrap", "--out"])
@@ -294,7 +300,8 @@ fn helpers_that_leave_the_session_do_not_outlive_the_game() {
     if !bwrap_usable() {
         return;
     }
-    let dir = temp_dir("outlive");
+    let work = Workspace::new("outlive");
+    let dir = work.dir().to_path_buf();
     // The helpers note their pids in a directory they may write: the sandbox's own /tmp, or the
     // test's (an engine outside the sandbox has no TMPDIR of its own).
     let plain_notes = format!("{}", dir.display());
@@ -317,7 +324,8 @@ fn sandboxed_helpers_do_not_outlive_a_referee_killed_outright() {
     if !bwrap_usable() {
         return;
     }
-    let dir = temp_dir("outlive-sigkill");
+    let work = Workspace::new("outlive-sigkill");
+    let dir = work.dir().to_path_buf();
     let attack = format!("outlive:killed-{}", std::process::id());
     let (mut command, _) =
         attack_command(&dir, &format!("{attack}:$TMPDIR"), "sandbox=bwrap", 1000);
@@ -333,7 +341,8 @@ fn sandboxed_helpers_do_not_outlive_a_referee_killed_outright() {
 /// not the referee's to use) they survive, as protocol.md says, and the test says so and stops.
 #[test]
 fn plain_helpers_do_not_outlive_a_referee_killed_outright_where_cgroups_hold_them() {
-    let dir = temp_dir("outlive-sigkill-plain");
+    let work = Workspace::new("outlive-sigkill-plain");
+    let dir = work.dir().to_path_buf();
     let attack = format!("outlive:plain-killed-{}", std::process::id());
     // A limit, so that the run says what contains the engines.
     let notes = format!("{attack}:{}", dir.display());
@@ -370,7 +379,7 @@ fn plain_helpers_do_not_outlive_a_referee_killed_outright_where_cgroups_hold_the
         .expect("the containment line names the cgroup");
     assert!(Path::new(cgroup).exists(), "{containment}");
     let bot = format!("cmd='{} bot --game pegs'", cargo_bin!("referee").display());
-    cargo_bin_cmd!("referee")
+    referee()
         .args(["match", "--game", "pegs", "--games", "1"])
         .args(["--engine", &format!("name=a {bot}")])
         .args(["--engine", &format!("name=b {bot}")])
@@ -384,7 +393,8 @@ fn killing_every_process_in_reach_harms_nobody_outside_the_sandbox() {
     if !bwrap_usable() {
         return;
     }
-    let dir = temp_dir("kill-all");
+    let work = Workspace::new("kill-all");
+    let dir = work.dir().to_path_buf();
     let record = attack_game(&dir, "kill_all", "sandbox=bwrap");
     // The attacker's own helper (its relay to a random bot) dies with the rest of its sandbox;
     // the opponent and the referee play on and the game is adjudicated.
@@ -422,7 +432,8 @@ fn no_engine_pushes_input_into_the_organisers_terminal() {
     let mut control = std::process::Command::new("python3");
     control.args(["-c", pusher]);
     assert_eq!(left_in_terminal(&control), "echo hi\n");
-    let dir = temp_dir("tiocsti");
+    let work = Workspace::new("tiocsti");
+    let dir = work.dir().to_path_buf();
     let mut setups = vec!["user=65534"];
     if bwrap_usable() {
         setups.push("sandbox=bwrap");
@@ -443,7 +454,8 @@ fn a_stop_that_reaches_a_sandboxed_engine_first_is_no_crash() {
     if !bwrap_usable() {
         return;
     }
-    let dir = temp_dir("stop-sandboxed");
+    let work = Workspace::new("stop-sandboxed");
+    let dir = work.dir().to_path_buf();
     std::fs::copy("tests/engines/slow.py", engine_dir(&dir).join("slow.py")).unwrap();
     for run in 0..3 {
         let marker = format!("stop-{}-{run}", std::process::id());

@@ -5,8 +5,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
-use common::{stats_json as stats, temp_dir, valid_records};
+use assert_cmd::cargo::cargo_bin;
+use common::{Workspace, stats_json as stats, valid_records};
 use serde_json::Value;
 
 /// Three seeded random bots: every game is the same on every run, so runs can be compared.
@@ -48,7 +48,7 @@ fn uninterrupted(dir: &Path) -> PathBuf {
 
 fn uninterrupted_run(dir: &Path, args: fn(&Path) -> Vec<String>) -> PathBuf {
     let out = dir.join("full.jsonl");
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(args(&out))
         .timeout(std::time::Duration::from_secs(120))
         .assert()
@@ -89,7 +89,8 @@ fn slowed(args: Vec<String>) -> Vec<String> {
 /// Runs `args` to the end, and again killed with SIGKILL after 4 of its 12 games with a torn
 /// line added, then resumed: the same standings.
 fn killed_and_resumed(name: &str, args: fn(&Path) -> Vec<String>) {
-    let dir = temp_dir(name);
+    let work = Workspace::new(name);
+    let dir = work.dir().to_path_buf();
     let full = uninterrupted_run(&dir, args);
     assert_eq!(valid_records(&full).len(), 12);
 
@@ -123,7 +124,7 @@ fn killed_and_resumed(name: &str, args: fn(&Path) -> Vec<String>) {
     text.push_str("{\"format\":\"referee-record\",\"vers");
     std::fs::write(&out, text).unwrap();
 
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(args(&out))
         .arg("--resume")
         .timeout(std::time::Duration::from_secs(120))
@@ -136,15 +137,16 @@ fn killed_and_resumed(name: &str, args: fn(&Path) -> Vec<String>) {
 
 #[test]
 fn starting_over_an_existing_file_needs_resume() {
-    let dir = temp_dir("refuse");
+    let work = Workspace::new("refuse");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("t.jsonl");
     std::fs::write(&out, "{}\n").unwrap();
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(tournament_args(&out))
         .assert()
         .code(2)
         .stderr(predicates::str::contains("use --resume"));
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(tournament_args(&out))
         .arg("--resume")
         .assert()
@@ -156,7 +158,8 @@ fn starting_over_an_existing_file_needs_resume() {
 /// `REFEREE_REQUIRE_PARALLEL`); without it, one after the other.
 #[test]
 fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
-    let dir = temp_dir("shards");
+    let work = Workspace::new("shards");
+    let dir = work.dir().to_path_buf();
     let full = uninterrupted(&dir);
     let shard = |k: &str| dir.join(format!("shard-{k}.jsonl"));
     let has_parallel = Command::new("parallel").arg("--version").output().is_ok();
@@ -193,7 +196,7 @@ fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
             "GNU parallel is required here"
         );
         for k in ["1", "2", "3"] {
-            cargo_bin_cmd!("referee")
+            common::referee()
                 .args(tournament_args(&shard(k)))
                 .args(["--shard", &format!("{k}/3"), "--progress"])
                 .arg(dir.join(format!("shard-{k}.progress.json")))
@@ -206,7 +209,7 @@ fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
     assert_eq!(counts, [4, 4, 4], "disjoint slices of the 12 games");
     assert_eq!(stats(&shards), stats(&[full]));
     // The shards' progress files say the whole run is done.
-    let output = cargo_bin_cmd!("referee")
+    let output = common::referee()
         .arg("stats")
         .args(&shards)
         .arg("--progress")
@@ -226,7 +229,8 @@ fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
 /// recorded), after every game, and at the end with how the run ended.
 #[test]
 fn the_progress_file_follows_the_run_and_its_resume() {
-    let dir = temp_dir("progress");
+    let work = Workspace::new("progress");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let progress = dir.join("progress.json");
     let read =
@@ -234,7 +238,7 @@ fn the_progress_file_follows_the_run_and_its_resume() {
     // 2 of the 12 games, then the rest with --resume and --rounds 2.
     let mut first = match_args(&out);
     first.splice(1..3, ["--games".to_owned(), "2".to_owned()]);
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(&first)
         .arg("--progress")
         .arg(&progress)
@@ -245,7 +249,7 @@ fn the_progress_file_follows_the_run_and_its_resume() {
     assert_eq!(after_first["games_total"], 2);
     assert_eq!(after_first["state"], "finished");
     assert_eq!(after_first["shard"], Value::Null);
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(match_args(&out))
         .args(["--resume", "--progress"])
         .arg(&progress)
@@ -265,7 +269,7 @@ fn the_progress_file_follows_the_run_and_its_resume() {
         valid_records(&out)[0]["tags"]["tournament"]
     );
     // A progress file where it cannot be written stops the run before any game.
-    cargo_bin_cmd!("referee")
+    common::referee()
         .args(match_args(&dir.join("other.jsonl")))
         .args(["--progress", "/nonexistent/dir/p.json"])
         .assert()
@@ -279,10 +283,11 @@ fn the_progress_file_follows_the_run_and_its_resume() {
 
 #[test]
 fn the_sprt_stops_the_run_when_it_decides() {
-    let dir = temp_dir("sprt");
+    let work = Workspace::new("sprt");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("t.jsonl");
     let referee = cargo_bin!("referee").display().to_string();
-    let output = cargo_bin_cmd!("referee")
+    let output = common::referee()
         .args([
             "tournament",
             "--game",
@@ -330,7 +335,8 @@ fn the_sprt_stops_the_run_when_it_decides() {
 /// pairs, long before the 200 games.
 #[test]
 fn a_two_engine_sprt_on_game_pairs_decides_both_ways() {
-    let dir = temp_dir("sprt-match");
+    let work = Workspace::new("sprt-match");
+    let dir = work.dir().to_path_buf();
     let referee = cargo_bin!("referee").display().to_string();
     let search = format!("name=search cmd='{referee} bot --game pegs --strategy search'");
     let random = format!("name=random cmd='{referee} bot --game pegs --seed 1'");
@@ -339,7 +345,7 @@ fn a_two_engine_sprt_on_game_pairs_decides_both_ways() {
         (&random, &search, "H0 accepted"),
     ] {
         let out = dir.join(format!("{}.jsonl", decision.replace(' ', "-")));
-        let output = cargo_bin_cmd!("referee")
+        let output = common::referee()
             .args(["match", "--game", "pegs", "--games", "200", "--repeat"])
             .args(["--seed", "3", "--movetime", "40", "--engine", first])
             .args([
@@ -367,7 +373,7 @@ fn a_two_engine_sprt_on_game_pairs_decides_both_ways() {
 
 /// Runs `referee ARGS --json` and reads its summary.
 fn json_of(args: &[String]) -> Value {
-    let output = cargo_bin_cmd!("referee")
+    let output = common::referee()
         .args(args)
         .arg("--json")
         .timeout(std::time::Duration::from_secs(120))
@@ -380,7 +386,8 @@ fn json_of(args: &[String]) -> Value {
 
 #[test]
 fn match_tournament_and_stats_print_the_same_standings_for_the_same_records() {
-    let dir = temp_dir("one-tally");
+    let work = Workspace::new("one-tally");
+    let dir = work.dir().to_path_buf();
     let referee = cargo_bin!("referee").display().to_string();
     let bot = |name: &str, seed: u32| {
         format!("name={name} cmd='{referee} bot --game double-dutch --seed {seed}'")

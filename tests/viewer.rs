@@ -9,8 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use common::{temp_dir, valid_records};
+use common::{Workspace, referee, valid_records};
 
 /// One game of each kind, played to its end by the built-in random bots (which answer at once:
 /// with seconds a move, no game ends early on a busy machine), one match each, files joined.
@@ -24,7 +23,7 @@ fn records(dir: &Path) -> std::path::PathBuf {
         ("wyx", Some("double"), "2"),
         ("double", None, "4"),
     ] {
-        let mut command = cargo_bin_cmd!("referee");
+        let mut command = referee();
         command
             .args([
                 "match", "--game", game, "--seats", seats, "--games", "1", "--seed", "5",
@@ -87,11 +86,12 @@ fn the_viewer_steps_through_every_game_in_chromium() {
         eprintln!("note: no chromium installed; the browser test did not run");
         return;
     }
-    let dir = temp_dir("viewer");
+    let work = Workspace::new("viewer");
+    let dir = work.dir().to_path_buf();
     let records_file = records(&dir);
     let records = valid_records(&records_file);
     let page = dir.join("games.html");
-    cargo_bin_cmd!("referee")
+    referee()
         .arg("view")
         .arg(&records_file)
         .arg("-o")
@@ -165,7 +165,7 @@ fn the_viewer_steps_through_every_game_in_chromium() {
             );
         }
         // The board shown is the position after those plies: the same pieces `render` draws.
-        let svg = cargo_bin_cmd!("referee")
+        let svg = referee()
             .arg("render")
             .arg(&records_file)
             .args(["--index", &game.to_string(), "--ply", &steps.to_string()])
@@ -216,7 +216,8 @@ fn the_viewer_steps_through_every_game_in_chromium() {
 
 #[test]
 fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
-    let dir = temp_dir("report");
+    let work = Workspace::new("report");
+    let dir = work.dir().to_path_buf();
     let out = dir.join("sprt.jsonl");
     let sprt = ["--sprt", "elo0=0", "elo1=100", "alpha=0.05", "beta=0.05"];
     // Two random bots: mixed results, so the Elo is finite and has error bars.
@@ -227,7 +228,7 @@ fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
             bin.display()
         )
     };
-    cargo_bin_cmd!("referee")
+    referee()
         .args([
             "match", "--game", "pegs", "--games", "24", "--repeat", "--seed", "3",
         ])
@@ -240,7 +241,7 @@ fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
         .success();
     let records = valid_records(&out);
     let page = dir.join("report.html");
-    cargo_bin_cmd!("referee")
+    referee()
         .arg("report")
         .arg(&out)
         .args(sprt)

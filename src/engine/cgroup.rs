@@ -87,11 +87,16 @@ pub fn kill_all() {
     }
 }
 
-/// Kills what is left in the referee's cgroups and removes them, at the end of a run.
+/// Kills what is left in the referee's cgroups and removes them, at the end of a run; the janitor,
+/// with nothing left to do, is ended and reaped (left to exit by itself it would be a zombie
+/// until init reaps it).
 pub fn release() {
     if let Some(Ok(cgroups)) = CGROUPS.get() {
         let _ = fs::write(cgroups.base.join("cgroup.kill"), "1");
         remove_tree(&cgroups.base, Instant::now() + Duration::from_secs(1));
+        let janitor = nix::unistd::Pid::from_raw(cgroups.janitor);
+        let _ = nix::sys::signal::kill(janitor, nix::sys::signal::Signal::SIGKILL);
+        let _ = nix::sys::wait::waitpid(janitor, None);
     }
 }
 

@@ -6,7 +6,63 @@ use std::path::{Path, PathBuf};
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
-/// A fresh directory for one test.
+/// One test's workspace: a temporary directory of its own, removed when the test passes and kept
+/// (for a look at what it holds) when it fails; and the built referee's commands.
+pub struct Workspace {
+    dir: PathBuf,
+}
+
+impl Workspace {
+    /// A fresh, empty directory for the test named `name`.
+    pub fn new(name: &str) -> Workspace {
+        Workspace {
+            dir: temp_dir(name),
+        }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The path of `name` in the directory.
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("the failed test's files are in {}", self.dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// `referee`, the built binary, as assert_cmd runs it: every test file's runner.
+pub fn referee() -> assert_cmd::Command {
+    cargo_bin_cmd!("referee")
+}
+
+/// The built binary as a plain process, for tests that signal it or watch it run.
+pub fn referee_process() -> std::process::Command {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin!("referee"))
+}
+
+/// The engine spec of the built-in bot for `game` named `name`, with `strategy` if given.
+pub fn bot_spec(name: &str, game: &str, strategy: Option<&str>) -> String {
+    let strategy = strategy
+        .map(|s| format!(" --strategy {s}"))
+        .unwrap_or_default();
+    format!(
+        "name={name} cmd='{} bot --game {game}{strategy}'",
+        assert_cmd::cargo::cargo_bin!("referee").display()
+    )
+}
+
+/// A fresh directory for one test, left in place; see [`Workspace`] for one that is removed.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("referee-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
