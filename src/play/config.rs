@@ -1,0 +1,122 @@
+//! A match's configuration and the errors that stop a run.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::play::clock::TimeControl;
+use crate::play::openings::Openings;
+use crate::play::secret::Secret;
+use crate::play::spec::EngineSpec;
+use crate::rules::game::SetupError;
+
+/// What happens to a game of three or more seats when one seat's engine is at fault.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnFault {
+    /// The game ends; the faulty seat loses and every other seat shares the win.
+    #[default]
+    Forfeit,
+    /// The game goes on: the referee plays random legal moves for the faulty seat, which cannot
+    /// win. Games of two seats always forfeit.
+    Substitute,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game's id.
+    pub game: String,
+    /// The variant, if any.
+    pub variant: Option<String>,
+    /// One engine per seat; seats rotate from game to game.
+    pub engines: Vec<EngineSpec>,
+    /// Play each seed once for every rotation of the seats (twice for two seats): duplicate play,
+    /// so the luck of a deal cancels out.
+    pub repeat: bool,
+    /// The seed every game's seed is drawn from.
+    pub seed: u64,
+    /// The run's secret, from which every game's seed and engine seed are drawn instead, when
+    /// there is one (games with hidden information).
+    pub secret: Option<Secret>,
+    /// The time control of engines without their own.
+    pub tc: TimeControl,
+    /// How long past its time an engine may stay silent before it is killed.
+    pub margin: Duration,
+    /// How late an answer may be and still count (`--timemargin`); the lateness is recorded.
+    pub time_margin: Duration,
+    /// How long an engine may take to start, answer the handshake, or set up a game.
+    pub startup: Duration,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// What a fault does to a game of three or more seats.
+    pub on_fault: OnFault,
+    /// Where per-game transcripts go, if anywhere.
+    pub log_dir: Option<PathBuf>,
+    /// The most bytes of engine traffic one game's transcript keeps.
+    pub log_limit: u64,
+    /// How games begin.
+    pub openings: Openings,
+    /// Where sandboxed engines get their scratch directories, kept after the run; a temporary
+    /// directory, removed at the end, when `None`.
+    pub scratch_dir: Option<PathBuf>,
+    /// Files and directories of the run that sandboxed engines must not see (the records file);
+    /// the transcripts' directory and the scratch directories are added to them.
+    pub private: Vec<PathBuf>,
+    /// Add the key [`PROBE_KEY`] to every `newgame` and `genmove` (`check-engine`: engines
+    /// must ignore keys they do not know).
+    pub probe_keys: bool,
+}
+
+/// The key no engine knows, sent by `check-engine`.
+pub const PROBE_KEY: &str = "probe=1";
+
+/// Why a match cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The game cannot be set up.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The engine count does not fit the game.
+    #[error("{game} is played by {seats} seats: give {seats} engines, not {engines}")]
+    EngineCount {
+        /// The game.
+        game: String,
+        /// Its seats.
+        seats: usize,
+        /// The engines given.
+        engines: usize,
+    },
+    /// The sandbox's scratch directories cannot be made.
+    #[error("cannot make scratch directories in {path}: {source}")]
+    Scratch {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A transcript could not be written.
+    #[error("cannot write the transcript {path}: {source}")]
+    Log {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The caller's handling of a finished game failed (writing the records, say).
+    #[error("{0}")]
+    Output(#[from] std::io::Error),
+    /// An engine failed to start the first time it was needed: its command or setup is wrong, and
+    /// every game it plays would be forfeited, so the run stops.
+    #[error("engine {name} cannot start: {detail}")]
+    EngineStart {
+        /// The engine.
+        name: String,
+        /// Why, with its last stderr lines.
+        detail: String,
+    },
+    /// A signal stopped the run; the games under way were not finished and are not recorded.
+    #[error("interrupted")]
+    Interrupted,
+    /// A records file whose games do not fit the run's schedule (a Swiss round paired otherwise).
+    #[error("{0}")]
+    NotThisRun(String),
+}

@@ -1,0 +1,465 @@
+//! The turn loop of one game: engines asked in turn under their clocks, every ply told to every
+//! engine, faults adjudicated, openings, chance and undo.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use crate::engine::Engine;
+use crate::play::clock::{Clock, TimeControl, millis};
+use crate::play::codecup::CodeCupSeat;
+use crate::play::config::{MatchConfig, OnFault, PROBE_KEY};
+use crate::play::openings::Opening;
+use crate::play::openings::RANDOM_PLIES_STREAM;
+use crate::play::schedule::Scheduled;
+use crate::play::schedule::engine_seed;
+use crate::play::spec::{EngineSpec, Proto};
+use crate::protocol::{ClockKeys, Command, GameKeys, MoveAnswer, NewGame};
+use crate::records::replay::Replay;
+use crate::records::{End, Ply, Verdict};
+use crate::rules::AnyMove;
+use crate::rules::game::{Actor, Game, MoveError, Viewer};
+use crate::rules::seeded::Stream;
+
+use crate::play::faults::{Fault, fault, fault_of, with_stderr};
+
+/// The stream of a game's generator from which the referee picks moves for a substituted seat.
+const SUBSTITUTE_STREAM: u64 = 1 << 63;
+
+/// How many moves a list holds, as a bound for `Stream::below`: a game never offers 2^32 moves.
+fn count<T>(moves: &[T]) -> u32 {
+    u32::try_from(moves.len()).expect("fewer than 2^32 legal moves")
+}
+
+/// One game in progress.
+pub(super) struct Table<'a> {
+    config: &'a MatchConfig,
+    /// The game's number in the schedule.
+    index: usize,
+    replay: &'a mut Replay,
+    engines: &'a mut [Engine],
+    clocks: Vec<Clock>,
+    healthy: &'a mut [bool],
+    rng: Stream,
+    /// The game's opening, and how many of its plies were played.
+    opening: Opening<'a>,
+    opening_played: usize,
+    opening_rng: Stream,
+    /// The rounds whose end the engines were told of, and the totals they were told.
+    rounds_told: usize,
+    totals_told: Vec<i64>,
+    /// The seats whose engines speak the CodeCup protocol.
+    codecup: Vec<Option<CodeCupSeat>>,
+    /// The human seats (`--engine human`), which may take a move back in a game without a clock.
+    human: Vec<bool>,
+    /// Each seat's engine's own `newgame` keys (`nodes=1000 option.Hash=64`).
+    newgame_keys: Vec<Vec<(String, String)>>,
+    /// Plies to play again after an undo, told to the engines as they are played.
+    redo: VecDeque<Ply>,
+}
+
+impl<'a> Table<'a> {
+    /// The table of game `scheduled`, its engines seated in order, their clocks not yet running.
+    pub(super) fn new(
+        config: &'a MatchConfig,
+        scheduled: &Scheduled,
+        replay: &'a mut Replay,
+        engines: &'a mut [Engine],
+        healthy: &'a mut [bool],
+    ) -> Table<'a> {
+        let specs: Vec<&EngineSpec> = (scheduled.engines.iter())
+            .map(|&e| &config.engines[e])
+            .collect();
+        let seed = scheduled.seed;
+        Table {
+            config,
+            index: scheduled.index,
+            replay,
+            engines,
+            clocks: (specs.iter())
+                .map(|spec| Clock::new(spec.tc.unwrap_or(config.tc)))
+                .collect(),
+            healthy,
+            rng: Stream::new(seed, SUBSTITUTE_STREAM),
+            opening: config.openings.of_group(scheduled.group),
+            opening_played: 0,
+            opening_rng: Stream::new(seed, RANDOM_PLIES_STREAM),
+            rounds_told: 0,
+            totals_told: vec![0; specs.len()],
+            codecup: (specs.iter())
+                .map(|spec| (spec.proto == Proto::CodeCup).then(CodeCupSeat::default))
+                .collect(),
+            human: specs.iter().map(|spec| spec.command.terminal).collect(),
+            newgame_keys: specs.iter().map(|spec| spec.newgame_keys.clone()).collect(),
+            redo: VecDeque::new(),
+        }
+    }
+}
+
+impl Table<'_> {
+    /// Plays to the end: `Ok` when the rules end the game, `Err` with the end when a resignation
+    /// or a verdict does.
+    pub(super) fn play(&mut self) -> Result<(), End> {
+        self.new_games()?;
+        loop {
+            self.tell_rounds()?;
+            let seat = match self.replay.game().to_move() {
+                None => return Ok(()),
+                // After an undo: the plies kept, played again and told as before.
+                Some(actor) if !self.redo.is_empty() => {
+                    self.play_again(actor)?;
+                    continue;
+                }
+                Some(Actor::Seat(seat)) if self.opening_played < self.opening.len() => {
+                    if let Err((at_fault, f)) = self.opening_ply(seat) {
+                        self.fault(at_fault, f)?;
+                    }
+                    continue;
+                }
+                Some(Actor::Seat(seat)) if !self.replay.is_substituted(seat) => seat,
+                // A card leaves the stock as the seed dictates.
+                Some(Actor::Chance) => {
+                    let game = self.replay.game();
+                    let mv = match game.seeded_chance(self.replay.seed()) {
+                        Some(mv) => mv,
+                        None => {
+                            let mut moves = Vec::new();
+                            game.legal_moves(&mut moves);
+                            moves[self.rng.below(count(&moves)) as usize]
+                        }
+                    };
+                    self.chance(&mv)?;
+                    continue;
+                }
+                // The referee plays for a substituted seat: a random legal move.
+                Some(Actor::Seat(seat)) => {
+                    let mut moves = Vec::new();
+                    self.replay.game().legal_moves(&mut moves);
+                    let pick = moves[self.rng.below(count(&moves)) as usize].to_string();
+                    self.replay.play(&pick).expect("a listed move is legal");
+                    if let Err((at_fault, f)) = self.tell(seat, &pick) {
+                        self.fault(at_fault, f)?;
+                    }
+                    continue;
+                }
+            };
+            match self.turn(seat) {
+                Ok(None) => {}
+                Ok(Some(end)) => return Err(end),
+                Err((at_fault, f)) => self.fault(at_fault, f)?,
+            }
+        }
+    }
+
+    /// Tells every engine the game begins: `newgame` with its seat, seed, clock and layout.
+    pub(super) fn new_games(&mut self) -> Result<(), End> {
+        let seats = self.engines.len();
+        let game = self.replay.game();
+        let variant = game.variant().map(str::to_owned);
+        let id = game.id();
+        let seed = self.replay.seed();
+        let setup = game.public_setup();
+        for seat in 0..seats {
+            // A CodeCup engine starts a process per game and is told nothing before `Start`.
+            if self.codecup[seat].is_some() {
+                continue;
+            }
+            let mut keys = GameKeys {
+                seats: Some(seats),
+                seat: Some(seat),
+                seed: Some(match &self.config.secret {
+                    Some(secret) => secret.engine_seed(self.index, seat),
+                    None => engine_seed(seed, self.index, seat),
+                }),
+                setup: setup.clone(),
+                others: self.newgame_keys[seat].clone(),
+                ..GameKeys::default()
+            };
+            self.clocks[seat].control().tell(&mut keys);
+            let command = Command::NewGame(NewGame {
+                game: id.to_owned(),
+                variant: variant.clone(),
+                options: keys.into_options(),
+            });
+            let command = self.probed(command.to_string());
+            let deadline = Instant::now() + self.config.startup;
+            if let Err(e) = self.engines[seat].request(&command, deadline) {
+                self.fault(seat, fault_of(e, self.config.startup))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays chance ply `mv` (a card leaving the stock); each engine learns what its seat may see
+    /// of it, as information it may ignore.
+    pub(super) fn chance(&mut self, mv: &AnyMove) -> Result<(), End> {
+        let game = self.replay.game();
+        let views: Vec<String> = (0..self.engines.len())
+            .map(|seat| game.visible_text(mv, Viewer::Seat(seat)))
+            .collect();
+        self.replay
+            .play(&mv.to_string())
+            .expect("a chance ply the game offers is legal");
+        for (seat, view) in views.into_iter().enumerate() {
+            if self.replay.is_substituted(seat) {
+                continue;
+            }
+            if let Err(e) = self.engines[seat].inform(&Command::Event(view).to_string()) {
+                self.fault(seat, fault_of(e, Duration::ZERO))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the next ply kept by an undo for `actor`, and tells the engines as the first time.
+    pub(super) fn play_again(&mut self, actor: Actor) -> Result<(), End> {
+        let Some(ply) = self.redo.pop_front() else {
+            return Ok(());
+        };
+        let index = self.replay.game().ply();
+        let Actor::Seat(seat) = actor else {
+            let game = self.replay.game();
+            let mv = game
+                .parse_move(&ply.mv)
+                .expect("a ply played before parses");
+            return self.chance(&mv);
+        };
+        let mv = self
+            .replay
+            .play_again(&ply)
+            .expect("a ply played before is legal");
+        if index < self.opening_played {
+            self.replay.end_opening();
+        }
+        if let Err((at_fault, f)) = self.tell(seat, &mv.to_string()) {
+            self.fault(at_fault, f)?;
+        }
+        Ok(())
+    }
+
+    /// Tells every engine still playing of a round that ended (DOUBLE): `event round N
+    /// points=P0,P1,.. totals=T0,T1,..`, what everyone at the table sees when the hands are shown.
+    pub(super) fn tell_rounds(&mut self) -> Result<(), End> {
+        let game = self.replay.game();
+        let finished = game.rounds_finished();
+        if finished == self.rounds_told {
+            return Ok(());
+        }
+        let totals = game.scores();
+        let join = |values: &mut dyn Iterator<Item = i64>| {
+            values.map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+        };
+        let points = join(&mut totals.iter().zip(&self.totals_told).map(|(t, b)| t - b));
+        let line = format!(
+            "event round {finished} points={points} totals={}",
+            join(&mut totals.iter().copied())
+        );
+        self.rounds_told = finished;
+        self.totals_told = totals;
+        for seat in 0..self.engines.len() {
+            if self.replay.is_substituted(seat) {
+                continue;
+            }
+            if let Err(e) = self.engines[seat].inform(&line) {
+                self.fault(seat, fault_of(e, Duration::ZERO))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks `seat`'s engine for a restart. With `--on-fault substitute` in a game of three or
+    /// more seats, the engine is killed and the referee plays on for the seat (`Ok`); otherwise the
+    /// fault ends the game (`Err`, so `?` returns it from `play`).
+    pub(super) fn fault(&mut self, seat: usize, mut fault: Fault) -> Result<(), End> {
+        self.healthy[seat] = false;
+        // A failed start never reaches here: `Pools::take` adds its stderr itself.
+        if matches!(
+            fault.verdict,
+            Verdict::Crash | Verdict::ProtocolError | Verdict::Stall
+        ) {
+            fault.detail = with_stderr(fault.detail, &mut self.engines[seat]);
+        }
+        if self.config.on_fault == OnFault::Substitute && self.engines.len() >= 3 {
+            self.engines[seat].kill();
+            self.replay.substitute(seat, fault.verdict, fault.detail);
+            return Ok(());
+        }
+        Err(End::Verdict {
+            seat,
+            verdict: fault.verdict,
+            detail: fault.detail,
+        })
+    }
+
+    /// Plays the opening's next ply for `seat`, with no clock running, and tells every engine as
+    /// of any ply.
+    pub(super) fn opening_ply(&mut self, seat: usize) -> Result<(), (usize, Fault)> {
+        let text = self.opening.ply(
+            self.opening_played,
+            self.replay.game(),
+            &mut self.opening_rng,
+        );
+        self.opening_played += 1;
+        match self.replay.play(&text) {
+            Ok(mv) => {
+                self.replay.end_opening();
+                self.tell(seat, &mv.to_string())
+            }
+            // Openings are checked against the rules when they are read; should one still not
+            // fit, the game goes on from where it stands.
+            Err(_) => {
+                self.opening_played = self.opening.len();
+                Ok(())
+            }
+        }
+    }
+
+    /// Tells every engine still playing that `seat` played `mv`.
+    pub(super) fn tell(&mut self, seat: usize, mv: &str) -> Result<(), (usize, Fault)> {
+        let line = Command::Play {
+            seat: Some(seat),
+            mv: mv.to_owned(),
+        }
+        .to_string();
+        for (other, engine) in self.engines.iter_mut().enumerate() {
+            if self.replay.is_substituted(other) {
+                continue;
+            }
+            // A CodeCup engine hears only the other seat's moves, when it is next asked to move.
+            if let Some(codecup) = &mut self.codecup[other] {
+                if other != seat {
+                    codecup.hear(mv);
+                }
+                continue;
+            }
+            if let Err(e) = engine.send(&line) {
+                return Err((other, fault_of(e, Duration::ZERO)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `command` with [`PROBE_KEY`] added when the run sends it.
+    pub(super) fn probed(&self, mut command: String) -> String {
+        if self.config.probe_keys {
+            command.push(' ');
+            command.push_str(PROBE_KEY);
+        }
+        command
+    }
+
+    /// The `genmove` command for `seat`, with its clock and every seat's.
+    pub(super) fn genmove(&self, seat: usize) -> String {
+        let clock = &self.clocks[seat];
+        let keys = match clock.control() {
+            TimeControl::Infinite => ClockKeys::default(),
+            TimeControl::MoveTime(time) => ClockKeys {
+                movetime: Some(millis(time)),
+                ..ClockKeys::default()
+            },
+            TimeControl::Fischer { .. } => ClockKeys {
+                time: Some(millis(clock.remaining())),
+                inc: Some(millis(clock.increment())),
+                movestogo: clock.moves_to_go().map(u64::from),
+                clocks: self.clocks.iter().map(|c| millis(c.remaining())).collect(),
+                ..ClockKeys::default()
+            },
+        };
+        self.probed(match keys.any() {
+            true => format!("genmove {seat} {keys}"),
+            false => format!("genmove {seat}"),
+        })
+    }
+
+    /// Whether `seat` may ask to take a move back: a human seat, in a game without a clock.
+    pub(super) fn may_undo(&self, seat: usize) -> bool {
+        self.human[seat] && self.clocks.iter().all(|c| !c.runs())
+    }
+
+    /// Takes `seat`'s last move back (and every ply after it): the game starts again for every
+    /// engine (`newgame`), and the plies before that move are played again as they were. With no
+    /// move of its own to take back, or where the game cannot start over for every seat (the
+    /// referee plays for one, or a CodeCup process, which is never told `newgame`, sits in one),
+    /// nothing changes and the seat is asked again.
+    pub(super) fn undo(&mut self, seat: usize) -> Result<(), End> {
+        let seats = 0..self.engines.len();
+        let restartable = self.codecup.iter().all(Option::is_none)
+            && seats.clone().all(|s| !self.replay.is_substituted(s));
+        if !restartable {
+            return Ok(());
+        }
+        if let Some(kept) = self.replay.rewind_before_last_of(seat, self.opening_played) {
+            self.redo = kept.into();
+            self.rounds_told = 0;
+            self.totals_told = vec![0; self.engines.len()];
+            self.new_games()?;
+        }
+        Ok(())
+    }
+
+    /// Asks `seat` for its move, checks it against the clock and the rules, plays it and tells
+    /// every engine. `Ok(Some(end))` when the seat resigns; `Err` names the seat at fault.
+    pub(super) fn turn(&mut self, seat: usize) -> Result<Option<End>, (usize, Fault)> {
+        let waited = self.clocks[seat].remaining() + self.config.margin;
+        let sent = Instant::now();
+        let answer = match &mut self.codecup[seat] {
+            Some(codecup) => codecup.ask(&mut self.engines[seat], sent + waited),
+            None => {
+                let command = self.genmove(seat);
+                self.engines[seat].request(&command, sent + waited)
+            }
+        };
+        // The referee's own delay (stopped, frozen, not scheduled) is not the engine's time: its
+        // deadline was moved on by it, and its clock is not charged for it.
+        let own_delay = self.engines[seat].own_delay();
+        let used = sent.elapsed().saturating_sub(own_delay);
+        // Helpers an engine started and left (a `setsid` child) are adopted here: reap those
+        // that ended as the game goes, so none is left a zombie.
+        crate::engine::process::reap_ended_orphans();
+        let answer = answer.map_err(|e| {
+            let mut fault = fault_of(e, waited);
+            if !own_delay.is_zero() {
+                let ms = own_delay.as_millis();
+                fault
+                    .detail
+                    .push_str(&format!(" (and {ms} ms the referee itself was held up)"));
+            }
+            (seat, fault)
+        })?;
+        let text = answer.trim();
+        if text.contains('\n') {
+            let detail = format!("answered genmove with several lines: {text:?}");
+            return Err((seat, fault(Verdict::ProtocolError, detail)));
+        }
+        let Ok(answer) = text.parse::<MoveAnswer>();
+        match answer {
+            MoveAnswer::Resign => return Ok(Some(End::Resignation { seat })),
+            // A fault while the engines are told ends the game: `Ok(Some(end))`.
+            MoveAnswer::Undo if self.may_undo(seat) => return Ok(self.undo(seat).err()),
+            // An undo the game cannot take is read as a move, which it is not.
+            _ => {}
+        }
+        let late = self.clocks[seat]
+            .spend(used, self.config.time_margin)
+            .map_err(|overrun| (seat, fault(Verdict::TimeLoss, format!("{overrun}: {text}"))))?;
+        let mv = match self.replay.play(text) {
+            Ok(mv) => mv,
+            Err(e @ MoveError::Parse(_)) => {
+                return Err((seat, fault(Verdict::UnparseableMove, e.to_string())));
+            }
+            Err(e @ MoveError::Illegal(_)) => {
+                return Err((seat, fault(Verdict::IllegalMove, e.to_string())));
+            }
+        };
+        let clock = &self.clocks[seat];
+        self.replay.time_last_ply(
+            used,
+            clock.runs().then(|| clock.remaining()),
+            late,
+            own_delay,
+        );
+        // Every engine, the mover included, hears every ply; their answers are read before the
+        // next command each gets, so a slow acknowledgement costs no round trip here.
+        self.tell(seat, &mv.to_string())?;
+        Ok(None)
+    }
+}
