@@ -4,9 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{Engine, EngineError};
+use crate::engine::EngineError;
 use crate::play::arena::MatchConfig;
 use crate::play::clock::TimeControl;
+use crate::play::player::Player;
 use crate::play::spec::{EngineSpec, Proto};
 use crate::rules::game::{Game, Setup};
 
@@ -29,7 +30,11 @@ impl CodeCupSeat {
     /// Writes `Start` (the engine's first message, when it moves first) or the other seat's moves
     /// since its last move, one per line, and reads its move by `deadline`. When it moves twice
     /// in a row (DVONN's 49th placement and first move), nothing is written in between.
-    pub fn ask(&mut self, engine: &mut Engine, deadline: Instant) -> Result<String, EngineError> {
+    pub(crate) fn ask(
+        &mut self,
+        engine: &mut impl Player,
+        deadline: Instant,
+    ) -> Result<String, EngineError> {
         if !self.spoken && self.unheard.is_empty() {
             self.unheard.push("Start".to_owned());
         }

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use crate::engine::{Engine, EngineError};
+use crate::engine::EngineError;
+use crate::play::player::Player;
 use crate::records::Verdict;
 
 /// A seat's fault, for the record.
@@ -19,7 +20,7 @@ pub(super) fn fault(verdict: Verdict, detail: impl Into<String>) -> Fault {
 }
 
 /// `detail` with the engine's last stderr lines, which often say why it failed (a traceback).
-pub(super) fn with_stderr(detail: String, engine: &mut Engine) -> String {
+pub(super) fn with_stderr(detail: String, engine: &mut impl Player) -> String {
     let tail = engine.stderr_tail();
     if tail.is_empty() {
         return detail;

@@ -12,6 +12,7 @@ pub mod config;
 mod faults;
 pub mod knockout;
 pub mod openings;
+mod player;
 mod pools;
 pub mod schedule;
 pub mod secret;

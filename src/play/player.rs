@@ -1,0 +1,53 @@
+//! What the turn loop needs of a seat's engine: the engine process, or, in the turn loop's own
+//! tests, an engine played in-process that needs no Python and no process.
+
+use std::time::{Duration, Instant};
+
+use crate::engine::{Engine, EngineError};
+
+/// A seat's engine as the turn loop ([`crate::play::table`]) speaks to it.
+pub(crate) trait Player {
+    /// Sends a command whose answer is read later (by [`Player::request`] or the next game).
+    fn send(&mut self, command: &str) -> Result<u64, EngineError>;
+    /// Sends a command whose answer is read later and whose delay is not the engine's fault.
+    fn inform(&mut self, command: &str) -> Result<u64, EngineError>;
+    /// Sends a command and reads its answer (and every one still due) by `deadline`.
+    fn request(&mut self, command: &str, deadline: Instant) -> Result<String, EngineError>;
+    /// Writes one line without framing (the CodeCup protocol).
+    fn write_line(&mut self, line: &str) -> Result<(), EngineError>;
+    /// Reads one line without framing by `deadline` (the CodeCup protocol).
+    fn read_plain_line(&mut self, deadline: Instant) -> Result<String, EngineError>;
+    /// How long the referee itself was held up while it waited for the last answer.
+    fn own_delay(&self) -> Duration;
+    /// Ends the engine; later commands fail.
+    fn kill(&mut self);
+    /// The engine's last lines on stderr.
+    fn stderr_tail(&mut self) -> Vec<String>;
+}
+
+impl Player for Engine {
+    fn send(&mut self, command: &str) -> Result<u64, EngineError> {
+        Engine::send(self, command)
+    }
+    fn inform(&mut self, command: &str) -> Result<u64, EngineError> {
+        Engine::inform(self, command)
+    }
+    fn request(&mut self, command: &str, deadline: Instant) -> Result<String, EngineError> {
+        Engine::request(self, command, deadline)
+    }
+    fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
+        Engine::write_line(self, line)
+    }
+    fn read_plain_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        Engine::read_plain_line(self, deadline)
+    }
+    fn own_delay(&self) -> Duration {
+        Engine::own_delay(self)
+    }
+    fn kill(&mut self) {
+        Engine::kill(self)
+    }
+    fn stderr_tail(&mut self) -> Vec<String> {
+        Engine::stderr_tail(self)
+    }
+}
