@@ -60,7 +60,9 @@ fn a_codecup_engine_that_misbehaves_gets_the_verdict_a_native_one_would() {
         ("garbage", "unparseable_move", "hello, this is not a move"),
         ("illegal", "illegal_move", "A1A2"),
     ] {
-        let extra = ["--movetime", "300", "--margin", "300"];
+        // Time enough for a Python process started per game on a busy machine: only the hang
+        // waits it out.
+        let extra = ["--movetime", "2000", "--margin", "300"];
         for record in codecup_match("dvonn", mode, 2, &extra) {
             let end = &record["end"];
             assert_eq!(end["verdict"], verdict, "{mode}: {record}");
