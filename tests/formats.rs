@@ -1,6 +1,7 @@
 //! Swiss and knockout tournaments through the binary: Swiss rounds paired by score with no
 //! repeated pairing and a bye at most once; a knockout bracket whose ties go to their winners; and
-//! for both, a run cut short and resumed plays the same games and results as one that was not.
+//! for both, a run killed outright and resumed plays the same games and results as one that was
+//! not.
 
 mod common;
 
@@ -16,29 +17,57 @@ fn swiss(out: &Path, resume: bool) {
     run(out, resume, 9, &["--format", "swiss", "--rounds", "4"]);
 }
 
-/// `engines` random bots (deterministic for a game's seed) in a Pegs tournament; its stdout.
-fn run(out: &Path, resume: bool, engines: usize, format: &[&str]) -> String {
+/// The arguments of a Pegs tournament of `engines` bots (deterministic for a game's seed) in
+/// `format`, recorded in `out`.
+fn arguments(out: &Path, engines: usize, format: &[&str]) -> Vec<String> {
     let bin = cargo_bin!("referee");
-    let mut command = referee();
-    command.args(["tournament", "--game", "pegs"]).args(format);
+    let mut args: Vec<String> = ["tournament", "--game", "pegs"].map(String::from).to_vec();
+    args.extend(format.iter().map(|a| a.to_string()));
     for i in 1..=engines {
-        let engine = format!(
+        args.push("--engine".into());
+        args.push(format!(
             "name=b{i} cmd='{} bot --game pegs --seed {i}'",
             bin.display()
-        );
-        command.args(["--engine", &engine]);
+        ));
     }
-    command
-        .args([
-            "--seed",
-            "11",
-            "--movetime",
-            "50",
-            "--concurrency",
-            "2",
-            "--out",
-        ])
-        .arg(out);
+    let rest = [
+        "--seed",
+        "11",
+        "--movetime",
+        "50",
+        "--concurrency",
+        "2",
+        "--out",
+    ];
+    args.extend(rest.map(String::from));
+    args.push(out.display().to_string());
+    args
+}
+
+/// Starts the tournament of [`arguments`] and kills it outright (SIGKILL) once `out` holds
+/// `games` records, as a power cut or the OOM killer would.
+fn killed_after(out: &Path, games: usize, engines: usize, format: &[&str]) {
+    let mut child = common::referee_process()
+        .args(arguments(out, engines, format))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let done = || std::fs::read_to_string(out).map_or(0, |t| t.lines().count());
+    while done() < games {
+        assert!(std::time::Instant::now() < deadline, "{} games", done());
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// `engines` random bots (deterministic for a game's seed) in a Pegs tournament; its stdout.
+fn run(out: &Path, resume: bool, engines: usize, format: &[&str]) -> String {
+    let mut command = referee();
+    command.args(arguments(out, engines, format));
     if resume {
         command.arg("--resume");
     }
@@ -89,11 +118,9 @@ fn a_swiss_pairs_without_repeats_and_resumes_to_the_same_games() {
         }
         assert_eq!(seated.len(), 8, "one bye in round {round}");
     }
-    // Cut short in round 2, as a kill leaves it, then resumed.
-    let text = std::fs::read_to_string(&whole).unwrap();
+    // Cut short by SIGKILL in round 2 (or later), then resumed.
     let cut = dir.join("cut.jsonl");
-    let first: Vec<&str> = text.lines().take(6).collect();
-    std::fs::write(&cut, first.join("\n") + "\n").unwrap();
+    killed_after(&cut, 6, 9, &["--format", "swiss", "--rounds", "4"]);
     swiss(&cut, true);
     assert_eq!(games(&cut), all, "the resumed run played other games");
     // A Swiss cannot be sharded: each round needs every earlier result.
@@ -159,11 +186,9 @@ fn a_knockout_sends_each_tie_winner_on_and_resumes_to_the_same_games() {
         stdout.contains(&format!("Knockout won by {champion}")),
         "{stdout}"
     );
-    // Cut short in the second round, then resumed.
-    let text = std::fs::read_to_string(&whole).unwrap();
+    // Cut short by SIGKILL in the first or second round, then resumed.
     let cut = dir.join("cut.jsonl");
-    let first: Vec<&str> = text.lines().take(5).collect();
-    std::fs::write(&cut, first.join("\n") + "\n").unwrap();
+    killed_after(&cut, 5, 6, &format);
     run(&cut, true, 6, &format);
     assert_eq!(games(&cut), all, "the resumed run played other games");
 }

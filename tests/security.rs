@@ -371,13 +371,13 @@ fn plain_helpers_do_not_outlive_a_referee_killed_outright_where_cgroups_hold_the
     child.kill().unwrap();
     child.wait().unwrap();
     assert_no_process_with(&[&attack, "attack.py"]);
-    // The dead referee's cgroups are removed by the next referee that starts an engine.
+    // The dead referee's cgroups (the janitor kills, it does not remove) are removed by the next
+    // referee that starts an engine: this test's, or one of the tests running beside it.
     let cgroup = containment
         .split(" under ")
         .nth(1)
         .and_then(|rest| rest.split(" (").next())
         .expect("the containment line names the cgroup");
-    assert!(Path::new(cgroup).exists(), "{containment}");
     let bot = format!("cmd='{} bot --game pegs'", cargo_bin!("referee").display());
     referee()
         .args(["match", "--game", "pegs", "--games", "1"])

@@ -8,6 +8,7 @@ mod pipes;
 pub mod process;
 pub mod sandbox;
 pub mod seccomp;
+mod start;
 mod talk;
 pub mod transcript;
 

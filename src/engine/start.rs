@@ -1,0 +1,217 @@
+//! Starting an engine: its command (run directly, or under bubblewrap with its seccomp programs),
+//! its pipes, its cgroup, and the process itself.
+
+use std::collections::VecDeque;
+use std::io::{self, ErrorKind, Write};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+use nix::unistd::Pid;
+
+use crate::engine::cgroup::{self, EngineCgroup};
+use crate::engine::pipes::LineBuffer;
+use crate::engine::process;
+use crate::engine::sandbox::{Sandbox, SandboxedEngine};
+use crate::engine::talk::{Engine, EngineCommand, EngineError};
+use crate::engine::transcript::Transcript;
+
+/// Moves `fd` above 9, so that it is none of the numbers the engine's descriptors become.
+fn high(fd: OwnedFd) -> io::Result<OwnedFd> {
+    rustix::io::fcntl_dupfd_cloexec(fd, 10).map_err(io::Error::from)
+}
+
+/// The descriptors on which bubblewrap reads the two seccomp programs.
+const SECCOMP_FDS: [RawFd; 2] = [5, 6];
+
+/// A pipe holding `bytes` (a seccomp program, far below a pipe's capacity), its write end closed:
+/// the read end, for bubblewrap to read to its end.
+fn program_pipe(bytes: &[u8]) -> io::Result<OwnedFd> {
+    let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    let mut write = std::fs::File::from(write);
+    write.write_all(bytes)?;
+    Ok(read)
+}
+
+/// Puts our end of a pipe in non-blocking mode: a read or write then never waits, and all the
+/// waiting is done by `poll` with the caller's deadline.
+fn set_nonblocking(fd: impl AsFd) -> io::Result<()> {
+    rustix::io::ioctl_fionbio(fd, true).map_err(io::Error::from)
+}
+
+impl Engine {
+    /// Starts `command` in a new process group, as its user, under its limits, and in `sandbox`
+    /// (the run's, with the engine's spec number) when it asks for one; its traffic and stderr
+    /// go to `transcript`.
+    pub fn start(
+        command: &EngineCommand,
+        sandbox: Option<(&Sandbox, usize)>,
+        transcript: Option<Transcript>,
+    ) -> Result<Engine, EngineError> {
+        let spawn_error = |source| EngineError::Spawn {
+            command: command.command.clone(),
+            source,
+        };
+        let words = shlex::split(&command.command)
+            .filter(|w| !w.is_empty())
+            .ok_or_else(|| spawn_error(io::Error::other("unbalanced quotes or no command")))?;
+        // Descriptors the process gets besides its standard ones: the human seat's protocol
+        // pipes, the sandbox's seccomp programs. Ours are moved above 9 first, so that none is
+        // already one of the numbers they become.
+        let mut passed: Vec<(OwnedFd, RawFd)> = Vec::new();
+        let sandboxed = sandbox.filter(|_| command.sandbox);
+        let user = match sandboxed {
+            Some(_) => crate::engine::sandbox::run_as(command.user),
+            None => command.user,
+        };
+        let mut cmd = match sandboxed {
+            Some(sandboxed) => sandboxed_command(command, &words, sandboxed, user, &mut passed)
+                .map_err(spawn_error)?,
+            None => {
+                let mut cmd = Command::new(&words[0]);
+                cmd.args(&words[1..]);
+                if let Some(dir) = &command.dir {
+                    cmd.current_dir(dir);
+                }
+                cmd
+            }
+        };
+        cmd.stderr(Stdio::piped());
+        // The human seat's protocol pipes: ours are kept, its ends become its 3 and 4.
+        let mut terminal_pipes = None;
+        if command.terminal {
+            let pipe = || -> io::Result<(OwnedFd, OwnedFd)> {
+                let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+                Ok((high(read)?, high(write)?))
+            };
+            let (commands, to_engine) = pipe().map_err(spawn_error)?;
+            let (from_engine, answers) = pipe().map_err(spawn_error)?;
+            terminal_pipes = Some((to_engine, from_engine));
+            passed.push((commands, 3));
+            passed.push((answers, 4));
+        } else {
+            cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+        }
+        // Where the machine has no cgroup for it, the engine runs without one (see
+        // `cgroup::describe`, which the run announces).
+        let cgroup = match cgroup::cgroups() {
+            Ok(cgroups) => Some(cgroups.engine(&command.limits).map_err(spawn_error)?),
+            Err(_) => None,
+        };
+        let fds = passed
+            .iter()
+            .map(|(fd, to)| (fd.as_raw_fd(), *to))
+            .collect();
+        let how = process::Start {
+            limits: command.limits,
+            fds,
+            terminal: command.terminal,
+            user,
+            cgroup: cgroup.as_ref().map(EngineCgroup::procs_fd),
+        };
+        let started = process::start(cmd, how);
+        // The process holds its own copies now.
+        drop(passed);
+        let mut child = started.map_err(|e| match e.kind() {
+            ErrorKind::Interrupted => EngineError::Stopping,
+            ErrorKind::NotFound if sandboxed.is_some() => spawn_error(io::Error::new(
+                ErrorKind::NotFound,
+                "sandbox=bwrap needs bubblewrap: install the `bubblewrap` package (no `bwrap` found)",
+            )),
+            ErrorKind::PermissionDenied if command.user.is_some() && !nix::unistd::geteuid().is_root() => {
+                spawn_error(io::Error::new(
+                    ErrorKind::PermissionDenied,
+                    "user= needs the referee to run as root",
+                ))
+            }
+            _ => spawn_error(e),
+        })?;
+        let pid = i32::try_from(child.id()).expect("process ids fit i32");
+        let pidfd = rustix::process::pidfd_open(
+            rustix::process::Pid::from_child(&child),
+            rustix::process::PidfdFlags::empty(),
+        )
+        .ok();
+        let (stdin, stdout) = match terminal_pipes {
+            Some((to_engine, from_engine)) => (
+                Some(ChildStdin::from(to_engine)),
+                Some(ChildStdout::from(from_engine)),
+            ),
+            None => (child.stdin.take(), child.stdout.take()),
+        };
+        let stderr = child.stderr.take();
+        let engine = Engine {
+            name: command.name.clone(),
+            child,
+            group: Pid::from_raw(pid),
+            own_group: !command.terminal,
+            sandboxed: sandboxed.is_some(),
+            cgroup,
+            pidfd,
+            stdin,
+            stdout,
+            stderr,
+            out: LineBuffer::default(),
+            err: LineBuffer::default(),
+            stderr_tail: VecDeque::new(),
+            exited: None,
+            next_id: 1,
+            pending: VecDeque::new(),
+            log: transcript,
+            killed: false,
+            own_delay: Duration::ZERO,
+            limits: command.limits,
+        };
+        let pipes = [
+            engine.stdin.as_ref().map(set_nonblocking),
+            engine.stdout.as_ref().map(set_nonblocking),
+            engine.stderr.as_ref().map(set_nonblocking),
+        ];
+        for result in pipes.into_iter().flatten() {
+            result.map_err(spawn_error)?;
+        }
+        Ok(engine)
+    }
+}
+
+/// The command that runs `words` (the engine's command line) in `sandbox` as engine `spec` of the
+/// run, as `user`; the seccomp programs it reads are added to `passed`.
+fn sandboxed_command(
+    command: &EngineCommand,
+    words: &[String],
+    (sandbox, spec): (&Sandbox, usize),
+    user: Option<(u32, u32)>,
+    passed: &mut Vec<(OwnedFd, RawFd)>,
+) -> io::Result<Command> {
+    let cwd = match &command.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir()?,
+    };
+    let scratch = sandbox.scratch(&command.name, user)?;
+    let programs = crate::engine::seccomp::programs().map_err(io::Error::other)?;
+    for (program, to) in programs.iter().zip(SECCOMP_FDS) {
+        passed.push((program_pipe(program).and_then(high)?, to));
+    }
+    let env_values = command.pass_env.iter().filter_map(std::env::var_os);
+    let files: Vec<PathBuf> = (words.iter().map(|word| cwd.join(word)))
+        .chain(
+            env_values
+                .map(PathBuf::from)
+                .filter(|path| path.is_absolute()),
+        )
+        .filter(|path| path.is_file())
+        .collect();
+    let engine = SandboxedEngine {
+        spec,
+        cwd: &cwd,
+        files: &files,
+        scratch: &scratch,
+        limits: command.limits,
+        pass_env: &command.pass_env,
+    };
+    let mut cmd = Command::new(crate::engine::sandbox::BWRAP);
+    cmd.args(sandbox.bwrap_args(&engine, SECCOMP_FDS)?);
+    cmd.args(words);
+    Ok(cmd)
+}
