@@ -1,5 +1,5 @@
-//! Each engine's processes in a cgroup (v2) of their own, where the machine lets the referee make
-//! one: killed together (`cgroup.kill`) when the engine ends, when the referee stops, and when the
+//! Each contained engine's processes (see `start.rs`) in a cgroup (v2) of their own, where the
+//! machine lets the referee make one: killed together (`cgroup.kill`) when the engine ends, when the referee stops, and when the
 //! referee dies by any signal, SIGKILL included, whatever sessions they left; and bounded together
 //! (`memory.max`, `pids.max`) where those controllers are on.
 //!
