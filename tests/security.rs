@@ -372,7 +372,7 @@ fn plain_helpers_do_not_outlive_a_referee_killed_outright_where_cgroups_hold_the
     child.wait().unwrap();
     assert_no_process_with(&[&attack, "attack.py"]);
     // The dead referee's cgroups (the janitor kills, it does not remove) are removed by the next
-    // referee that starts an engine: this test's, or one of the tests running beside it.
+    // referee that starts a contained engine: this test's, or one of the tests running beside it.
     let cgroup = containment
         .split(" under ")
         .nth(1)
@@ -381,7 +381,7 @@ fn plain_helpers_do_not_outlive_a_referee_killed_outright_where_cgroups_hold_the
     let bot = format!("cmd='{} bot --game pegs'", cargo_bin!("referee").display());
     referee()
         .args(["match", "--game", "pegs", "--games", "1"])
-        .args(["--engine", &format!("name=a {bot}")])
+        .args(["--engine", &format!("name=a {bot} files=1000")])
         .args(["--engine", &format!("name=b {bot}")])
         .assert()
         .success();
