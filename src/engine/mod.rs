@@ -3,6 +3,7 @@
 //! their traffic kept in a transcript, and killed whole with everything they started.
 
 pub mod cgroup;
+mod command;
 pub mod limits;
 mod pipes;
 pub mod process;
@@ -12,8 +13,9 @@ mod start;
 mod talk;
 pub mod transcript;
 
+pub use command::{EngineCommand, EngineError, Exit};
 pub use talk::{
-    Engine, EngineCommand, EngineError, Exit, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE,
-    OWN_DELAY_TOLERANCE, STDERR_TAIL_BYTES, STDERR_TAIL_LINES,
+    Engine, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE, OWN_DELAY_TOLERANCE, STDERR_TAIL_BYTES,
+    STDERR_TAIL_LINES,
 };
 pub use transcript::Transcript;

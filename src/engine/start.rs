@@ -11,10 +11,11 @@ use std::time::Duration;
 use nix::unistd::Pid;
 
 use crate::engine::cgroup::{self, EngineCgroup};
+use crate::engine::command::{EngineCommand, EngineError};
 use crate::engine::pipes::LineBuffer;
 use crate::engine::process;
 use crate::engine::sandbox::{Sandbox, SandboxedEngine};
-use crate::engine::talk::{Engine, EngineCommand, EngineError};
+use crate::engine::talk::Engine;
 use crate::engine::transcript::Transcript;
 
 /// Moves `fd` above 9, so that it is none of the numbers the engine's descriptors become.
