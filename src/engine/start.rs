@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
-use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use nix::unistd::Pid;
@@ -69,31 +69,16 @@ impl Engine {
         let mut cmd = match sandboxed {
             Some(sandboxed) => sandboxed_command(command, &words, sandboxed, user, &mut passed)
                 .map_err(spawn_error)?,
-            None => {
-                let mut cmd = Command::new(&words[0]);
-                cmd.args(&words[1..]);
-                if let Some(dir) = &command.dir {
-                    cmd.current_dir(dir);
-                }
-                cmd
-            }
+            None => plain_command(command, &words),
         };
         cmd.stderr(Stdio::piped());
-        // The human seat's protocol pipes: ours are kept, its ends become its 3 and 4.
-        let mut terminal_pipes = None;
-        if command.terminal {
-            let pipe = || -> io::Result<(OwnedFd, OwnedFd)> {
-                let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-                Ok((high(read)?, high(write)?))
-            };
-            let (commands, to_engine) = pipe().map_err(spawn_error)?;
-            let (from_engine, answers) = pipe().map_err(spawn_error)?;
-            terminal_pipes = Some((to_engine, from_engine));
-            passed.push((commands, 3));
-            passed.push((answers, 4));
-        } else {
-            cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
-        }
+        let terminal_pipes = match command.terminal {
+            true => Some(terminal_pipes(&mut passed).map_err(spawn_error)?),
+            false => {
+                cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+                None
+            }
+        };
         // A contained engine (a sandbox, a user or a limit: a stranger's) runs in a cgroup of its
         // own where the machine gives one (see `cgroup::describe`, which the run announces). An
         // engine its owner runs as it is gets none: the kernel's accounting for every cgroup
@@ -117,20 +102,29 @@ impl Engine {
         let started = process::start(cmd, how);
         // The process holds its own copies now.
         drop(passed);
-        let mut child = started.map_err(|e| match e.kind() {
-            ErrorKind::Interrupted => EngineError::Stopping,
-            ErrorKind::NotFound if sandboxed.is_some() => spawn_error(io::Error::new(
-                ErrorKind::NotFound,
-                "sandbox=bwrap needs bubblewrap: install the `bubblewrap` package (no `bwrap` found)",
-            )),
-            ErrorKind::PermissionDenied if command.user.is_some() && !nix::unistd::geteuid().is_root() => {
-                spawn_error(io::Error::new(
-                    ErrorKind::PermissionDenied,
-                    "user= needs the referee to run as root",
-                ))
-            }
-            _ => spawn_error(e),
-        })?;
+        let child = started.map_err(|e| start_error(command, sandboxed.is_some(), e))?;
+        let sandboxed = sandboxed.is_some();
+        Engine::of(
+            command,
+            child,
+            sandboxed,
+            cgroup,
+            terminal_pipes,
+            transcript,
+        )
+        .map_err(spawn_error)
+    }
+
+    /// The engine whose process `child` runs `command` (`sandboxed` under bubblewrap), its pipes
+    /// made non-blocking: its own, or the human seat's `terminal_pipes`.
+    fn of(
+        command: &EngineCommand,
+        mut child: Child,
+        sandboxed: bool,
+        cgroup: Option<EngineCgroup>,
+        terminal_pipes: Option<(OwnedFd, OwnedFd)>,
+        log: Option<Transcript>,
+    ) -> io::Result<Engine> {
         let pid = i32::try_from(child.id()).expect("process ids fit i32");
         let pidfd = rustix::process::pidfd_open(
             rustix::process::Pid::from_child(&child),
@@ -150,7 +144,7 @@ impl Engine {
             child,
             group: Pid::from_raw(pid),
             own_group: !command.terminal,
-            sandboxed: sandboxed.is_some(),
+            sandboxed,
             cgroup,
             pidfd,
             stdin,
@@ -162,7 +156,7 @@ impl Engine {
             exited: None,
             next_id: 1,
             pending: VecDeque::new(),
-            log: transcript,
+            log,
             killed: false,
             own_delay: Duration::ZERO,
             limits: command.limits,
@@ -173,10 +167,59 @@ impl Engine {
             engine.stderr.as_ref().map(set_nonblocking),
         ];
         for result in pipes.into_iter().flatten() {
-            result.map_err(spawn_error)?;
+            result?;
         }
         Ok(engine)
     }
+}
+
+/// Why `command` did not start, from the error of its start (`sandboxed` under bubblewrap): the
+/// causes an organiser can fix are named.
+fn start_error(command: &EngineCommand, sandboxed: bool, error: io::Error) -> EngineError {
+    let spawn_error = |source| EngineError::Spawn {
+        command: command.command.clone(),
+        source,
+    };
+    match error.kind() {
+        ErrorKind::Interrupted => EngineError::Stopping,
+        ErrorKind::NotFound if sandboxed => spawn_error(io::Error::new(
+            ErrorKind::NotFound,
+            "sandbox=bwrap needs bubblewrap: install the `bubblewrap` package (no `bwrap` found)",
+        )),
+        ErrorKind::PermissionDenied
+            if command.user.is_some() && !nix::unistd::geteuid().is_root() =>
+        {
+            spawn_error(io::Error::new(
+                ErrorKind::PermissionDenied,
+                "user= needs the referee to run as root",
+            ))
+        }
+        _ => spawn_error(error),
+    }
+}
+
+/// The command that runs `words` (the engine's command line) as it is, in the engine's directory.
+fn plain_command(command: &EngineCommand, words: &[String]) -> Command {
+    let mut cmd = Command::new(&words[0]);
+    cmd.args(&words[1..]);
+    if let Some(dir) = &command.dir {
+        cmd.current_dir(dir);
+    }
+    cmd
+}
+
+/// The human seat's protocol pipes: its ends are added to `passed` as its descriptors 3
+/// (commands in) and 4 (answers out); ours are returned, to write commands and read answers.
+fn terminal_pipes(passed: &mut Vec<(OwnedFd, RawFd)>) -> io::Result<(OwnedFd, OwnedFd)> {
+    let pipe = || -> io::Result<(OwnedFd, OwnedFd)> {
+        let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        Ok((high(read)?, high(write)?))
+    };
+    let (commands, to_engine) = pipe()?;
+    let (from_engine, answers) = pipe()?;
+    passed.push((commands, 3));
+    passed.push((answers, 4));
+    Ok((to_engine, from_engine))
 }
 
 /// The command that runs `words` (the engine's command line) in `sandbox` as engine `spec` of the
