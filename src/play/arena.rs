@@ -12,7 +12,7 @@ use crate::records::replay::Replay;
 use crate::records::{End, Record};
 use crate::rules::game::{Game, Setup};
 
-use crate::play::pools::{NotStarted, Pooled, Pools, quit_idle, sandbox_of};
+use crate::play::pools::{NotStarted, Pooled, Pools, quit_idle};
 use crate::play::table::Table;
 
 pub use crate::play::config::{MatchConfig, MatchError, OnFault, PROBE_KEY};
@@ -81,19 +81,7 @@ pub fn run_events(
         })?;
     }
     crate::engine::process::adopt_orphans();
-    let pools = Pools {
-        idle: config.engines.iter().map(|_| Mutex::default()).collect(),
-        started: config
-            .engines
-            .iter()
-            .map(|_| AtomicBool::new(false))
-            .collect(),
-        fresh_per_group: config.repeat && probe.game().hides_information(),
-        sandbox: match config.engines.iter().any(|e| e.command.sandbox) {
-            true => Some(sandbox_of(config)?),
-            false => None,
-        },
-    };
+    let pools = Pools::new(config, probe.game().hides_information())?;
     let play = |game: &Scheduled| {
         if game.engines.len() == seats {
             play_one(config, &pools, game)
@@ -137,10 +125,24 @@ pub fn run_events(
         quit_idle(pools);
         return result;
     }
+    let result = play_concurrently(config.concurrency, &schedule, &play, &started, go_on);
+    quit_idle(pools);
+    result
+}
+
+/// Plays the games of `schedule` on `threads` threads, each game's events handed to `go_on` on
+/// this one, which says whether to go on; a stop signal lets the games under way finish.
+fn play_concurrently(
+    threads: usize,
+    schedule: &Mutex<impl Iterator<Item = Scheduled> + Send>,
+    play: &(dyn Fn(&Scheduled) -> Result<Finished, MatchError> + Sync),
+    started: &(dyn Fn(&Scheduled) -> Event + Sync),
+    mut go_on: impl FnMut(Result<Event, MatchError>) -> Result<bool, MatchError>,
+) -> Result<(), MatchError> {
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
-    let result = std::thread::scope(|scope| {
-        for _ in 0..config.concurrency {
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
             let sender = sender.clone();
             let (play, schedule, stop, started) = (&play, &schedule, &stop, &started);
             scope.spawn(move || {
@@ -169,9 +171,7 @@ pub fn run_events(
             went_on?;
         }
         Ok(())
-    });
-    quit_idle(pools);
-    result
+    })
 }
 
 /// Plays one scheduled game.

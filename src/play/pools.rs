@@ -48,6 +48,23 @@ pub(super) enum Taking {
 }
 
 impl Pools {
+    /// Empty pools for `config`'s engines, with the run's sandbox when one asks for it; a game
+    /// that `hides_information`, played in duplicate, never gives one process two games of a
+    /// deal.
+    pub(super) fn new(config: &MatchConfig, hides_information: bool) -> Result<Pools, MatchError> {
+        Ok(Pools {
+            idle: config.engines.iter().map(|_| Mutex::default()).collect(),
+            started: (config.engines.iter())
+                .map(|_| AtomicBool::new(false))
+                .collect(),
+            fresh_per_group: config.repeat && hides_information,
+            sandbox: match config.engines.iter().any(|e| e.command.sandbox) {
+                true => Some(sandbox_of(config)?),
+                false => None,
+            },
+        })
+    }
+
     /// An idle engine of `spec` that may play a game of `group`, or a new one whose handshake is
     /// sent but not yet answered (see [`Pools::finish`]), so that a game's engines start together;
     /// its traffic goes to `transcript` either way.
@@ -136,7 +153,7 @@ impl Pools {
 
 /// The run's sandbox: it hides the run's private files, the transcripts and every engine's
 /// directory from the other engines.
-pub(super) fn sandbox_of(config: &MatchConfig) -> Result<Sandbox, MatchError> {
+fn sandbox_of(config: &MatchConfig) -> Result<Sandbox, MatchError> {
     let mut hidden = config.private.clone();
     hidden.extend(config.log_dir.iter().cloned());
     let dirs: Vec<Option<PathBuf>> = config
