@@ -4,6 +4,7 @@
 
 pub mod progress;
 pub mod progress_file;
+mod recorder;
 mod rounds;
 
 use std::cell::RefCell;
@@ -24,7 +25,8 @@ use crate::records::file::{Opened, OutError, RecordsOut};
 use crate::rules::{AnyGame, Game, game::Setup};
 use crate::stats::elo::{Sprt, SprtState};
 use crate::stats::results::{Counter, Results};
-use crate::stats::standings::{Standings, game_line, start_line};
+use crate::stats::standings::Standings;
+use recorder::Recorder;
 use rounds::{GameResults, knockout_rounds, seat_names, seat_points, swiss_rounds};
 
 /// What a run plays beyond the match configuration: who meets whom and how often, its records
@@ -341,10 +343,10 @@ pub fn run(
     let names = engine_names(config);
     let fingerprint = fingerprint(config, &plan);
     let Earlier {
-        mut counter,
+        counter,
         played,
         results,
-        mut file,
+        file,
         before,
     } = read_earlier(config, &plan, tournament, &fingerprint)?;
     // Each finished game's seats and points, by index: the results a Swiss round is paired from.
@@ -362,81 +364,36 @@ pub fn run(
         .filter(move |g| in_shard(g.index))
         .filter(|g| !played.contains(&(g.index + 1)));
     stop_on_signals()?;
-    let mut progress_file = match &tournament.progress {
-        Some(path) => Some(
-            ProgressFile::create(
-                path,
-                RunProgress {
-                    tournament: fingerprint.clone(),
-                    shard: shard.map(|s| s.to_string()),
-                    games_done: already as u64,
-                    games_total: (already + to_play) as u64,
-                    schedule_games: games as u64,
-                    state: RunState::Running,
-                    updated: 0, // stamped when written
-                },
-            )
-            .map_err(|e| Error::write(path, e))?,
-        ),
-        None => None,
+    let counts = RunProgress {
+        tournament: fingerprint.clone(),
+        shard: shard.map(|s| s.to_string()),
+        games_done: already as u64,
+        games_total: (already + to_play) as u64,
+        schedule_games: games as u64,
+        state: RunState::Running,
+        updated: 0, // stamped when written
     };
+    let progress_file = (tournament.progress.as_ref())
+        .map(|path| ProgressFile::create(path, counts).map_err(|e| Error::write(path, e)))
+        .transpose()?;
     let human = config.engines.iter().any(|e| e.command.terminal);
-    let progress = Progress::new((before + to_play) as u64, before as u64, !human);
-    let sprt = tournament.sprt;
-    let paired = plan.repeat && plan.seats == 2;
-    let mut decided = None;
-    let mut on_event = |event| {
-        let mut finished = match event {
-            arena::Event::Started { index, names } => {
-                if !json {
-                    progress
-                        .suspend(|| writeln!(stdout, "{}", start_line(index, &names, games)))?;
-                }
-                return Ok(true);
-            }
-            arena::Event::Finished(finished) => *finished,
-        };
-        let record = &mut finished.record;
-        record.tags.insert("tournament".into(), fingerprint.clone());
-        // `report` reads the run's test from its records.
-        if let Some(sprt) = &sprt {
-            record.tags.insert("sprt".into(), sprt.to_string());
-        }
-        if let Some(points) = seat_points(record) {
-            (results.borrow_mut()).insert(finished.index, (seat_names(record), points));
-        }
-        if let Some(file) = file.as_mut() {
-            file.append(record)?;
-        }
-        if let Some(progress_file) = progress_file.as_mut() {
-            progress_file.advance();
-        }
-        counter.add(record);
-        let results = counter.results();
-        let mut status = leader(&results);
-        if !json {
-            progress.suspend(|| writeln!(stdout, "{}", game_line(finished.index, record)))?;
-            let every = tournament.rating_interval.unwrap_or(0);
-            if every > 0 && (results.games as usize).is_multiple_of(every) {
-                let standings = Standings {
-                    results: &results,
-                    engines: &names,
-                };
-                progress.suspend(|| write!(stdout, "{}", standings.so_far()))?;
-            }
-        }
-        if let Some(sprt) = &sprt {
-            let llr = results.llr(sprt, &names[0], paired);
-            let (lower, upper) = sprt.bounds();
-            status.push_str(&format!(", LLR {llr:.2} [{lower:.2}, {upper:.2}]"));
-            let state = sprt.decide(llr);
-            if state != SprtState::Continue {
-                decided = Some(state);
-            }
-        }
-        progress.advance(&status);
-        Ok(decided.is_none())
+    let mut recorder = Recorder {
+        fingerprint,
+        sprt: tournament.sprt,
+        paired: plan.repeat && plan.seats == 2,
+        json,
+        games,
+        rating_interval: tournament.rating_interval.unwrap_or(0),
+        names: &names,
+        results: &results,
+        file,
+        progress_file,
+        counter,
+        progress: Progress::new((before + to_play) as u64, before as u64, !human),
+        decided: None,
+        stdout,
     };
+    let mut on_event = |event| recorder.on_event(event);
     let champion = std::cell::Cell::new(None);
     let outcome = match plan.format {
         Format::Swiss => swiss_rounds(config, &plan, &names, &played, &results, &mut on_event),
@@ -446,7 +403,8 @@ pub fn run(
         }
         _ => arena::run_events(config, schedule, &mut on_event),
     };
-    if let Some(progress_file) = progress_file.as_mut() {
+    let decided = recorder.decided;
+    if let Some(progress_file) = recorder.progress_file.as_mut() {
         progress_file.end(match &outcome {
             Ok(()) if decided.is_some() => RunState::Decided,
             Ok(()) => RunState::Finished,
@@ -455,13 +413,14 @@ pub fn run(
         });
     }
     let ended = arena_end(outcome)?;
-    progress.finish();
+    recorder.progress.finish();
+    let (counter, paired, stdout) = (&recorder.counter, recorder.paired, recorder.stdout);
     let results = counter.results();
-    let sprt = sprt.map(|sprt| {
+    let sprt = recorder.sprt.map(|sprt| {
         let llr = results.llr(&sprt, &names[0], paired);
         (sprt, llr, decided.unwrap_or(sprt.decide(llr)))
     });
-    print_standings(&counter, &names, sprt, paired, json, stdout)?;
+    print_standings(counter, &names, sprt, paired, json, stdout)?;
     if let (Some(winner), false) = (champion.get(), json) {
         writeln!(stdout, "Knockout won by {}", names[winner])?;
     }
