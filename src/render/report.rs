@@ -283,6 +283,26 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
         "<h2>Report</h2><p id=\"summary\">{}</p>",
         escape(&results.summary_line())
     );
+    standings_html(&mut html, results);
+    crosstable_html(&mut html, results);
+    match &series.ratings {
+        Some(Ok(ratings)) => html.push_str(&ratings_html(ratings)),
+        Some(Err(why)) => {
+            let _ = write!(html, "<h3>Ratings</h3><p>Not computed: {}</p>", escape(why));
+        }
+        None => {}
+    }
+    let games = f64::from(results.games);
+    html.push_str(&elo_plot(series, games));
+    if let (Some(sprt), false) = (sprt, series.llr.is_empty()) {
+        html.push_str(&sprt_plot(series, sprt, games));
+    }
+    html.push_str("<p>The games are listed on the left; pick one to replay it.</p>");
+    html
+}
+
+/// The standings table: rank, games, points, mean points and rank with their intervals, Elo.
+fn standings_html(html: &mut String, results: &crate::stats::results::Results) {
     html.push_str(
         "<table id=\"standings\"><tr><th>rank</th><th>engine</th><th>games</th><th>points</th>\
          <th>mean points</th><th>mean rank</th><th>Elo (2 seats)</th></tr>",
@@ -304,6 +324,10 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
         );
     }
     html.push_str("</table>");
+}
+
+/// The crosstable of points / games between every two engines, when any two met.
+fn crosstable_html(html: &mut String, results: &crate::stats::results::Results) {
     if !results.pairings.is_empty() {
         html.push_str("<h3>Crosstable (points / games)</h3><table id=\"crosstable\"><tr><th></th>");
         for e in &results.engines {
@@ -324,14 +348,11 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
         }
         html.push_str("</table>");
     }
-    match &series.ratings {
-        Some(Ok(ratings)) => html.push_str(&ratings_html(ratings)),
-        Some(Err(why)) => {
-            let _ = write!(html, "<h3>Ratings</h3><p>Not computed: {}</p>", escape(why));
-        }
-        None => {}
-    }
-    let games = f64::from(results.games);
+}
+
+/// Each engine's Elo against the field (or mean points, in games of more seats) with its 95%
+/// interval, as games accumulate.
+fn elo_plot(series: &Series, games: f64) -> String {
     let lines: Vec<Line> = series
         .engines
         .iter()
@@ -365,39 +386,32 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
             (0.0, 1.0),
         )
     };
-    html.push_str(&plot(title, "elo-plot", &lines, games, range, &[]));
-    if let (Some(sprt), false) = (sprt, series.llr.is_empty()) {
-        let (lower, upper) = sprt.bounds();
-        let points: Vec<(f64, f64, f64, i8)> = series
-            .llr
-            .iter()
-            .map(|&(games, llr)| (f64::from(games), llr, 0.0, 0))
-            .collect();
-        let reach = points
-            .iter()
-            .map(|p| p.1.abs())
-            .fold(upper.max(-lower), f64::max)
-            * 1.1;
-        let title = format!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR of {} against the field",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, series.challenger
-        );
-        let rules = [
-            (format!("accept H1 at {upper:.2}"), upper),
-            (format!("accept H0 at {lower:.2}"), lower),
-        ];
-        let line = [("LLR".to_owned(), "#333", points)];
-        html.push_str(&plot(
-            &title,
-            "llr-plot",
-            &line,
-            games,
-            (-reach, reach),
-            &rules,
-        ));
-    }
-    html.push_str("<p>The games are listed on the left; pick one to replay it.</p>");
-    html
+    plot(title, "elo-plot", &lines, games, range, &[])
+}
+
+/// The SPRT's log-likelihood ratio of the challenger as games accumulate, between its bounds.
+fn sprt_plot(series: &Series, sprt: &Sprt, games: f64) -> String {
+    let (lower, upper) = sprt.bounds();
+    let points: Vec<(f64, f64, f64, i8)> = series
+        .llr
+        .iter()
+        .map(|&(games, llr)| (f64::from(games), llr, 0.0, 0))
+        .collect();
+    let reach = points
+        .iter()
+        .map(|p| p.1.abs())
+        .fold(upper.max(-lower), f64::max)
+        * 1.1;
+    let title = format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR of {} against the field",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, series.challenger
+    );
+    let rules = [
+        (format!("accept H1 at {upper:.2}"), upper),
+        (format!("accept H0 at {lower:.2}"), lower),
+    ];
+    let line = [("LLR".to_owned(), "#333", points)];
+    plot(&title, "llr-plot", &line, games, (-reach, reach), &rules)
 }
 
 #[cfg(test)]

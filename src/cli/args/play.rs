@@ -183,7 +183,7 @@ pub struct PlayArgs {
     /// built-in search bot (and random bots in any further seat).
     #[arg(long = "engine", value_name = "ENGINE", num_args = 1.., action = clap::ArgAction::Append)]
     pub engines: Vec<String>,
-    /// The words of each `--engine`, one list per occurrence (filled by [`Cli::parse_args`]).
+    /// The words of each `--engine`, one list per occurrence (filled by [`super::Cli::parse_args`]).
     #[arg(skip)]
     pub engine_words: Vec<Vec<String>>,
     /// Keys for every engine, as in --engine but without `name` and `cmd`; an engine's own keys
