@@ -303,6 +303,23 @@ pub fn check_plies<'a>(
             ),
         ));
     }
+    let mut game = stored_game(record)?;
+    for (index, ply) in plies.enumerate() {
+        check_ply(&mut game, record, index, &ply)?;
+    }
+    if let Some(opening) = record.opening.filter(|&o| o > count) {
+        return Err(RecordProblem::new(
+            ProblemKind::Opening,
+            format!("the opening is {opening} plies, the game only {count}"),
+        ));
+    }
+    check_faults(&game, record, count)?;
+    check_end(&game, record, count)?;
+    Ok(count)
+}
+
+/// The game `record` replays from: its stored layout, which must be the one its seed draws.
+fn stored_game(record: &Record) -> Result<AnyGame, RecordProblem> {
     let drawn = Setup {
         variant: record.variant.clone(),
         seats: Some(record.seats.len()),
@@ -327,76 +344,77 @@ pub fn check_plies<'a>(
         layout: record.setup.clone(),
         ..drawn
     };
-    let mut game = AnyGame::create(&record.game, &stored).map_err(setup_problem)?;
-    for (index, ply) in plies.enumerate() {
-        let problem = |kind, message: String| RecordProblem {
-            ply: Some(index),
-            seat: ply.seat,
-            mv: Some(ply.mv.to_owned()),
-            kind,
-            message,
-        };
-        if ply.ply != index {
-            return Err(problem(
-                ProblemKind::PlyNumber,
-                format!("numbered {} but it is ply {index}", ply.ply),
-            ));
-        }
-        match (game.to_move(), ply.seat) {
-            (None, _) => {
-                return Err(problem(
-                    ProblemKind::IllegalMove,
-                    format!("move {} after the end of the game", ply.mv),
-                ));
-            }
-            (Some(Actor::Seat(s)), Some(seat)) if s == seat => {}
-            (Some(Actor::Chance), None) => {}
-            (Some(actor), _) => {
-                let expected = match actor {
-                    Actor::Seat(s) => format!("seat {s} is to move"),
-                    Actor::Chance => "a chance event (no seat) is next".to_owned(),
-                };
-                return Err(problem(ProblemKind::WrongSeat, expected));
-            }
-        }
-        // The replay follows the recorded chance event; that the seed draws it is checked apart.
-        let seeded = match ply.seat {
-            None => game.seeded_chance(record.seed),
-            Some(_) => None,
-        };
-        let played = game
-            .parse_move(ply.mv)
-            .map_err(MoveError::from)
-            .and_then(|mv| {
-                game.try_play(&mv).map_err(MoveError::from)?;
-                Ok(mv)
-            });
-        match played {
-            Ok(mv) => {
-                if let Some(expected) = seeded.filter(|s| *s != mv) {
-                    return Err(problem(
-                        ProblemKind::Chance,
-                        format!("the seed {} draws {expected}, not {mv}", record.seed),
-                    ));
-                }
-            }
-            Err(e @ MoveError::Parse(_)) => {
-                return Err(problem(ProblemKind::UnparseableMove, e.to_string()));
-            }
-            Err(e @ MoveError::Illegal(_)) => {
-                return Err(problem(ProblemKind::IllegalMove, e.to_string()));
-            }
-        }
-    }
-    if let Some(opening) = record.opening.filter(|&o| o > count) {
-        return Err(RecordProblem::new(
-            ProblemKind::Opening,
-            format!("the opening is {opening} plies, the game only {count}"),
+    AnyGame::create(&record.game, &stored).map_err(setup_problem)
+}
+
+/// Plays ply `index` of `record` on `game`: numbered in order, by the seat to move, a move the
+/// rules allow, and a chance event the seed draws.
+#[inline]
+fn check_ply(
+    game: &mut AnyGame,
+    record: &Record,
+    index: usize,
+    ply: &PlyText<'_>,
+) -> Result<(), RecordProblem> {
+    let problem = |kind, message: String| RecordProblem {
+        ply: Some(index),
+        seat: ply.seat,
+        mv: Some(ply.mv.to_owned()),
+        kind,
+        message,
+    };
+    if ply.ply != index {
+        return Err(problem(
+            ProblemKind::PlyNumber,
+            format!("numbered {} but it is ply {index}", ply.ply),
         ));
     }
-    check_faults(&game, record, count)?;
-    check_end(&game, record, count)?;
-    Ok(count)
+    match (game.to_move(), ply.seat) {
+        (None, _) => {
+            return Err(problem(
+                ProblemKind::IllegalMove,
+                format!("move {} after the end of the game", ply.mv),
+            ));
+        }
+        (Some(Actor::Seat(s)), Some(seat)) if s == seat => {}
+        (Some(Actor::Chance), None) => {}
+        (Some(actor), _) => {
+            let expected = match actor {
+                Actor::Seat(s) => format!("seat {s} is to move"),
+                Actor::Chance => "a chance event (no seat) is next".to_owned(),
+            };
+            return Err(problem(ProblemKind::WrongSeat, expected));
+        }
+    }
+    // The replay follows the recorded chance event; that the seed draws it is checked apart.
+    let seeded = match ply.seat {
+        None => game.seeded_chance(record.seed),
+        Some(_) => None,
+    };
+    let played = game
+        .parse_move(ply.mv)
+        .map_err(MoveError::from)
+        .and_then(|mv| {
+            game.try_play(&mv).map_err(MoveError::from)?;
+            Ok(mv)
+        });
+    match played {
+        Ok(mv) => {
+            if let Some(expected) = seeded.filter(|s| *s != mv) {
+                return Err(problem(
+                    ProblemKind::Chance,
+                    format!("the seed {} draws {expected}, not {mv}", record.seed),
+                ));
+            }
+        }
+        Err(e @ MoveError::Parse(_)) => {
+            return Err(problem(ProblemKind::UnparseableMove, e.to_string()));
+        }
+        Err(e @ MoveError::Illegal(_)) => {
+            return Err(problem(ProblemKind::IllegalMove, e.to_string()));
+        }
+    }
+    Ok(())
 }
 
 /// Substituted seats: each once, a real seat, at a ply the game reached, in games of three or more.
