@@ -349,7 +349,8 @@ fn stored_game(record: &Record) -> Result<AnyGame, RecordProblem> {
 
 /// Plays ply `index` of `record` on `game`: numbered in order, by the seat to move, a move the
 /// rules allow, and a chance event the seed draws.
-#[inline]
+// Once per ply of every record: kept in its caller's loop, as it was before it had a name.
+#[inline(always)]
 fn check_ply(
     game: &mut AnyGame,
     record: &Record,
