@@ -413,32 +413,7 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
         }
         unique_names(&mut engines);
         let names: Vec<String> = engines.iter().map(|e| e.command.name.clone()).collect();
-        let match_config = MatchConfig {
-            game: config.game.clone(),
-            variant: situation.variant.clone(),
-            engines,
-            repeat: false,
-            seed: number as u64 + 1,
-            secret: None,
-            tc: situation.tc,
-            margin: Duration::from_millis(500),
-            time_margin: Duration::ZERO,
-            startup: config.startup,
-            concurrency: 1,
-            on_fault: OnFault::Forfeit,
-            log_dir: Some(log_dir.clone()),
-            log_limit: 4 << 20,
-            openings: match situation.opening.is_empty() {
-                true => Openings::None,
-                false => Openings::Book(Book::of(
-                    situation.name.clone(),
-                    vec![situation.opening.clone()],
-                )),
-            },
-            scratch_dir: None,
-            private: Vec::new(),
-            probe_keys: true,
-        };
+        let match_config = situation_config(config, situation, number, engines, &log_dir);
         let plan = Plan {
             format: Format::RoundRobin,
             engines: situation.seats,
@@ -458,33 +433,7 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
                 situation.name,
                 seat.map_or("?".into(), |s| s.to_string())
             );
-            let plies = record.moves.len();
-            let outcome = match (&record.end, seat) {
-                (
-                    Some(End::Verdict {
-                        seat: at,
-                        verdict,
-                        detail,
-                    }),
-                    Some(ours),
-                ) if *at == ours => Err(format!("{} at ply {plies}: {detail}", verdict.name())),
-                (
-                    Some(End::Verdict {
-                        seat: at,
-                        verdict,
-                        detail,
-                    }),
-                    _,
-                ) => Err(format!(
-                    "the built-in bot in seat {at} failed ({}: {detail}); not the engine's \
-                     fault, but the game did not finish",
-                    verdict.name()
-                )),
-                _ => Ok(format!(
-                    "played to its end, {plies} plies{}",
-                    seat.map_or(String::new(), |s| what_it_went_through(record, s))
-                )),
-            };
+            let outcome = game_outcome(record, seat);
             let transcript = log_dir.join(format!("game-{:05}.log", finished.index + 1));
             results.push(Check::new(name, outcome, lines_of(&transcript, &names[0])));
             Ok(true)
@@ -495,4 +444,74 @@ fn game_checks(config: &CheckConfig) -> Vec<Check> {
         checks.extend(results);
     }
     checks
+}
+
+/// The match of one situation: the engine in seat order with the random bot in every other seat
+/// (`engines`), the situation's variant, clock and opening, every `newgame` and `genmove` with the
+/// key no engine knows.
+fn situation_config(
+    config: &CheckConfig,
+    situation: &Situation,
+    number: usize,
+    engines: Vec<EngineSpec>,
+    log_dir: &Path,
+) -> MatchConfig {
+    MatchConfig {
+        game: config.game.clone(),
+        variant: situation.variant.clone(),
+        engines,
+        repeat: false,
+        seed: number as u64 + 1,
+        secret: None,
+        tc: situation.tc,
+        margin: Duration::from_millis(500),
+        time_margin: Duration::ZERO,
+        startup: config.startup,
+        concurrency: 1,
+        on_fault: OnFault::Forfeit,
+        log_dir: Some(log_dir.to_owned()),
+        log_limit: 4 << 20,
+        openings: match situation.opening.is_empty() {
+            true => Openings::None,
+            false => Openings::Book(Book::of(
+                situation.name.clone(),
+                vec![situation.opening.clone()],
+            )),
+        },
+        scratch_dir: None,
+        private: Vec::new(),
+        probe_keys: true,
+    }
+}
+
+/// What one game of a situation says of the engine in `seat`: its fault, a bot's, or the game
+/// played to its end and what it went through.
+fn game_outcome(record: &Record, seat: Option<usize>) -> Result<String, String> {
+    let plies = record.moves.len();
+    match (&record.end, seat) {
+        (
+            Some(End::Verdict {
+                seat: at,
+                verdict,
+                detail,
+            }),
+            Some(ours),
+        ) if *at == ours => Err(format!("{} at ply {plies}: {detail}", verdict.name())),
+        (
+            Some(End::Verdict {
+                seat: at,
+                verdict,
+                detail,
+            }),
+            _,
+        ) => Err(format!(
+            "the built-in bot in seat {at} failed ({}: {detail}); not the engine's \
+             fault, but the game did not finish",
+            verdict.name()
+        )),
+        _ => Ok(format!(
+            "played to its end, {plies} plies{}",
+            seat.map_or(String::new(), |s| what_it_went_through(record, s))
+        )),
+    }
 }
