@@ -83,7 +83,7 @@ pub fn describe() -> String {
 /// Kills every engine process in the referee's cgroups (a stop).
 pub fn kill_all() {
     if let Some(Ok(cgroups)) = CGROUPS.get() {
-        let _ = fs::write(cgroups.base.join("cgroup.kill"), "1");
+        kill(&cgroups.base);
     }
 }
 
@@ -92,8 +92,7 @@ pub fn kill_all() {
 /// until init reaps it).
 pub fn release() {
     if let Some(Ok(cgroups)) = CGROUPS.get() {
-        let _ = fs::write(cgroups.base.join("cgroup.kill"), "1");
-        remove_tree(&cgroups.base, Instant::now() + Duration::from_secs(1));
+        discard(&cgroups.base, Duration::from_secs(1));
         let janitor = nix::unistd::Pid::from_raw(cgroups.janitor);
         let _ = nix::sys::signal::kill(janitor, nix::sys::signal::Signal::SIGKILL);
         let _ = nix::sys::wait::waitpid(janitor, None);
@@ -115,16 +114,15 @@ impl EngineCgroup {
 
     /// Kills every process in it.
     pub fn kill(&self) {
-        let _ = fs::write(self.dir.join("cgroup.kill"), "1");
+        kill(&self.dir);
     }
 }
 
 impl Drop for EngineCgroup {
     fn drop(&mut self) {
-        self.kill();
         // Killed processes leave the cgroup as they exit, a moment later; a directory still busy
         // then is removed with the rest at the end of the run.
-        remove_tree(&self.dir, Instant::now() + Duration::from_millis(50));
+        discard(&self.dir, Duration::from_millis(50));
     }
 }
 
@@ -175,8 +173,7 @@ impl Cgroups {
         let base = parent.join(format!("referee-{}", std::process::id()));
         if base.exists() {
             // A dead referee's, whose process id this one was given.
-            let _ = fs::write(base.join("cgroup.kill"), "1");
-            remove_tree(&base, Instant::now() + Duration::from_secs(1));
+            discard(&base, Duration::from_secs(1));
         }
         fs::create_dir(&base).map_err(|_| "the referee may not make a cgroup under its own")?;
         // The root cgroup has none, so this is asked of the new one.
@@ -240,8 +237,7 @@ fn sweep(parent: &Path) {
             continue;
         };
         if gone(pid) {
-            let _ = fs::write(entry.path().join("cgroup.kill"), "1");
-            remove_tree(&entry.path(), Instant::now() + Duration::from_millis(200));
+            discard(&entry.path(), Duration::from_millis(200));
         }
     }
 }
@@ -255,6 +251,17 @@ fn gone(pid: i32) -> bool {
             .is_some_and(|(_, rest)| rest.starts_with('Z')),
         Err(e) => e.kind() == io::ErrorKind::NotFound,
     }
+}
+
+/// Kills every process in cgroup `dir` and the cgroups under it.
+fn kill(dir: &Path) {
+    let _ = fs::write(dir.join("cgroup.kill"), "1");
+}
+
+/// Kills cgroup `dir` whole and removes it, waiting up to `within` for its processes to leave.
+fn discard(dir: &Path, within: Duration) {
+    kill(dir);
+    remove_tree(dir, Instant::now() + within);
 }
 
 /// Removes the cgroup `dir` and the ones under it (an engine running as root may make its own),
