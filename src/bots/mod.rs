@@ -225,9 +225,11 @@ pub type HumanTerminal = human::Terminal<Box<dyn BufRead>, Box<dyn Write>>;
 
 impl BotState {
     fn answer(&mut self, command: Command) -> Result<String, String> {
-        let name = match self.strategy {
-            Strategy::Human => "human".to_owned(),
-            strategy => format!("referee-{}", strategy.name()),
+        // Made only for `name`: every ply's commands pass here.
+        let name = match (&command, self.strategy) {
+            (Command::Name, Strategy::Human) => "human".to_owned(),
+            (Command::Name, strategy) => format!("referee-{}", strategy.name()),
+            _ => String::new(),
         };
         if let Some(answer) = Answerer::Engine.handshake(&command, &name) {
             return Ok(answer);
