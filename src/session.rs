@@ -134,22 +134,60 @@ impl Session {
         Ok(texts)
     }
 
+    /// The legal moves as one line: separated by spaces, or by commas where a move holds one
+    /// (DOUBLE's actions, `left c31:RYB`).
+    fn legal_moves_line(&self) -> Result<String, String> {
+        let texts = self.legal_moves()?;
+        let separator = if texts.iter().any(|t| t.contains(' ')) {
+            ", "
+        } else {
+            " "
+        };
+        Ok(texts.join(separator))
+    }
+
+    /// The board as text or SVG, seen by `seat` or by everyone; a seat's view shows only its
+    /// own.
+    fn show_board(&self, seat: Option<Seat>, svg: bool) -> Result<String, String> {
+        let table = self.table()?;
+        let game = table.game();
+        let viewer = match (seat, table) {
+            (Some(seat), Table::Seat(view)) if seat != view.seat() => {
+                return Err(format!("this session is seat {}'s view", view.seat()));
+            }
+            (_, Table::Seat(view)) => Viewer::Seat(view.seat()),
+            (None, _) => Viewer::Everyone,
+            (Some(seat), _) => Viewer::Seat(check_seat(seat, game.seats())?),
+        };
+        Ok(match svg {
+            true => crate::render::board::Picture::svg(game, viewer),
+            false => game.render(viewer),
+        })
+    }
+
+    /// The number of move sequences `depth` plies deep, within [`PERFT_BUDGET`] positions.
+    fn perft(&mut self, depth: u32) -> Result<String, String> {
+        perft_within(
+            self.whole("perft")?.game(),
+            depth,
+            &mut PERFT_BUDGET.clone(),
+        )
+        .map(|count| count.to_string())
+        .ok_or_else(|| {
+            format!(
+                "perft {depth} stopped after expanding {PERFT_BUDGET} positions: too many from \
+                 here; try a smaller depth"
+            )
+        })
+    }
+
     fn answer_one(&mut self, command: Command) -> Result<String, String> {
         if let Some(answer) = Answerer::Session.handshake(&command, "referee") {
             return Ok(answer);
         }
         match command {
             Command::NewGame(new) => self.start(&new).map(|()| String::new()),
-            Command::LegalMoves => {
-                let texts = self.legal_moves()?;
-                // DOUBLE's actions hold spaces (`left c31:RYB`), so its moves are comma separated.
-                let separator = if texts.iter().any(|t| t.contains(' ')) {
-                    ", "
-                } else {
-                    " "
-                };
-                Ok(texts.join(separator))
-            }
+            Command::LegalMoves => self.legal_moves_line(),
             Command::Play { seat, mv } => self.play(seat, &mv),
             Command::Undo => match self.whole("undo")?.undo_seat_ply() {
                 true => Ok(String::new()),
@@ -160,39 +198,13 @@ impl Session {
                 Some(Actor::Chance) => "chance".into(),
                 None => "none".into(),
             }),
-            Command::ShowBoard { seat, svg } => {
-                let table = self.table()?;
-                let game = table.game();
-                let viewer = match (seat, table) {
-                    (Some(seat), Table::Seat(view)) if seat != view.seat() => {
-                        return Err(format!("this session is seat {}'s view", view.seat()));
-                    }
-                    (_, Table::Seat(view)) => Viewer::Seat(view.seat()),
-                    (None, _) => Viewer::Everyone,
-                    (Some(seat), _) => Viewer::Seat(check_seat(seat, game.seats())?),
-                };
-                Ok(match svg {
-                    true => crate::render::board::Picture::svg(game, viewer),
-                    false => game.render(viewer),
-                })
-            }
+            Command::ShowBoard { seat, svg } => self.show_board(seat, svg),
             Command::Score => Ok(join(self.game()?.scores())),
             Command::Result => Ok(self.game()?.outcome().to_string()),
             Command::Perft(depth) if depth > MAX_PERFT_DEPTH => Err(format!(
                 "perft depth {depth} would take too long; the most is {MAX_PERFT_DEPTH}"
             )),
-            Command::Perft(depth) => perft_within(
-                self.whole("perft")?.game(),
-                depth,
-                &mut PERFT_BUDGET.clone(),
-            )
-            .map(|count| count.to_string())
-            .ok_or_else(|| {
-                format!(
-                    "perft {depth} stopped after expanding {PERFT_BUDGET} positions: \
-                             too many from here; try a smaller depth"
-                )
-            }),
+            Command::Perft(depth) => self.perft(depth),
             Command::Event(text) => match self.table_mut()? {
                 Table::Seat(view) => view.follow(None, &text).map(|_| String::new()),
                 Table::Whole(_) => Err(

@@ -4,6 +4,7 @@
 
 pub mod cgroup;
 mod command;
+mod end;
 pub mod limits;
 mod pipes;
 pub mod process;

@@ -125,37 +125,8 @@ impl Sandbox {
             push(&["--size", &size, "--tmpfs", dir]);
         }
         push(&["--size", RUN_SIZE, "--tmpfs", RUN]);
-        // An engine kept under one of them (say in /tmp), and the files its command or its
-        // `env=` variables name there, are put back in view, read-only.
-        let private =
-            |path: &Path| (PRIVATE_DIRS.iter().chain(&[RUN])).any(|d| path.starts_with(d));
-        let shown = Some(&cwd).filter(|cwd| private(cwd));
-        let files = (engine.files.iter())
-            .filter(|f| private(f) && !shown.is_some_and(|cwd| f.starts_with(cwd)));
-        for path in shown.into_iter().chain(files) {
-            args.extend(["--ro-bind".into(), path.into(), path.into()]);
-        }
-        let others = self
-            .dirs
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != engine.spec)
-            .filter_map(|(_, dir)| dir.as_ref());
-        for path in self.hidden.iter().chain(others) {
-            // A directory that holds the engine's own, or a file its command names, is left in
-            // view, or the engine could not run.
-            if (engine.files.iter().chain([&cwd])).any(|n| n.starts_with(path)) {
-                continue;
-            }
-            let Ok(meta) = std::fs::metadata(path) else {
-                continue;
-            };
-            if meta.is_dir() {
-                args.extend(["--tmpfs".into(), path.into()]);
-            } else {
-                args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
-            }
-        }
+        show_private(engine, &cwd, &mut args);
+        self.hide(engine, &cwd, &mut args);
         let scratch = engine.scratch;
         if scratch != Path::new(TMP) {
             args.extend(["--bind".into(), scratch.into(), scratch.into()]);
@@ -178,6 +149,46 @@ impl Sandbox {
         }
         args.push("--".into());
         Ok(args)
+    }
+
+    /// Hides from `engine` the referee's run files and the other engines' directories, except
+    /// where they hold what the engine needs.
+    fn hide(&self, engine: &SandboxedEngine<'_>, cwd: &Path, args: &mut Vec<OsString>) {
+        let others = self
+            .dirs
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != engine.spec)
+            .filter_map(|(_, dir)| dir.as_ref());
+        for path in self.hidden.iter().chain(others) {
+            // A directory that holds the engine's own, or a file its command names, is left in
+            // view, or the engine could not run.
+            let mut needed = engine.files.iter().map(PathBuf::as_path).chain([cwd]);
+            if needed.any(|n| n.starts_with(path)) {
+                continue;
+            }
+            let Ok(meta) = std::fs::metadata(path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                args.extend(["--tmpfs".into(), path.into()]);
+            } else {
+                args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
+            }
+        }
+    }
+}
+
+/// Puts back in view, read-only, an engine kept under a private directory (say in /tmp) and the
+/// files its command or its `env=` variables name there.
+fn show_private(engine: &SandboxedEngine<'_>, cwd: &Path, args: &mut Vec<OsString>) {
+    let private = |path: &Path| (PRIVATE_DIRS.iter().chain(&[RUN])).any(|d| path.starts_with(d));
+    let shown = Some(cwd).filter(|cwd| private(cwd));
+    let files = (engine.files.iter())
+        .filter(|f| private(f) && !shown.is_some_and(|cwd| f.starts_with(cwd)))
+        .map(PathBuf::as_path);
+    for path in shown.into_iter().chain(files) {
+        args.extend(["--ro-bind".into(), path.into(), path.into()]);
     }
 }
 

@@ -17,7 +17,7 @@ use crate::play::schedule::{Format, Plan, schedule};
 use crate::play::spec::{EngineSpec, Proto, builtin_engines, unique_names};
 use crate::records::{End, Record};
 use crate::rules::AnyGame;
-use crate::rules::game::{Actor, Game, Setup};
+use crate::rules::game::{Actor, Allowed, Game, Setup};
 
 /// How long an engine may take to quit and exit.
 const QUIT_LIMIT: Duration = Duration::from_millis(300);
@@ -296,12 +296,12 @@ fn what_it_went_through(record: &Record, ours: usize) -> String {
     notes.iter().map(|n| format!("; {n}")).collect()
 }
 
-/// The situations for the game: every clock form once (the default variant and seat count), a
-/// forced pass where the game has one, then every variant and seat count asked for; for a
-/// CodeCup program only what its protocol can carry.
-fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
-    let allowed =
-        AnyGame::allowed(&config.game).ok_or_else(|| format!("unknown game `{}`", config.game))?;
+/// The variants and seat counts to check: the ones asked for, or every one the game allows (for
+/// a CodeCup program, only what its protocol carries).
+fn variants_and_seats(
+    config: &CheckConfig,
+    allowed: &Allowed,
+) -> Result<(Vec<Option<String>>, Vec<usize>), String> {
     let codecup = config.proto == Proto::CodeCup;
     let variants: Vec<Option<String>> = match &config.variant {
         Some(v) => vec![Some(v.clone())],
@@ -330,6 +330,17 @@ fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
     if seat_counts.is_empty() {
         return Err("proto=codecup plays games of two seats".into());
     }
+    Ok((variants, seat_counts))
+}
+
+/// The situations for the game: every clock form once (the default variant and seat count), a
+/// forced pass where the game has one, then every variant and seat count asked for; for a
+/// CodeCup program only what its protocol can carry.
+fn situations(config: &CheckConfig) -> Result<Vec<Situation>, String> {
+    let allowed =
+        AnyGame::allowed(&config.game).ok_or_else(|| format!("unknown game `{}`", config.game))?;
+    let codecup = config.proto == Proto::CodeCup;
+    let (variants, seat_counts) = variants_and_seats(config, allowed)?;
     let timed = codecup && config.command.command.contains(codecup::TIME_MS);
     let mut list = Vec::new();
     for (tc, form, keys) in CLOCK_FORMS {

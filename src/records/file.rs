@@ -387,24 +387,7 @@ impl RecordsOut {
             path: path.to_owned(),
             source,
         };
-        // Only the referee's user may read a run's records while it runs: a record holds the
-        // seed that dealt its game's cards.
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .mode(0o600)
-            .open(path)
-            .map_err(io_error)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(OutError::Locked {
-                    path: path.to_owned(),
-                });
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io_error(e)),
-        }
+        let mut file = open_locked(path)?;
         let mut opened = Opened::default();
         let mut duplicates = Duplicates::default();
         let mut reader = Reader::new(&file, true);
@@ -438,29 +421,7 @@ impl RecordsOut {
             }
         }
         drop(reader);
-        let length = file.seek(SeekFrom::End(0)).map_err(io_error)?;
-        let whole = whole_length(&mut file, length).map_err(io_error)?;
-        if let Some((line, error)) = torn {
-            if !starts_a_record(&mut file, whole).map_err(io_error)? {
-                return Err(OutError::NotRecords {
-                    path: path.to_owned(),
-                    line,
-                    reason: error.to_string(),
-                });
-            }
-            file.set_len(whole).map_err(io_error)?;
-            opened.repaired = Some(format!(
-                "{}:{line}: cut a torn last line ({} bytes; a run stopped while writing it)",
-                path.display(),
-                length - whole
-            ));
-        } else if whole < length {
-            file.write_all(b"\n").map_err(io_error)?;
-            opened.repaired = Some(format!(
-                "{}: added the newline missing after its last record",
-                path.display()
-            ));
-        }
+        opened.repaired = repair_end(&mut file, path, torn)?;
         Ok((RecordsOut { file }, opened))
     }
 
@@ -471,6 +432,68 @@ impl RecordsOut {
         self.file.write_all(line.as_bytes())?;
         self.file.flush()
     }
+}
+
+/// Opens `path` (created if missing) to read and append, under an exclusive lock.
+fn open_locked(path: &Path) -> Result<File, OutError> {
+    let io_error = |source| OutError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    // Only the referee's user may read a run's records while it runs: a record holds the seed
+    // that dealt its game's cards.
+    let file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io_error)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(OutError::Locked {
+            path: path.to_owned(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(io_error(e)),
+    }
+}
+
+/// Repairs the end of a file that reads as records: a `torn` last line (its line and error) cut,
+/// or a last newline added; says what was done.
+fn repair_end(
+    file: &mut File,
+    path: &Path,
+    torn: Option<(usize, serde_json::Error)>,
+) -> Result<Option<String>, OutError> {
+    let io_error = |source| OutError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let length = file.seek(SeekFrom::End(0)).map_err(io_error)?;
+    let whole = whole_length(file, length).map_err(io_error)?;
+    if let Some((line, error)) = torn {
+        if !starts_a_record(file, whole).map_err(io_error)? {
+            return Err(OutError::NotRecords {
+                path: path.to_owned(),
+                line,
+                reason: error.to_string(),
+            });
+        }
+        file.set_len(whole).map_err(io_error)?;
+        return Ok(Some(format!(
+            "{}:{line}: cut a torn last line ({} bytes; a run stopped while writing it)",
+            path.display(),
+            length - whole
+        )));
+    }
+    if whole < length {
+        file.write_all(b"\n").map_err(io_error)?;
+        return Ok(Some(format!(
+            "{}: added the newline missing after its last record",
+            path.display()
+        )));
+    }
+    Ok(None)
 }
 
 /// The length of `file` up to and including its last newline.

@@ -231,47 +231,60 @@ fn plot(
             escape(label),
         );
     }
-    for (i, (name, colour, points)) in lines.iter().enumerate() {
-        let path: Vec<String> = points
-            .iter()
-            .map(|&(x, y, _, _)| format!("{:.1},{:.1}", x_of(x), y_of(y)))
-            .collect();
-        let _ = write!(
-            svg,
-            r##"<polyline class="line" data-name="{}" points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"##,
-            escape(name),
-            path.join(" ")
-        );
-        // A bound is a triangle pointing the way the true value lies.
-        for &(x, y, _, bound) in points.iter().filter(|p| p.3 != 0) {
-            let (px, py) = (x_of(x), y_of(y));
-            let tip = if bound > 0 { py - 6.0 } else { py + 6.0 };
-            let _ = write!(
-                svg,
-                r##"<polygon class="bound-point" points="{:.1},{py:.1} {:.1},{py:.1} {px:.1},{tip:.1}" fill="{colour}"/>"##,
-                px - 4.0,
-                px + 4.0
-            );
-        }
-        for &(x, y, error, _) in points.iter().filter(|p| p.2 > 0.0) {
-            let _ = write!(
-                svg,
-                r##"<line class="error-bar" x1="{0:.1}" x2="{0:.1}" y1="{1:.1}" y2="{2:.1}" stroke="{colour}" stroke-opacity="0.45"/>"##,
-                x_of(x),
-                y_of(y - error),
-                y_of(y + error)
-            );
-        }
-        let _ = write!(
-            svg,
-            r##"<text x="{:.1}" y="{:.1}" fill="{colour}">{}</text>"##,
-            LEFT + 8.0,
-            TOP + 14.0 + 14.0 * i as f64,
-            escape(name)
-        );
+    for (i, line) in lines.iter().enumerate() {
+        draw_line(&mut svg, i, line, &x_of, &y_of, (LEFT, TOP));
     }
     svg.push_str("</svg>");
     svg
+}
+
+/// Draws `line`, the `i`th of its plot: the curve, its bounds as triangles, its error bars, and
+/// its name in the corner at (`left`, `top`).
+fn draw_line(
+    svg: &mut String,
+    i: usize,
+    (name, colour, points): &Line,
+    x_of: &dyn Fn(f64) -> f64,
+    y_of: &dyn Fn(f64) -> f64,
+    (left, top): (f64, f64),
+) {
+    let path: Vec<String> = points
+        .iter()
+        .map(|&(x, y, _, _)| format!("{:.1},{:.1}", x_of(x), y_of(y)))
+        .collect();
+    let _ = write!(
+        svg,
+        r##"<polyline class="line" data-name="{}" points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"##,
+        escape(name),
+        path.join(" ")
+    );
+    // A bound is a triangle pointing the way the true value lies.
+    for &(x, y, _, bound) in points.iter().filter(|p| p.3 != 0) {
+        let (px, py) = (x_of(x), y_of(y));
+        let tip = if bound > 0 { py - 6.0 } else { py + 6.0 };
+        let _ = write!(
+            svg,
+            r##"<polygon class="bound-point" points="{:.1},{py:.1} {:.1},{py:.1} {px:.1},{tip:.1}" fill="{colour}"/>"##,
+            px - 4.0,
+            px + 4.0
+        );
+    }
+    for &(x, y, error, _) in points.iter().filter(|p| p.2 > 0.0) {
+        let _ = write!(
+            svg,
+            r##"<line class="error-bar" x1="{0:.1}" x2="{0:.1}" y1="{1:.1}" y2="{2:.1}" stroke="{colour}" stroke-opacity="0.45"/>"##,
+            x_of(x),
+            y_of(y - error),
+            y_of(y + error)
+        );
+    }
+    let _ = write!(
+        svg,
+        r##"<text x="{:.1}" y="{:.1}" fill="{colour}">{}</text>"##,
+        left + 8.0,
+        top + 14.0 + 14.0 * i as f64,
+        escape(name)
+    );
 }
 
 /// The report's HTML block for the curves `series`.

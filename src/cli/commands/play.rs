@@ -87,6 +87,52 @@ impl MatchDefaults {
     }
 }
 
+/// The engines `play` names (the built-in bots when none is given), `--each` applied.
+fn engines_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Vec<EngineSpec>, Error> {
+    if play.engine_words.is_empty() {
+        return Ok(builtin_engines(
+            &this_program()?,
+            &play.game,
+            seats.unwrap_or(2),
+            seed,
+            &play.each,
+        )?);
+    }
+    (play.engine_words.iter().enumerate())
+        .map(|(i, words)| match words.as_slice() {
+            [human] if human == "human" => Ok(human_engine(&this_program()?, &play.game)?),
+            // The built-in bots by name, each seeded from the run's seed and its place.
+            [bot] if bot == "search" || bot == "random" => Ok(builtin_engine(
+                &this_program()?,
+                &play.game,
+                bot,
+                seed.wrapping_add(i as u64),
+                &play.each,
+            )?),
+            _ => Ok(EngineSpec::parse_with(&engine_text(words)?, &play.each)?),
+        })
+        .collect()
+}
+
+/// The openings `play` asks for: random plies, a book checked for games of `seats` seats, or
+/// none.
+fn openings_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Openings, Error> {
+    if let Some(plies) = play.random_plies {
+        return Ok(Openings::Random(plies));
+    }
+    if play.openings.is_empty() {
+        return Ok(Openings::None);
+    }
+    let setup = Setup {
+        variant: play.variant.clone(),
+        seats,
+        ..Setup::default()
+    };
+    Ok(Openings::Book(
+        BookSpec::parse(&play.openings)?.load(&play.game, &setup, seed)?,
+    ))
+}
+
 /// The match configuration `play` asks for: its engines (the built-in bots when none is given),
 /// clocks, seed (drawn when not given), and openings, checked for games of `seats` seats.
 fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Error> {
@@ -94,32 +140,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         Some(seed) => seed,
         None => getrandom::u64().map_err(|e| Error::Usage(format!("cannot draw a seed: {e}")))?,
     };
-    let mut engines = if play.engine_words.is_empty() {
-        builtin_engines(
-            &this_program()?,
-            &play.game,
-            seats.unwrap_or(2),
-            seed,
-            &play.each,
-        )?
-    } else {
-        play.engine_words
-            .iter()
-            .enumerate()
-            .map(|(i, words)| match words.as_slice() {
-                [human] if human == "human" => Ok(human_engine(&this_program()?, &play.game)?),
-                // The built-in bots by name, each seeded from the run's seed and its place.
-                [bot] if bot == "search" || bot == "random" => Ok(builtin_engine(
-                    &this_program()?,
-                    &play.game,
-                    bot,
-                    seed.wrapping_add(i as u64),
-                    &play.each,
-                )?),
-                _ => Ok(EngineSpec::parse_with(&engine_text(words)?, &play.each)?),
-            })
-            .collect::<Result<_, Error>>()?
-    };
+    let mut engines = engines_of(&play, seats, seed)?;
     unique_names(&mut engines);
     if play.concurrency > 1 && engines.iter().any(|e| e.command.terminal) {
         return Err(Error::Usage(
@@ -133,18 +154,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         Some(ms) => TimeControl::MoveTime(Duration::from_millis(ms)),
         None => play.tc.parse()?,
     };
-    let openings = if let Some(plies) = play.random_plies {
-        Openings::Random(plies)
-    } else if !play.openings.is_empty() {
-        let setup = Setup {
-            variant: play.variant.clone(),
-            seats,
-            ..Setup::default()
-        };
-        Openings::Book(BookSpec::parse(&play.openings)?.load(&play.game, &setup, seed)?)
-    } else {
-        Openings::None
-    };
+    let openings = openings_of(&play, seats, seed)?;
     let config = MatchConfig {
         game: play.game,
         variant: play.variant,

@@ -373,9 +373,7 @@ pub fn run(
         state: RunState::Running,
         updated: 0, // stamped when written
     };
-    let progress_file = (tournament.progress.as_ref())
-        .map(|path| ProgressFile::create(path, counts).map_err(|e| Error::write(path, e)))
-        .transpose()?;
+    let progress_file = open_progress(tournament.progress.as_deref(), counts)?;
     let human = config.engines.iter().any(|e| e.command.terminal);
     let mut recorder = Recorder {
         fingerprint,
@@ -403,6 +401,22 @@ pub fn run(
         }
         _ => arena::run_events(config, schedule, &mut on_event),
     };
+    finish(recorder, outcome, champion.get())
+}
+
+/// Opens the `--progress` file, when there is one, with the run's counts.
+fn open_progress(path: Option<&Path>, counts: RunProgress) -> Result<Option<ProgressFile>, Error> {
+    path.map(|path| ProgressFile::create(path, counts).map_err(|e| Error::write(path, e)))
+        .transpose()
+}
+
+/// The run's end: the progress file told how it ended, the stop (if any) said, and the standings
+/// (with the SPRT's verdict and a knockout's winner) printed.
+fn finish(
+    mut recorder: Recorder,
+    outcome: Result<(), MatchError>,
+    champion: Option<usize>,
+) -> CommandResult {
     let decided = recorder.decided;
     if let Some(progress_file) = recorder.progress_file.as_mut() {
         progress_file.end(match &outcome {
@@ -415,13 +429,14 @@ pub fn run(
     let ended = arena_end(outcome)?;
     recorder.progress.finish();
     let (counter, paired, stdout) = (&recorder.counter, recorder.paired, recorder.stdout);
+    let (names, json) = (recorder.names, recorder.json);
     let results = counter.results();
     let sprt = recorder.sprt.map(|sprt| {
         let llr = results.llr(&sprt, &names[0], paired);
         (sprt, llr, decided.unwrap_or(sprt.decide(llr)))
     });
-    print_standings(counter, &names, sprt, paired, json, stdout)?;
-    if let (Some(winner), false) = (champion.get(), json) {
+    print_standings(counter, names, sprt, paired, json, stdout)?;
+    if let (Some(winner), false) = (champion, json) {
         writeln!(stdout, "Knockout won by {}", names[winner])?;
     }
     Ok(ended)
