@@ -160,6 +160,8 @@ impl Engine {
             killed: false,
             own_delay: Duration::ZERO,
             limits: command.limits,
+            spare_lines: Vec::new(),
+            answer: String::new(),
         };
         let pipes = [
             engine.stdin.as_ref().map(set_nonblocking),

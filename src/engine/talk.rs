@@ -3,6 +3,7 @@
 //! and kept (its end is in `end.rs`).
 
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 use std::io::{ErrorKind, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
@@ -84,7 +85,14 @@ pub struct Engine {
     /// then is moved on by it.
     pub(super) own_delay: Duration,
     pub(super) limits: Limits,
+    /// Lines of answered commands, kept for the next ones: no allocation per command.
+    pub(super) spare_lines: Vec<String>,
+    /// The answer being read, reused from answer to answer.
+    pub(super) answer: String,
 }
+
+/// How many spare command lines an engine keeps (more are never pending at once in a game).
+const SPARE_LINES: usize = 8;
 
 impl Engine {
     /// The engine's name.
@@ -126,7 +134,9 @@ impl Engine {
         self.start_timing();
         let id = self.next_id;
         self.next_id += 1;
-        let line = format!("{id} {command}\n");
+        let mut line = self.spare_lines.pop().unwrap_or_default();
+        line.clear();
+        let _ = writeln!(line, "{id} {command}");
         self.write_framed(&line)?;
         self.pending.push_back(Pending { id, line, required });
         Ok(id)
@@ -184,6 +194,9 @@ impl Engine {
                         shorten(&message)
                     )));
                 }
+            }
+            if self.spare_lines.len() < SPARE_LINES {
+                self.spare_lines.push(pending.line);
             }
         }
         Ok(last)
@@ -287,7 +300,8 @@ impl Engine {
             return Err(EngineError::Timeout);
         }
         // The answer's lines are read straight into it, each after a newline but the first.
-        let mut text = String::with_capacity(64);
+        let mut text = std::mem::take(&mut self.answer);
+        text.clear();
         let (mut lines, mut bytes) = (0, 0);
         loop {
             let mark = text.len();
@@ -328,8 +342,11 @@ impl Engine {
                 break;
             }
         }
-        text.parse::<Response>()
-            .map_err(|_| EngineError::Protocol(format!("malformed answer `{}`", shorten(&text))))
+        let response = text.parse::<Response>();
+        let response = response
+            .map_err(|_| EngineError::Protocol(format!("malformed answer `{}`", shorten(&text))));
+        self.answer = text;
+        response
     }
 
     /// Appends the next line of output, without its newline, to `into`, by the deadline, however

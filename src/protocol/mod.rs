@@ -6,7 +6,9 @@ mod keys;
 mod response;
 
 pub use answer::MoveAnswer;
-pub use command::{Answerer, Command, CommandError, NewGame, Request, SPECS, Spec, value_of};
+pub use command::{
+    Answerer, Command, CommandError, NewGame, PlayLine, Request, SPECS, Spec, value_of,
+};
 pub use keys::{ClockKeys, GameKeys, KeyError};
 pub use response::{Response, ResponseError};
 

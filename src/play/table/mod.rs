@@ -2,6 +2,8 @@
 //! engine, faults adjudicated, openings, chance and undo.
 
 use std::collections::VecDeque;
+use std::fmt::{self, Write as _};
+use std::mem::take;
 use std::time::{Duration, Instant};
 
 use crate::play::clock::{Clock, TimeControl, millis};
@@ -13,7 +15,7 @@ use crate::play::player::Player;
 use crate::play::schedule::Scheduled;
 use crate::play::schedule::engine_seed;
 use crate::play::spec::{EngineSpec, Proto};
-use crate::protocol::{ClockKeys, Command, GameKeys, MoveAnswer, NewGame};
+use crate::protocol::{ClockKeys, Command, GameKeys, MoveAnswer, NewGame, PlayLine};
 use crate::records::replay::Replay;
 use crate::records::{End, Ply, Verdict};
 use crate::rules::AnyMove;
@@ -55,6 +57,12 @@ pub(super) struct Table<'a, P: Player> {
     newgame_keys: Vec<Vec<(String, String)>>,
     /// Plies to play again after an undo, told to the engines as they are played.
     redo: VecDeque<Ply>,
+    /// The last move's text, the line telling it, the `genmove` line and its clock keys: kept
+    /// from ply to ply, so a ply allocates none of them.
+    move_text: String,
+    line: String,
+    genmove_line: String,
+    clock_keys: ClockKeys,
 }
 
 impl<'a, P: Player> Table<'a, P> {
@@ -91,6 +99,10 @@ impl<'a, P: Player> Table<'a, P> {
             human: specs.iter().map(|spec| spec.command.terminal).collect(),
             newgame_keys: specs.iter().map(|spec| spec.newgame_keys.clone()).collect(),
             redo: VecDeque::new(),
+            move_text: String::new(),
+            line: String::new(),
+            genmove_line: String::new(),
+            clock_keys: ClockKeys::default(),
         }
     }
 }
@@ -180,7 +192,8 @@ impl<P: Player> Table<'_, P> {
                 variant: variant.clone(),
                 options: keys.into_options(),
             });
-            let command = self.probed(command.to_string());
+            let mut command = command.to_string();
+            self.probe(&mut command);
             let deadline = Instant::now() + self.config.startup;
             if let Err(e) = self.engines[seat].request(&command, deadline) {
                 self.fault(seat, fault_of(e, self.config.startup))?;
@@ -230,7 +243,7 @@ impl<P: Player> Table<'_, P> {
         if index < self.opening_played {
             self.replay.end_opening();
         }
-        if let Err((at_fault, f)) = self.tell(seat, &mv.to_string()) {
+        if let Err((at_fault, f)) = self.tell(seat, mv) {
             self.fault(at_fault, f)?;
         }
         Ok(())
@@ -302,7 +315,7 @@ impl<P: Player> Table<'_, P> {
         match self.replay.play(&text) {
             Ok(mv) => {
                 self.replay.end_opening();
-                self.tell(seat, &mv.to_string())
+                self.tell(seat, mv)
             }
             // Openings are checked against the rules when they are read; should one still not
             // fit, the game goes on from where it stands.
@@ -314,12 +327,30 @@ impl<P: Player> Table<'_, P> {
     }
 
     /// Tells every engine still playing that `seat` played `mv`.
-    pub(super) fn tell(&mut self, seat: usize, mv: &str) -> Result<(), (usize, Fault)> {
-        let line = Command::Play {
-            seat: Some(seat),
-            mv: mv.to_owned(),
-        }
-        .to_string();
+    pub(super) fn tell(
+        &mut self,
+        seat: usize,
+        mv: impl fmt::Display,
+    ) -> Result<(), (usize, Fault)> {
+        let (mut text, mut line) = (take(&mut self.move_text), take(&mut self.line));
+        text.clear();
+        let _ = write!(text, "{mv}");
+        line.clear();
+        let _ = write!(
+            line,
+            "{}",
+            PlayLine {
+                seat: Some(seat),
+                mv: &text
+            }
+        );
+        let told = self.tell_line(seat, &text, &line);
+        (self.move_text, self.line) = (text, line);
+        told
+    }
+
+    /// Sends `line`, the `play` of `mv` by `seat`, to every engine still playing.
+    fn tell_line(&mut self, seat: usize, mv: &str, line: &str) -> Result<(), (usize, Fault)> {
         for (other, engine) in self.engines.iter_mut().enumerate() {
             if self.replay.is_substituted(other) {
                 continue;
@@ -331,43 +362,43 @@ impl<P: Player> Table<'_, P> {
                 }
                 continue;
             }
-            if let Err(e) = engine.send(&line) {
+            if let Err(e) = engine.send(line) {
                 return Err((other, fault_of(e, Duration::ZERO)));
             }
         }
         Ok(())
     }
 
-    /// `command` with [`PROBE_KEY`] added when the run sends it.
-    pub(super) fn probed(&self, mut command: String) -> String {
+    /// Adds [`PROBE_KEY`] to `command` when the run sends it.
+    pub(super) fn probe(&self, command: &mut String) {
         if self.config.probe_keys {
             command.push(' ');
             command.push_str(PROBE_KEY);
         }
-        command
     }
 
-    /// The `genmove` command for `seat`, with its clock and every seat's.
-    pub(super) fn genmove(&self, seat: usize) -> String {
+    /// Writes the `genmove` command for `seat`, with its clock and every seat's, into `out`.
+    pub(super) fn genmove(&mut self, seat: usize, out: &mut String) {
         let clock = &self.clocks[seat];
-        let keys = match clock.control() {
-            TimeControl::Infinite => ClockKeys::default(),
-            TimeControl::MoveTime(time) => ClockKeys {
-                movetime: Some(millis(time)),
-                ..ClockKeys::default()
-            },
-            TimeControl::Fischer { .. } => ClockKeys {
-                time: Some(millis(clock.remaining())),
-                inc: Some(millis(clock.increment())),
-                movestogo: clock.moves_to_go().map(u64::from),
-                clocks: self.clocks.iter().map(|c| millis(c.remaining())).collect(),
-                ..ClockKeys::default()
-            },
+        let keys = &mut self.clock_keys;
+        keys.clocks.clear();
+        (keys.movetime, keys.time, keys.inc, keys.movestogo) = match clock.control() {
+            TimeControl::Infinite => (None, None, None, None),
+            TimeControl::MoveTime(time) => (Some(millis(time)), None, None, None),
+            TimeControl::Fischer { .. } => {
+                keys.clocks
+                    .extend(self.clocks.iter().map(|c| millis(c.remaining())));
+                let moves_to_go = clock.moves_to_go().map(u64::from);
+                let (time, inc) = (millis(clock.remaining()), millis(clock.increment()));
+                (None, Some(time), Some(inc), moves_to_go)
+            }
         };
-        self.probed(match keys.any() {
-            true => format!("genmove {seat} {keys}"),
-            false => format!("genmove {seat}"),
-        })
+        out.clear();
+        let _ = match keys.any() {
+            true => write!(out, "genmove {seat} {keys}"),
+            false => write!(out, "genmove {seat}"),
+        };
+        self.probe(out);
     }
 
     /// Whether `seat` may ask to take a move back: a human seat, in a game without a clock.
@@ -404,8 +435,11 @@ impl<P: Player> Table<'_, P> {
         let answer = match &mut self.codecup[seat] {
             Some(codecup) => codecup.ask(&mut self.engines[seat], sent + waited),
             None => {
-                let command = self.genmove(seat);
-                self.engines[seat].request(&command, sent + waited)
+                let mut command = take(&mut self.genmove_line);
+                self.genmove(seat, &mut command);
+                let answer = self.engines[seat].request(&command, sent + waited);
+                self.genmove_line = command;
+                answer
             }
         };
         // The referee's own delay (stopped, frozen, not scheduled) is not the engine's time: its
@@ -459,7 +493,7 @@ impl<P: Player> Table<'_, P> {
         );
         // Every engine, the mover included, hears every ply; their answers are read before the
         // next command each gets, so a slow acknowledgement costs no round trip here.
-        self.tell(seat, &mv.to_string())?;
+        self.tell(seat, mv)?;
         Ok(None)
     }
 }

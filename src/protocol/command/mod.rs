@@ -288,8 +288,7 @@ pub const SPECS: &[Spec] = &[
         },
         is: |c| matches!(c, Command::Play { .. }),
         args: |c, f| match c {
-            Command::Play { seat: Some(s), mv } => write!(f, " {s} {mv}"),
-            Command::Play { seat: None, mv } => write!(f, " {mv}"),
+            Command::Play { seat, mv } => play_args(f, *seat, mv),
             _ => Ok(()),
         },
     },
@@ -436,6 +435,30 @@ impl Command {
             .iter()
             .find(|s| (s.is)(self))
             .expect("every command is declared in SPECS")
+    }
+}
+
+/// `play`'s arguments: ` SEAT MOVE`, or ` MOVE` with no seat.
+fn play_args(f: &mut fmt::Formatter<'_>, seat: Option<Seat>, mv: &str) -> fmt::Result {
+    match seat {
+        Some(seat) => write!(f, " {seat} {mv}"),
+        None => write!(f, " {mv}"),
+    }
+}
+
+/// A `play` command as [`Command::Play`] writes it, from a borrowed move: what the match loop
+/// sends every engine at every ply, written with no command built.
+pub struct PlayLine<'a> {
+    /// The seat that played, if named.
+    pub seat: Option<Seat>,
+    /// The move, in the game's notation.
+    pub mv: &'a str,
+}
+
+impl fmt::Display for PlayLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("play")?;
+        play_args(f, self.seat, self.mv)
     }
 }
 

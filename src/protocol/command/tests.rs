@@ -171,3 +171,26 @@ fn newgame_reads_variant_and_options() {
     };
     assert_eq!(new.variant, None);
 }
+
+#[test]
+fn a_play_line_is_written_as_the_play_command_is() {
+    for (seat, mv) in [
+        (Some(0), "C4"),
+        (Some(5), "single left c07:YGB"),
+        (None, "pass"),
+    ] {
+        let command = Command::Play {
+            seat,
+            mv: mv.to_owned(),
+        };
+        assert_eq!(PlayLine { seat, mv }.to_string(), command.to_string());
+    }
+    assert_eq!(
+        PlayLine {
+            seat: Some(1),
+            mv: "A1"
+        }
+        .to_string(),
+        "play 1 A1"
+    );
+}
