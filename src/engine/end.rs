@@ -120,6 +120,7 @@ impl Engine {
             cgroup.kill();
         }
         self.stdin = None;
+        self.outbox.clear();
         if self.exited.is_none() {
             self.exited = self.child.wait().ok();
         }

@@ -162,6 +162,9 @@ impl Engine {
             limits: command.limits,
             spare_lines: Vec::new(),
             answer: String::new(),
+            outbox: String::new(),
+            outbox_from: 1,
+            last_write_from: 1,
         };
         let pipes = [
             engine.stdin.as_ref().map(set_nonblocking),

@@ -89,6 +89,12 @@ pub struct Engine {
     pub(super) spare_lines: Vec<String>,
     /// The answer being read, reused from answer to answer.
     pub(super) answer: String,
+    /// Commands held to go out with the next one ([`Engine::hold`]), in one write, and the id of
+    /// the first of them.
+    pub(super) outbox: String,
+    pub(super) outbox_from: u64,
+    /// The id of the first command of the last write: answers to earlier ones are likely in.
+    pub(super) last_write_from: u64,
 }
 
 /// How many spare command lines an engine keeps (more are never pending at once in a game).
@@ -130,16 +136,34 @@ impl Engine {
         self.send_as(command, false)
     }
 
+    /// Sends a required command with the next one, in the same write: the `play` an engine about
+    /// to be asked for its move hears with its `genmove`, so one wake-up serves both. Any later
+    /// command, or a wait for answers, sends it.
+    pub fn hold(&mut self, command: &str) -> Result<u64, EngineError> {
+        Ok(self.queue(command, true))
+    }
+
     fn send_as(&mut self, command: &str, required: bool) -> Result<u64, EngineError> {
+        let id = self.queue(command, required);
+        self.flush()?;
+        Ok(id)
+    }
+
+    /// Puts a command in the outbox and notes it in the transcript; returns its id.
+    fn queue(&mut self, command: &str, required: bool) -> u64 {
         self.start_timing();
         let id = self.next_id;
         self.next_id += 1;
         let mut line = self.spare_lines.pop().unwrap_or_default();
         line.clear();
         let _ = writeln!(line, "{id} {command}");
-        self.write_framed(&line)?;
+        self.note('<', line.trim_end_matches('\n'));
+        if self.outbox.is_empty() {
+            self.outbox_from = id;
+        }
+        self.outbox.push_str(&line);
         self.pending.push_back(Pending { id, line, required });
-        Ok(id)
+        id
     }
 
     /// Writes `bytes` to the engine's input, waiting at most [`WRITE_GRACE`] for room in the pipe.
@@ -172,10 +196,12 @@ impl Engine {
     /// Reads the answers to every command sent so far; each must be a success. Returns the last
     /// answer's payload (empty when nothing was pending).
     pub fn settle(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        self.flush()?;
         let mut last = String::new();
         while let Some(pending) = self.pending.pop_front() {
-            // The answer to an earlier command is most likely in already.
-            let response = self.read_response(deadline, !self.pending.is_empty())?;
+            // The answer to a command written before the last write is most likely in already.
+            let ready = !self.pending.is_empty() && pending.id < self.last_write_from;
+            let response = self.read_response(deadline, ready)?;
             if response.id != Some(pending.id) {
                 return Err(EngineError::Protocol(format!(
                     "answered id {} to command {} `{}`",
@@ -206,7 +232,10 @@ impl Engine {
     /// referee's own).
     pub fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
         self.start_timing();
-        self.write_framed(&format!("{line}\n"))
+        self.note('<', line);
+        self.outbox.push_str(line);
+        self.outbox.push('\n');
+        self.flush()
     }
 
     /// A new command: the referee's own delay is counted afresh.
@@ -237,13 +266,19 @@ impl Engine {
         }
     }
 
-    /// Writes `line` (ending in a newline) in one write and notes it in the transcript; an engine
-    /// that cannot take it has its input closed.
-    fn write_framed(&mut self, line: &str) -> Result<(), EngineError> {
-        self.note('<', line.trim_end_matches('\n'));
+    /// Writes the outbox in one write; an engine that cannot take it has its input closed.
+    fn flush(&mut self) -> Result<(), EngineError> {
+        if self.outbox.is_empty() {
+            return Ok(());
+        }
         // Its stderr is read whenever the referee waits on it, for its answers or for room in
         // its input pipe, so an engine blocked writing there holds up only itself.
-        let Err(e) = self.write_all(line.as_bytes()) else {
+        let outbox = std::mem::take(&mut self.outbox);
+        self.last_write_from = self.outbox_from;
+        let written = self.write_all(outbox.as_bytes());
+        self.outbox = outbox;
+        self.outbox.clear();
+        let Err(e) = written else {
             return Ok(());
         };
         self.stdin = None;

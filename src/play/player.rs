@@ -9,6 +9,8 @@ use crate::engine::{Engine, EngineError};
 pub(crate) trait Player {
     /// Sends a command whose answer is read later (by [`Player::request`] or the next game).
     fn send(&mut self, command: &str) -> Result<u64, EngineError>;
+    /// Sends a command with the next one, in the same write (see [`Engine::hold`]).
+    fn hold(&mut self, command: &str) -> Result<u64, EngineError>;
     /// Sends a command whose answer is read later and whose delay is not the engine's fault.
     fn inform(&mut self, command: &str) -> Result<u64, EngineError>;
     /// Sends a command and reads its answer (and every one still due) by `deadline`.
@@ -28,6 +30,9 @@ pub(crate) trait Player {
 impl Player for Engine {
     fn send(&mut self, command: &str) -> Result<u64, EngineError> {
         Engine::send(self, command)
+    }
+    fn hold(&mut self, command: &str) -> Result<u64, EngineError> {
+        Engine::hold(self, command)
     }
     fn inform(&mut self, command: &str) -> Result<u64, EngineError> {
         Engine::inform(self, command)

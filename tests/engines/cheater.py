@@ -133,16 +133,18 @@ def hands_of(seed, seats):
     return hands
 
 
-def notes_for(start):
+def notes_for(start, seat, hand):
     """The hands that this cheater's processes in other rotations of the deal that began with
-    the public cards START wrote down (seats keep their hands from rotation to rotation)."""
+    the public cards START wrote down (seats keep their hands from rotation to rotation); a note
+    that gives SEAT another HAND is of another deal that began with the same cards."""
     hands = {}
     for where in NOTE_DIRS:
         for path in glob.glob(os.path.join(where, "cheater-*.json")):
             try:
                 note = json.load(open(path))
-                if note["start"] == start:
-                    hands.update({int(k): v for k, v in note["hands"].items()})
+                noted = {int(k): v for k, v in note["hands"].items()}
+                if note["start"] == start and noted.get(seat, hand) == hand:
+                    hands.update(noted)
             except (OSError, ValueError, KeyError, AttributeError):
                 continue
     return hands or None
@@ -164,7 +166,7 @@ def guess(game):
         hands = hands_of(gs, game["seats"])
         if hands.get(game["seat"]) == game["hand"]:
             return hands
-    return notes_for(game["start"])
+    return notes_for(game["start"], game["seat"], game["hand"])
 
 
 bot = start_bot("double")

@@ -349,8 +349,13 @@ impl<P: Player> Table<'_, P> {
         told
     }
 
-    /// Sends `line`, the `play` of `mv` by `seat`, to every engine still playing.
+    /// Sends `line`, the `play` of `mv` by `seat`, to every engine still playing; the seat to
+    /// move next gets it with its `genmove`, in one write.
     fn tell_line(&mut self, seat: usize, mv: &str, line: &str) -> Result<(), (usize, Fault)> {
+        let next = match self.replay.game().to_move() {
+            Some(Actor::Seat(next)) => Some(next),
+            _ => None,
+        };
         for (other, engine) in self.engines.iter_mut().enumerate() {
             if self.replay.is_substituted(other) {
                 continue;
@@ -362,7 +367,11 @@ impl<P: Player> Table<'_, P> {
                 }
                 continue;
             }
-            if let Err(e) = engine.send(line) {
+            let sent = match Some(other) == next {
+                true => engine.hold(line),
+                false => engine.send(line),
+            };
+            if let Err(e) = sent {
                 return Err((other, fault_of(e, Duration::ZERO)));
             }
         }

@@ -84,6 +84,9 @@ impl Player for Fake {
     fn send(&mut self, command: &str) -> Result<u64, EngineError> {
         self.answer(command).map(|_| 0)
     }
+    fn hold(&mut self, command: &str) -> Result<u64, EngineError> {
+        self.send(command)
+    }
     fn inform(&mut self, command: &str) -> Result<u64, EngineError> {
         self.send(command)
     }
