@@ -55,6 +55,7 @@ fn config(concurrency: usize, log_dir: Option<&Path>) -> MatchConfig {
         newgame_keys: Vec::new(),
     };
     MatchConfig {
+        affinity: Vec::new(),
         game: "dvonn".into(),
         variant: None,
         engines: vec![engine("a"), engine("b")],

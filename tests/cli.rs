@@ -886,6 +886,68 @@ fn cutechess_spellings_work_or_say_what_to_type() {
         ));
 }
 
+/// `-use-affinity` (fastchess's and cutechess-cli's spelling) pins each game played at once to a
+/// CPU of its own: every engine of a game runs on that one CPU, the games spread over the CPUs
+/// listed, and a CPU the referee may not use, or too few of them, is refused.
+#[test]
+fn use_affinity_pins_each_game_and_its_engines_to_a_cpu_of_its_own() {
+    let usable = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0)).unwrap();
+    let usable: Vec<usize> = (0..nix::sched::CpuSet::count())
+        .filter(|&cpu| usable.is_set(cpu).unwrap())
+        .collect();
+    let at_once = usable.len().min(2);
+    let work = Workspace::new("affinity");
+    let logs = work.file("logs");
+    let engine = |name: &str| format!("name={name} cmd='python3 tests/engines/affinity.py'");
+    referee()
+        .env("REFEREE", cargo_bin!("referee"))
+        .args(["match", "-game", "pegs", "-games", "4", "-movetime", "5000"])
+        .args(["-engine", &engine("a"), "-engine", &engine("b")])
+        .args([
+            "-concurrency",
+            &at_once.to_string(),
+            "-use-affinity",
+            "-log-dir",
+        ])
+        .arg(&logs)
+        .assert()
+        .success();
+    let mut used = std::collections::BTreeSet::new();
+    for game in 1..=4 {
+        let log = std::fs::read_to_string(logs.join(format!("game-{game:05}.log"))).unwrap();
+        let cpus: Vec<&str> = (log.lines())
+            .filter_map(|l| l.split_once(" ! cpus ").map(|(_, cpus)| cpus))
+            .collect();
+        // Engines started for an earlier game say nothing again; each that starts says one CPU,
+        // the same as the other engines of its game.
+        assert!(
+            cpus.iter().all(|c| !c.contains(',') && *c == cpus[0]),
+            "{log}"
+        );
+        used.extend(cpus.iter().map(|c| c.parse::<usize>().unwrap()));
+    }
+    let expected: std::collections::BTreeSet<usize> = usable[..at_once].iter().copied().collect();
+    assert_eq!(used, expected);
+    let refused = |list: &str, concurrency: &str, message: &str| {
+        referee()
+            .args([
+                "match", "--game", "pegs", "--engine", "random", "--engine", "random",
+            ])
+            .args(["--concurrency", concurrency, "--use-affinity", list])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message.to_owned()));
+    };
+    let unusable = (0..).find(|cpu| !usable.contains(cpu)).unwrap();
+    refused(
+        &unusable.to_string(),
+        "1",
+        "is not one this process may use",
+    );
+    refused(&usable[0].to_string(), "2", "a CPU of its own");
+    refused("1-x", "1", "expected CPU numbers and ranges");
+}
+
 /// The lines a cutechess-cli parser reads, by its documented format: `Started game N of M (A vs
 /// B)`, `Finished game N (A vs B): RESULT {COMMENT}`, `Score of A vs B: W - L - D [SCORE] N`.
 fn cutechess_parse(stdout: &str) -> Cutechess {

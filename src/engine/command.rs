@@ -32,6 +32,8 @@ pub struct EngineCommand {
     /// Whether it is the human seat: it keeps the referee's standard input and output (the
     /// terminal) and speaks the protocol on descriptors 3 (commands in) and 4 (answers out).
     pub terminal: bool,
+    /// The one CPU it runs on, set by a run with `--use-affinity`.
+    pub cpu: Option<usize>,
 }
 
 /// How an exited engine ended, and what its limits say about it.

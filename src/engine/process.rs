@@ -83,6 +83,8 @@ pub struct Start {
     pub user: Option<(u32, u32)>,
     /// The `cgroup.procs` of the cgroup it runs in (see [`crate::engine::cgroup`]), if any.
     pub cgroup: Option<RawFd>,
+    /// The one CPU it runs on (`--use-affinity`), if any.
+    pub cpu: Option<usize>,
 }
 
 /// Starts `command` in a session of its own (so it has no controlling terminal to push input
@@ -100,9 +102,19 @@ pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
         terminal,
         user,
         cgroup,
+        cpu,
     } = how;
+    let cpus = match cpu {
+        Some(cpu) => {
+            let mut set = nix::sched::CpuSet::new();
+            set.set(cpu).map_err(io::Error::from)?;
+            Some(set)
+        }
+        None => None,
+    };
     // SAFETY: the closure runs in the forked child before exec and makes only async-signal-safe
-    // system calls (setsid, dup2, write, setgroups, setgid, setuid, setrlimit, prctl, getppid);
+    // system calls (setsid, dup2, write, setgroups, setgid, setuid, setrlimit, prctl, getppid,
+    // sched_setaffinity);
     // it allocates nothing and takes no lock.
     unsafe {
         command.pre_exec(move || {
@@ -128,6 +140,9 @@ pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
                 }
             }
             limits.apply()?;
+            if let Some(cpus) = &cpus {
+                nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), cpus)?;
+            }
             // After the change of user, which clears the parent-death signal.
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
             // The referee may have died between the fork and the prctl: then no signal comes.

@@ -98,6 +98,7 @@ impl Engine {
             terminal: command.terminal,
             user,
             cgroup: cgroup.as_ref().map(EngineCgroup::procs_fd),
+            cpu: command.cpu,
         };
         let started = process::start(cmd, how);
         // The process holds its own copies now.
@@ -165,6 +166,7 @@ impl Engine {
             outbox: String::new(),
             outbox_from: 1,
             last_write_from: 1,
+            cpu: command.cpu,
         };
         let pipes = [
             engine.stdin.as_ref().map(set_nonblocking),

@@ -95,6 +95,8 @@ pub struct Engine {
     pub(super) outbox_from: u64,
     /// The id of the first command of the last write: answers to earlier ones are likely in.
     pub(super) last_write_from: u64,
+    /// The one CPU it runs on, if pinned.
+    pub(super) cpu: Option<usize>,
 }
 
 /// How many spare command lines an engine keeps (more are never pending at once in a game).
@@ -104,6 +106,11 @@ impl Engine {
     /// The engine's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The one CPU it runs on, if pinned (`--use-affinity`).
+    pub fn cpu(&self) -> Option<usize> {
+        self.cpu
     }
 
     /// Sends later traffic (and stderr) to `transcript`, or nowhere; what the engine wrote to

@@ -82,9 +82,9 @@ pub fn run_events(
     }
     crate::engine::process::adopt_orphans();
     let pools = Pools::new(config, probe.game().hides_information())?;
-    let play = |game: &Scheduled| {
+    let play = |game: &Scheduled, cpu: Option<usize>| {
         if game.engines.len() == seats {
-            play_one(config, &pools, game)
+            play_one(config, &pools, game, cpu)
         } else {
             Err(MatchError::EngineCount {
                 game: config.game.clone(),
@@ -105,6 +105,8 @@ pub fn run_events(
     };
     // One game at a time is played on this thread: no hand-over per game.
     if config.concurrency <= 1 {
+        let cpu = config.affinity.first().copied();
+        pin_this_thread(cpu)?;
         let games = schedule
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -115,7 +117,7 @@ pub fn run_events(
                     break;
                 }
                 if !go_on(Ok(started(&game)))?
-                    || !go_on(play(&game).map(|g| Event::Finished(Box::new(g))))?
+                    || !go_on(play(&game, cpu).map(|g| Event::Finished(Box::new(g))))?
                 {
                     break;
                 }
@@ -125,27 +127,36 @@ pub fn run_events(
         quit_idle(pools);
         return result;
     }
-    let result = play_concurrently(config.concurrency, &schedule, &play, &started, go_on);
+    let result = play_concurrently(config, &schedule, &play, &started, go_on);
     quit_idle(pools);
     result
 }
 
-/// Plays the games of `schedule` on `threads` threads, each game's events handed to `go_on` on
-/// this one, which says whether to go on; a stop signal lets the games under way finish.
+/// Plays a scheduled game with its engines on a CPU, if given.
+type PlayOn<'a> = dyn Fn(&Scheduled, Option<usize>) -> Result<Finished, MatchError> + Sync + 'a;
+
+/// Plays the games of `schedule` on `config.concurrency` threads (thread `i` and its engines on
+/// CPU `config.affinity[i]` when given), each game's events handed to `go_on` on this one, which
+/// says whether to go on; a stop signal lets the games under way finish.
 fn play_concurrently(
-    threads: usize,
+    config: &MatchConfig,
     schedule: &Mutex<impl Iterator<Item = Scheduled> + Send>,
-    play: &(dyn Fn(&Scheduled) -> Result<Finished, MatchError> + Sync),
+    play: &PlayOn,
     started: &(dyn Fn(&Scheduled) -> Event + Sync),
     mut go_on: impl FnMut(Result<Event, MatchError>) -> Result<bool, MatchError>,
 ) -> Result<(), MatchError> {
     let stop = AtomicBool::new(false);
     let (sender, finished) = mpsc::channel();
     std::thread::scope(|scope| {
-        for _ in 0..threads {
+        for thread in 0..config.concurrency {
             let sender = sender.clone();
             let (play, schedule, stop, started) = (&play, &schedule, &stop, &started);
+            let cpu = config.affinity.get(thread).copied();
             scope.spawn(move || {
+                if let Err(e) = pin_this_thread(cpu) {
+                    let _ = sender.send(Err(e));
+                    return;
+                }
                 while !stop.load(Ordering::Relaxed) && !crate::engine::process::draining() {
                     let next = schedule
                         .lock()
@@ -155,7 +166,8 @@ fn play_concurrently(
                         break;
                     };
                     if sender.send(Ok(started(&game))).is_err()
-                        || (sender.send(play(&game).map(|g| Event::Finished(Box::new(g))))).is_err()
+                        || (sender.send(play(&game, cpu).map(|g| Event::Finished(Box::new(g)))))
+                            .is_err()
                     {
                         break;
                     }
@@ -179,6 +191,7 @@ fn play_one(
     config: &MatchConfig,
     pools: &Pools,
     scheduled: &Scheduled,
+    cpu: Option<usize>,
 ) -> Result<Finished, MatchError> {
     let (index, seed) = (scheduled.index, scheduled.seed);
     let engine_of_seat = scheduled.engines.clone();
@@ -206,7 +219,7 @@ fn play_one(
         mut engines,
         groups,
         mut end,
-    } = take_engines(config, pools, scheduled, &transcript)?;
+    } = take_engines(config, pools, scheduled, &transcript, cpu)?;
     let mut healthy = vec![true; engines.len()];
     if end.is_none() {
         let mut table = Table::new(config, scheduled, &mut replay, &mut engines, &mut healthy);
@@ -273,12 +286,13 @@ fn take_engines(
     pools: &Pools,
     scheduled: &Scheduled,
     transcript: &Option<Transcript>,
+    cpu: Option<usize>,
 ) -> Result<Seated, MatchError> {
     let seats = scheduled.engines.len();
     let mut taking = Vec::with_capacity(seats);
     let mut failure = None;
     for (seat, &spec) in scheduled.engines.iter().enumerate() {
-        match pools.begin(config, spec, scheduled.group, transcript.as_ref()) {
+        match pools.begin(config, spec, (scheduled.group, cpu), transcript.as_ref()) {
             Ok(taken) => taking.push(taken),
             Err(not_started) => {
                 failure = Some((seat, spec, not_started));
@@ -326,4 +340,19 @@ fn take_engines(
             }),
         }),
     }
+}
+
+/// Pins the calling thread to `cpu`, when given (`--use-affinity`): the referee's side of a game
+/// runs on the CPU of its engines, where a wake-up costs least.
+fn pin_this_thread(cpu: Option<usize>) -> Result<(), MatchError> {
+    let Some(cpu) = cpu else {
+        return Ok(());
+    };
+    let mut set = nix::sched::CpuSet::new();
+    set.set(cpu)
+        .and_then(|()| nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), &set))
+        .map_err(|e| MatchError::Affinity {
+            cpu,
+            reason: e.to_string(),
+        })
 }

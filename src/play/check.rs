@@ -468,6 +468,7 @@ fn situation_config(
     log_dir: &Path,
 ) -> MatchConfig {
     MatchConfig {
+        affinity: Vec::new(),
         game: config.game.clone(),
         variant: situation.variant.clone(),
         engines,

@@ -47,6 +47,9 @@ pub struct MatchConfig {
     pub startup: Duration,
     /// Games played at once.
     pub concurrency: usize,
+    /// With `--use-affinity`, the CPU of each of the `concurrency` game threads, on which it and
+    /// the engines it starts run; empty otherwise.
+    pub affinity: Vec<usize>,
     /// What a fault does to a game of three or more seats.
     pub on_fault: OnFault,
     /// Where per-game transcripts go, if anywhere.
@@ -92,6 +95,14 @@ pub enum MatchError {
         path: PathBuf,
         /// Why.
         source: std::io::Error,
+    },
+    /// A game thread could not be pinned to its CPU (`--use-affinity`).
+    #[error("cannot run on CPU {cpu}: {reason}")]
+    Affinity {
+        /// The CPU.
+        cpu: usize,
+        /// Why.
+        reason: String,
     },
     /// A transcript could not be written.
     #[error("cannot write the transcript {path}: {source}")]

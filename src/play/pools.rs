@@ -65,21 +65,24 @@ impl Pools {
         })
     }
 
-    /// An idle engine of `spec` that may play a game of `group`, or a new one whose handshake is
-    /// sent but not yet answered (see [`Pools::finish`]), so that a game's engines start together;
-    /// its traffic goes to `transcript` either way.
+    /// An idle engine of `spec` that may play a game of `group` on `cpu` (the one CPU it runs on,
+    /// with `--use-affinity`), or a new one whose handshake is sent but not yet answered (see
+    /// [`Pools::finish`]), so that a game's engines start together; its traffic goes to
+    /// `transcript` either way.
     pub(super) fn begin(
         &self,
         config: &MatchConfig,
         spec: usize,
-        group: usize,
+        (group, cpu): (usize, Option<usize>),
         transcript: Option<&Transcript>,
     ) -> Result<Taking, NotStarted> {
         let idle = {
             let mut idle = self.idle[spec]
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let fits = |p: &Pooled| !(self.fresh_per_group && p.groups.contains(&group));
+            let fits = |p: &Pooled| {
+                p.engine.cpu() == cpu && !(self.fresh_per_group && p.groups.contains(&group))
+            };
             idle.iter().rposition(fits).map(|at| idle.swap_remove(at))
         };
         if let Some(mut pooled) = idle {
@@ -90,6 +93,7 @@ impl Pools {
         let engine_spec = &config.engines[spec];
         let codecup = engine_spec.proto == Proto::CodeCup;
         let mut command = engine_spec.command.clone();
+        command.cpu = cpu;
         if codecup {
             // A process per game, told its time in its command; there is no handshake.
             command.command =

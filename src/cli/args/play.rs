@@ -235,6 +235,12 @@ pub struct PlayArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = at_least_1)]
     pub concurrency: usize,
+    /// Pin each game to a CPU of its own: the Nth game played at once, the referee's side and
+    /// its engines, runs on the Nth CPU of the list (`0-3,8`; with no list, the CPUs this
+    /// process may use), where engine and referee wake each other at least cost. As
+    /// fastchess's and cutechess-cli's `-use-affinity`.
+    #[arg(long, value_name = "CPUS", num_args = 0..=1, default_missing_value = "all")]
+    pub use_affinity: Option<String>,
     /// What a fault does in a game of three or more seats: `forfeit` ends it (the faulty seat
     /// loses), `substitute` has the referee play random legal moves for the faulty seat, which
     /// cannot win. Two-seat games always forfeit.

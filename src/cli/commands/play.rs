@@ -133,6 +133,61 @@ fn openings_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Openi
     ))
 }
 
+/// The CPUs of `--use-affinity LIST` (`0-3,8`, or `all`: those this process may use), one for
+/// each of the `concurrency` games played at once; refused when a CPU is not one this process
+/// may use or there are too few.
+fn affinity(list: &str, concurrency: usize) -> Result<Vec<usize>, Error> {
+    let usable = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0)).map_err(|e| {
+        Error::Usage(format!(
+            "--use-affinity: cannot read this process's CPUs: {e}"
+        ))
+    })?;
+    let usable: Vec<usize> = (0..nix::sched::CpuSet::count())
+        .filter(|&cpu| usable.is_set(cpu).unwrap_or(false))
+        .collect();
+    let shown = usable
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let cpus: Vec<usize> = match list {
+        "all" => usable.clone(),
+        _ => {
+            let bad = || {
+                Error::Usage(format!(
+                    "--use-affinity {list}: expected CPU numbers and ranges such as 0-3,8"
+                ))
+            };
+            let mut cpus = Vec::new();
+            for part in list.split(',') {
+                let (low, high) = part.split_once('-').unwrap_or((part, part));
+                let (low, high): (usize, usize) = (
+                    low.trim().parse().map_err(|_| bad())?,
+                    high.trim().parse().map_err(|_| bad())?,
+                );
+                if low > high || high - low > 4096 {
+                    return Err(bad());
+                }
+                cpus.extend(low..=high);
+            }
+            cpus
+        }
+    };
+    if let Some(cpu) = cpus.iter().find(|cpu| !usable.contains(cpu)) {
+        return Err(Error::Usage(format!(
+            "--use-affinity: CPU {cpu} is not one this process may use ({shown})"
+        )));
+    }
+    if cpus.len() < concurrency {
+        return Err(Error::Usage(format!(
+            "--use-affinity gives each of the {concurrency} games played at once a CPU of its \
+             own, and {list} names {}",
+            cpus.len()
+        )));
+    }
+    Ok(cpus[..concurrency].to_vec())
+}
+
 /// The match configuration `play` asks for: its engines (the built-in bots when none is given),
 /// clocks, seed (drawn when not given), and openings, checked for games of `seats` seats.
 fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Error> {
@@ -167,6 +222,10 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         time_margin: Duration::from_millis(play.timemargin),
         startup: Duration::from_millis(play.startup),
         concurrency: play.concurrency,
+        affinity: match &play.use_affinity {
+            Some(list) => affinity(list, play.concurrency)?,
+            None => Vec::new(),
+        },
         on_fault: match play.on_fault {
             OnFaultArg::Forfeit => OnFault::Forfeit,
             OnFaultArg::Substitute => OnFault::Substitute,

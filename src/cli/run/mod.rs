@@ -516,6 +516,7 @@ mod tests {
 
     fn config(variant: Option<&str>) -> MatchConfig {
         MatchConfig {
+            affinity: Vec::new(),
             game: "pegs".into(),
             variant: variant.map(str::to_owned),
             engines: ["a", "b", "c"]

@@ -116,6 +116,7 @@ fn config(game: &str, seats: usize, on_fault: OnFault, human: bool) -> MatchConf
         .collect();
     engines[0].command.terminal = human;
     MatchConfig {
+        affinity: Vec::new(),
         game: game.to_owned(),
         variant: None,
         engines,
