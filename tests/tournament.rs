@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use assert_cmd::cargo::cargo_bin;
-use common::{Workspace, stats_json as stats, valid_records};
+use common::{Workspace, referee, stats_json as stats, valid_records};
+use predicates::prelude::*;
 use serde_json::Value;
 
 /// Three seeded random bots: every game is the same on every run, so runs can be compared.
@@ -421,4 +422,44 @@ fn match_tournament_and_stats_print_the_same_standings_for_the_same_records() {
         .map(|e| e["points"].as_f64().unwrap())
         .sum();
     assert!((points - 6.0).abs() < 1e-9, "{points} points for 6 games");
+}
+
+/// Run twice without `--out`, a tournament keeps each run's records in a file of its own, named
+/// on stderr, instead of refusing the second run; `--resume` still needs the file named.
+#[test]
+fn without_out_each_run_keeps_its_records_in_a_new_file_it_names() {
+    let work = Workspace::new("tournament-default-out");
+    let run = || {
+        referee()
+            .current_dir(work.dir())
+            .args([
+                "tournament",
+                "--game",
+                "pegs",
+                "--movetime",
+                "100",
+                "--seed",
+                "1",
+            ])
+            .args([
+                "--engine", "random", "--engine", "random", "--engine", "search",
+            ])
+            .assert()
+            .success()
+    };
+    for n in 1..=2 {
+        let name = format!("tournament-pegs-{n}.jsonl");
+        run().stderr(predicate::str::contains(format!("records go to {name}")));
+        let text = std::fs::read_to_string(work.file(&name)).unwrap();
+        assert_eq!(text.lines().count(), 3, "{text}");
+    }
+    referee()
+        .current_dir(work.dir())
+        .args(["tournament", "--game", "pegs", "--resume"])
+        .args([
+            "--engine", "random", "--engine", "random", "--engine", "search",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--resume needs --out"));
 }

@@ -88,7 +88,7 @@ pub struct MatchArgs {
     #[arg(long, value_parser = at_least_1)]
     pub rounds: Option<usize>,
     /// Append each finished game's record to this file, one JSON line each; it is the match's
-    /// state for --resume.
+    /// state for --resume. Without it a match keeps no records (a tournament always does).
     #[arg(short = 'o', long, visible_alias = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Resuming, sharding and stopping early, shared with `tournament`.
@@ -114,15 +114,10 @@ pub struct TournamentArgs {
     #[arg(long, value_parser = at_least_1)]
     pub games: Option<usize>,
     /// The records file: each finished game is appended as one JSON line; it is the tournament's
-    /// state for --resume.
-    #[arg(
-        short = 'o',
-        long,
-        visible_alias = "output",
-        value_name = "FILE",
-        default_value = "tournament.jsonl"
-    )]
-    pub out: PathBuf,
+    /// state for --resume. Without it, a new file TOURNAMENT-GAME-N.jsonl (the first N not yet
+    /// taken) in the current directory, named on stderr as the run starts.
+    #[arg(short = 'o', long, visible_alias = "output", value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// Resuming, sharding and stopping early, shared with `match`.
     #[command(flatten)]
     pub run: RunArgs,

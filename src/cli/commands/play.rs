@@ -336,11 +336,30 @@ pub fn tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandRe
     let seats = args.play.seats;
     let seed_given = args.play.seed.is_some();
     let secret_file = args.run.secret.clone();
-    let tournament = tournament_of(args.run, format, rounds, None, seats, Some(args.out))?;
+    // A tournament always keeps its records: in a file of its own unless told which.
+    let fresh = (args.out.is_none() && !args.run.resume).then(|| fresh_records(&args.play.game));
+    let out = args.out.or(fresh.clone());
+    let tournament = tournament_of(args.run, format, rounds, None, seats, out)?;
     let mut config = play_config(args.play, seats)?;
+    if let Some(fresh) = fresh {
+        let shown = fresh.display();
+        eprintln!(
+            "referee: records go to {shown} (--out FILE names the file; --resume --out {shown} \
+             goes on with this run if it stops)"
+        );
+    }
     keep_private(&mut config, seed_given, secret_file, &tournament)?;
     announce_containment(&config);
     run(&config, &tournament, json, stdout)
+}
+
+/// `tournament-GAME-N.jsonl` in the current directory, the first N not yet taken: a tournament
+/// run twice without `--out` keeps two files instead of refusing the second run.
+fn fresh_records(game: &str) -> PathBuf {
+    (1..)
+        .map(|n| PathBuf::from(format!("tournament-{game}-{n}.jsonl")))
+        .find(|path| std::fs::symlink_metadata(path).is_err())
+        .unwrap_or_else(|| PathBuf::from(format!("tournament-{game}.jsonl")))
 }
 
 /// Says, before a run that contains its engines (a sandbox, a user or limits) starts, what holds
