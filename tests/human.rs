@@ -299,3 +299,42 @@ fn undo_against_a_codecup_program_leaves_the_move_and_says_so() {
     assert_eq!(moves(&records[0]).len(), 2, "{}", records[0]);
     assert_eq!(records[0]["end"]["reason"], "resignation");
 }
+
+/// The person is told who sits where, by colour and name, and each move by who played it; no
+/// engine is told the names (an engine could play its opponent rather than the game).
+#[test]
+fn the_person_hears_each_move_by_the_seats_colour_and_name() {
+    let work = Workspace::new("names");
+    let output = referee()
+        .args([
+            "match", "--game", "dvonn", "--seed", "5", "--engine", "human",
+        ])
+        .args(["--engine", "search", "--log-dir"])
+        .arg(work.file("logs"))
+        .write_stdin("A1\nresign\n")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stdout}");
+    let log = std::fs::read_to_string(work.file("logs").join("game-00001.log")).unwrap();
+    let newgames: Vec<&str> = log.lines().filter(|l| l.contains(" newgame ")).collect();
+    assert_eq!(newgames.len(), 2, "{log}");
+    for line in newgames {
+        assert_eq!(
+            line.contains("names=human,search"),
+            line.contains("human <"),
+            "{line}"
+        );
+    }
+    assert!(
+        stdout.contains("you are seat 0, white, against black (search)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("black (search) plays "), "{stdout}");
+    let (stdout, _) = play("names-pegs", &["--game", "pegs", "--seed", "5"], "resign\n");
+    assert!(
+        stdout.contains("you are seat 0, against seat 1 (search)"),
+        "{stdout}"
+    );
+}

@@ -33,6 +33,8 @@ pub struct Terminal<I, O> {
     /// The ply at which the person last asked to take a move back, until asked again.
     undo_asked_at: Option<usize>,
     line: Vec<u8>,
+    /// Each seat as the person is told it: its colour or number, and its engine's name.
+    seats: Vec<String>,
 }
 
 impl<I: BufRead, O: Write> Terminal<I, O> {
@@ -45,12 +47,25 @@ impl<I: BufRead, O: Write> Terminal<I, O> {
             mine: 0,
             undo_asked_at: None,
             line: Vec::new(),
+            seats: Vec::new(),
         }
     }
 
-    /// A new game begins, `seat` is the person's.
-    pub fn new_game(&mut self, game: &AnyGame, seat: Seat) -> io::Result<()> {
+    /// A new game begins, `seat` is the person's; `names` are the engines' in seat order, when
+    /// the referee tells them.
+    pub fn new_game(&mut self, game: &AnyGame, seat: Seat, names: Vec<String>) -> io::Result<()> {
         self.mine = 0;
+        self.seats = (0..game.seats())
+            .map(|s| {
+                let label = game
+                    .seat_colour(s)
+                    .map_or_else(|| format!("seat {s}"), str::to_owned);
+                match names.get(s) {
+                    Some(name) => format!("{label} ({name})"),
+                    None => label,
+                }
+            })
+            .collect();
         if self.quiet {
             return Ok(());
         }
@@ -58,11 +73,21 @@ impl<I: BufRead, O: Write> Terminal<I, O> {
             .variant()
             .map(|v| format!(" ({v})"))
             .unwrap_or_default();
+        let colour = game
+            .seat_colour(seat)
+            .map(|c| format!(", {c}"))
+            .unwrap_or_default();
+        let others: Vec<&str> = (self.seats.iter().enumerate())
+            .filter(|&(s, _)| s != seat)
+            .map(|(_, label)| label.as_str())
+            .collect();
         writeln!(
             self.output,
-            "\nNew game of {}{variant}, {} seats: you are seat {seat}. Type help for the commands.",
+            "\nNew game of {}{variant}, {} seats: you are seat {seat}{colour}, against {}. Type help \
+             for the commands.",
             game.id(),
-            game.seats()
+            game.seats(),
+            others.join(", ")
         )?;
         self.output.flush()
     }
@@ -81,7 +106,10 @@ impl<I: BufRead, O: Write> Terminal<I, O> {
         }
         match seat {
             Some(seat) if seat == me => {}
-            Some(seat) => writeln!(self.output, "seat {seat} plays {mv}")?,
+            Some(seat) => match self.seats.get(seat) {
+                Some(label) => writeln!(self.output, "{label} plays {mv}")?,
+                None => writeln!(self.output, "seat {seat} plays {mv}")?,
+            },
             // The deal is seen in the hand shown with the position.
             None if mv.starts_with("deal ") => {}
             None => writeln!(self.output, "{mv}")?,

@@ -243,8 +243,11 @@ impl BotState {
                 self.game_seed = self.seed ^ keys.seed.unwrap_or(0);
                 let view = SeatView::start(&new)?;
                 if let Some(terminal) = &mut self.terminal {
+                    let names: Vec<String> = (new.option("names"))
+                        .map(|n| n.split(',').map(str::to_owned).collect())
+                        .unwrap_or_default();
                     terminal
-                        .new_game(view.game(), view.seat())
+                        .new_game(view.game(), view.seat(), names)
                         .map_err(|e| e.to_string())?;
                 }
                 self.view = Some(view);

@@ -112,6 +112,10 @@ macro_rules! games {
                 dispatch!(self, g => g.seats())
             }
 
+            fn seat_colour(&self, seat: Seat) -> Option<&'static str> {
+                dispatch!(self, g => g.seat_colour(seat))
+            }
+
             fn ply(&self) -> usize {
                 dispatch!(self, g => g.ply())
             }

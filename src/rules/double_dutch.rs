@@ -356,6 +356,13 @@ impl Game for DoubleDutch {
         self.seats.into()
     }
 
+    fn seat_colour(&self, seat: Seat) -> Option<&'static str> {
+        SEAT_NAMES
+            .get(seat)
+            .copied()
+            .filter(|_| seat < self.seats())
+    }
+
     fn ply(&self) -> usize {
         self.ply.into()
     }

@@ -466,6 +466,10 @@ impl Game for Dvonn {
         2
     }
 
+    fn seat_colour(&self, seat: Seat) -> Option<&'static str> {
+        [Colour::White, Colour::Black].get(seat).map(|c| c.name())
+    }
+
     fn ply(&self) -> usize {
         self.ply.into()
     }

@@ -272,6 +272,12 @@ pub trait Game: Clone + fmt::Debug {
     /// How many seats play.
     fn seats(&self) -> usize;
 
+    /// The colour `seat` plays, where the game names one (DVONN's white and black).
+    fn seat_colour(&self, seat: Seat) -> Option<&'static str> {
+        let _ = seat;
+        None
+    }
+
     /// How many plies have been played.
     fn ply(&self) -> usize;
 

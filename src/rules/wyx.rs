@@ -451,6 +451,10 @@ impl Game for Wyx {
         2
     }
 
+    fn seat_colour(&self, seat: usize) -> Option<&'static str> {
+        COLOURS.get(seat).copied()
+    }
+
     fn ply(&self) -> usize {
         self.ply.into()
     }

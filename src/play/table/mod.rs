@@ -53,6 +53,9 @@ pub(super) struct Table<'a, P: Player> {
     codecup: Vec<Option<CodeCupSeat>>,
     /// The human seats (`--engine human`), which may take a move back in a game without a clock.
     human: Vec<bool>,
+    /// The engines' names in seat order, as a human seat is told them (`names=a,b`): no space or
+    /// comma inside a name.
+    names: String,
     /// Each seat's engine's own `newgame` keys (`nodes=1000 option.Hash=64`).
     newgame_keys: Vec<Vec<(String, String)>>,
     /// Plies to play again after an undo, told to the engines as they are played.
@@ -97,6 +100,10 @@ impl<'a, P: Player> Table<'a, P> {
                 .map(|spec| (spec.proto == Proto::CodeCup).then(CodeCupSeat::default))
                 .collect(),
             human: specs.iter().map(|spec| spec.command.terminal).collect(),
+            names: (specs.iter())
+                .map(|spec| spec.command.name.replace([' ', ',', '\t'], "_"))
+                .collect::<Vec<_>>()
+                .join(","),
             newgame_keys: specs.iter().map(|spec| spec.newgame_keys.clone()).collect(),
             redo: VecDeque::new(),
             move_text: String::new(),
@@ -187,6 +194,11 @@ impl<P: Player> Table<'_, P> {
                 ..GameKeys::default()
             };
             self.clocks[seat].control().tell(&mut keys);
+            // A person is told who sits where; engines are not (an engine could play its
+            // opponent rather than the game).
+            if self.human[seat] {
+                keys.others.push(("names".into(), self.names.clone()));
+            }
             let command = Command::NewGame(NewGame {
                 game: id.to_owned(),
                 variant: variant.clone(),
