@@ -35,38 +35,63 @@ fn registry() -> MutexGuard<'static, Registry> {
 
 type Request = (Command, Sender<io::Result<Child>>);
 
-/// The thread every engine is started from. A parent-death signal is sent when the *thread* that
-/// started a process ends, not the process; engines outlive the game threads that use them, so
-/// they are all started from this one, which lives as long as the referee.
+/// The threads every engine is started from. A parent-death signal is sent when the *thread*
+/// that started a process ends, not the process; engines outlive the game threads that use them,
+/// so they are all started from these, which live as long as the referee. There are several, so
+/// that a game's engines start side by side (a start waits for its process to exec).
 static SPAWNER: OnceLock<Sender<Request>> = OnceLock::new();
+
+/// How many threads start engines.
+const SPAWNERS: usize = 4;
 
 fn spawner() -> &'static Sender<Request> {
     SPAWNER.get_or_init(|| {
         let (sender, requests) = mpsc::channel::<Request>();
-        std::thread::spawn(move || {
-            for (mut command, reply) in requests {
-                let _ = reply.send(start_now(&mut command));
-            }
-        });
+        let requests = Arc::new(Mutex::new(requests));
+        for _ in 0..SPAWNERS {
+            let requests = Arc::clone(&requests);
+            std::thread::spawn(move || {
+                loop {
+                    let next = requests
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .recv();
+                    let Ok((mut command, reply)) = next else {
+                        break;
+                    };
+                    let _ = reply.send(start_now(&mut command));
+                }
+            });
+        }
         sender
     })
 }
 
+/// The error of a start refused because the referee is stopping.
+fn stopping_error() -> io::Error {
+    io::Error::new(io::ErrorKind::Interrupted, "the referee is stopping")
+}
+
 /// Starts `command` (which must ask for its own process group) unless the referee is stopping,
-/// and lists its group. The registry stays locked from the check to the listing, so a stop either
-/// comes first and nothing starts, or comes after and kills what started.
+/// and lists its group. The stop is looked at again, with the registry locked, once the process
+/// is started: a stop either lists it to kill (it came after), or is seen here and the process
+/// killed at once (it came while the process started), so nothing started outlives a stop.
 fn start_now(command: &mut Command) -> io::Result<Child> {
-    let mut registry = registry();
-    if STOPPING.load(Ordering::SeqCst) || DRAINING.load(Ordering::SeqCst) {
-        return Err(io::Error::new(
-            io::ErrorKind::Interrupted,
-            "the referee is stopping",
-        ));
+    let stopping = || STOPPING.load(Ordering::SeqCst) || DRAINING.load(Ordering::SeqCst);
+    if stopping() {
+        return Err(stopping_error());
     }
-    let child = command.spawn()?;
-    registry
-        .groups
-        .push(i32::try_from(child.id()).expect("process ids fit i32"));
+    let mut child = command.spawn()?;
+    let group = i32::try_from(child.id()).expect("process ids fit i32");
+    let mut registry = registry();
+    if stopping() {
+        drop(registry);
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(stopping_error());
+    }
+    registry.groups.push(group);
     Ok(child)
 }
 

@@ -12,7 +12,7 @@ use crate::records::replay::Replay;
 use crate::records::{End, Record};
 use crate::rules::game::{Game, Setup};
 
-use crate::play::pools::{NotStarted, Pooled, Pools, quit_idle};
+use crate::play::pools::{NotStarted, Pooled, Pools, Taking, quit_idle};
 use crate::play::table::Table;
 
 pub use crate::play::config::{MatchConfig, MatchError, OnFault, PROBE_KEY};
@@ -268,6 +268,44 @@ fn play_one(
     })
 }
 
+/// Every seat's engine taken from its pool, in seat order: idle ones first, then the new
+/// ones, started side by side when there are several (each start waits for its process to exec).
+fn begin_all(
+    config: &MatchConfig,
+    pools: &Pools,
+    scheduled: &Scheduled,
+    transcript: &Option<Transcript>,
+    cpu: Option<usize>,
+) -> Vec<(usize, Result<Taking, NotStarted>)> {
+    let group = (scheduled.group, cpu);
+    let mut begun: Vec<(usize, Result<Taking, NotStarted>)> = Vec::new();
+    let mut new = Vec::new();
+    for (seat, &spec) in scheduled.engines.iter().enumerate() {
+        match pools.take_idle(spec, group, transcript.as_ref()) {
+            Some(idle) => begun.push((seat, Ok(idle))),
+            None => new.push((seat, spec)),
+        }
+    }
+    let start = |spec: usize| pools.start_new(config, spec, cpu, transcript.as_ref());
+    match new.as_slice() {
+        [] => {}
+        [(seat, spec)] => begun.push((*seat, start(*spec))),
+        _ => std::thread::scope(|scope| {
+            let started: Vec<_> = (new.iter())
+                .map(|&(seat, spec)| (seat, scope.spawn(move || start(spec))))
+                .collect();
+            for (seat, handle) in started {
+                let result = handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                begun.push((seat, result));
+            }
+        }),
+    }
+    begun.sort_by_key(|(seat, _)| *seat);
+    begun
+}
+
 /// A game's engines as [`take_engines`] seats them.
 struct Seated {
     engines: Vec<Engine>,
@@ -291,18 +329,18 @@ fn take_engines(
     let seats = scheduled.engines.len();
     let mut taking = Vec::with_capacity(seats);
     let mut failure = None;
-    for (seat, &spec) in scheduled.engines.iter().enumerate() {
-        match pools.begin(config, spec, (scheduled.group, cpu), transcript.as_ref()) {
-            Ok(taken) => taking.push(taken),
-            Err(not_started) => {
-                failure = Some((seat, spec, not_started));
-                break;
+    for (seat, result) in begin_all(config, pools, scheduled, transcript, cpu) {
+        match result {
+            Ok(taken) => taking.push((seat, taken)),
+            Err(not_started) if failure.is_none() => {
+                failure = Some((seat, scheduled.engines[seat], not_started));
             }
+            Err(_) => {}
         }
     }
     let mut engines = Vec::with_capacity(seats);
     let mut groups = Vec::with_capacity(seats);
-    for (seat, taken) in taking.into_iter().enumerate() {
+    for (seat, taken) in taking {
         let spec = scheduled.engines[seat];
         match pools.finish(config, spec, taken) {
             Ok(pooled) if failure.is_none() => {

@@ -66,16 +66,13 @@ impl Pools {
     }
 
     /// An idle engine of `spec` that may play a game of `group` on `cpu` (the one CPU it runs on,
-    /// with `--use-affinity`), or a new one whose handshake is sent but not yet answered (see
-    /// [`Pools::finish`]), so that a game's engines start together; its traffic goes to
-    /// `transcript` either way.
-    pub(super) fn begin(
+    /// with `--use-affinity`), if there is one; its traffic goes to `transcript`.
+    pub(super) fn take_idle(
         &self,
-        config: &MatchConfig,
         spec: usize,
         (group, cpu): (usize, Option<usize>),
         transcript: Option<&Transcript>,
-    ) -> Result<Taking, NotStarted> {
+    ) -> Option<Taking> {
         let idle = {
             let mut idle = self.idle[spec]
                 .lock()
@@ -85,10 +82,21 @@ impl Pools {
             };
             idle.iter().rposition(fits).map(|at| idle.swap_remove(at))
         };
-        if let Some(mut pooled) = idle {
-            pooled.engine.set_transcript(transcript.cloned());
-            return Ok(Taking::Idle(pooled));
-        }
+        let mut pooled = idle?;
+        pooled.engine.set_transcript(transcript.cloned());
+        Some(Taking::Idle(pooled))
+    }
+
+    /// A new engine of `spec` on `cpu`, its handshake sent but not yet answered (see
+    /// [`Pools::finish`]), so that a game's engines start together; its traffic goes to
+    /// `transcript`.
+    pub(super) fn start_new(
+        &self,
+        config: &MatchConfig,
+        spec: usize,
+        cpu: Option<usize>,
+        transcript: Option<&Transcript>,
+    ) -> Result<Taking, NotStarted> {
         let sandbox = self.sandbox.as_ref().map(|s| (s, spec));
         let engine_spec = &config.engines[spec];
         let codecup = engine_spec.proto == Proto::CodeCup;
@@ -114,7 +122,7 @@ impl Pools {
         Ok(Taking::Starting { engine, deadline })
     }
 
-    /// The engine [`Pools::begin`] took, its handshake answered.
+    /// The engine [`Pools::take_idle`] or [`Pools::start_new`] took, its handshake answered.
     pub(super) fn finish(
         &self,
         config: &MatchConfig,
