@@ -218,7 +218,8 @@ impl Dvonn {
         self.removed_by_last_move.into()
     }
 
-    fn placing(&self) -> bool {
+    /// Whether pieces are still being placed (the first 49 plies).
+    pub fn placing(&self) -> bool {
         self.ply < PLACEMENTS
     }
 
