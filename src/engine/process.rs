@@ -129,14 +129,7 @@ pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
         cgroup,
         cpu,
     } = how;
-    let cpus = match cpu {
-        Some(cpu) => {
-            let mut set = nix::sched::CpuSet::new();
-            set.set(cpu).map_err(io::Error::from)?;
-            Some(set)
-        }
-        None => None,
-    };
+    let cpus = cpu.map(only_cpu).transpose()?;
     // SAFETY: the closure runs in the forked child before exec and makes only async-signal-safe
     // system calls (setsid, dup2, write, setgroups, setgid, setuid, setrlimit, prctl, getppid,
     // sched_setaffinity);
@@ -184,6 +177,22 @@ pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
     answer
         .recv()
         .map_err(|_| io::Error::other("the engine starter thread is gone"))?
+}
+
+/// The set of CPUs that holds `cpu` alone.
+fn only_cpu(cpu: usize) -> io::Result<nix::sched::CpuSet> {
+    let mut set = nix::sched::CpuSet::new();
+    set.set(cpu)?;
+    Ok(set)
+}
+
+/// Runs the calling thread on `cpu` alone from now on (`--use-affinity`); the engines it starts
+/// are pinned by [`Start::cpu`].
+pub fn run_on(cpu: usize) -> io::Result<()> {
+    Ok(nix::sched::sched_setaffinity(
+        Pid::from_raw(0),
+        &only_cpu(cpu)?,
+    )?)
 }
 
 /// Takes `group` off the list once its process is reaped.

@@ -386,11 +386,8 @@ fn pin_this_thread(cpu: Option<usize>) -> Result<(), MatchError> {
     let Some(cpu) = cpu else {
         return Ok(());
     };
-    let mut set = nix::sched::CpuSet::new();
-    set.set(cpu)
-        .and_then(|()| nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), &set))
-        .map_err(|e| MatchError::Affinity {
-            cpu,
-            reason: e.to_string(),
-        })
+    crate::engine::process::run_on(cpu).map_err(|e| MatchError::Affinity {
+        cpu,
+        reason: e.to_string(),
+    })
 }
