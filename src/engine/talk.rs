@@ -3,7 +3,7 @@
 //! and kept (its end is in `end.rs`).
 
 use std::collections::VecDeque;
-use std::fmt::Write as _;
+
 use std::io::{ErrorKind, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
@@ -163,7 +163,10 @@ impl Engine {
         self.next_id += 1;
         let mut line = self.spare_lines.pop().unwrap_or_default();
         line.clear();
-        let _ = writeln!(line, "{id} {command}");
+        line.push_str(itoa::Buffer::new().format(id));
+        line.push(' ');
+        line.push_str(command);
+        line.push('\n');
         self.note('<', line.trim_end_matches('\n'));
         if self.outbox.is_empty() {
             self.outbox_from = id;

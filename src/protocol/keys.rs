@@ -140,16 +140,20 @@ impl ClockKeys {
 }
 
 impl fmt::Display for ClockKeys {
+    /// Written at every ply: the numbers go through `itoa`, not the formatting machinery.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut words = Words::new(f);
-        words.key("movetime", self.movetime)?;
-        words.key("time", self.time)?;
-        words.key("inc", self.inc)?;
-        words.key("movestogo", self.movestogo)?;
-        for (i, ms) in self.clocks.iter().enumerate() {
+        words.number("movetime", self.movetime)?;
+        words.number("time", self.time)?;
+        words.number("inc", self.inc)?;
+        words.number("movestogo", self.movestogo)?;
+        for (i, &ms) in self.clocks.iter().enumerate() {
             match i {
-                0 => words.key("clocks", Some(ms))?,
-                _ => write!(words.f, ",{ms}")?,
+                0 => words.number("clocks", Some(ms))?,
+                _ => {
+                    words.f.write_char(',')?;
+                    words.f.write_str(itoa::Buffer::new().format(ms))?;
+                }
             }
         }
         Ok(())
@@ -171,11 +175,27 @@ impl<'a, 'b> Words<'a, 'b> {
         let Some(value) = value else {
             return Ok(());
         };
+        self.name(key)?;
+        write!(self.f, "{value}")
+    }
+
+    /// `key=N`, the number written as [`Words::key`] would, faster.
+    fn number(&mut self, key: &str, value: Option<u64>) -> fmt::Result {
+        let Some(value) = value else {
+            return Ok(());
+        };
+        self.name(key)?;
+        self.f.write_str(itoa::Buffer::new().format(value))
+    }
+
+    /// The separating space and `key=`.
+    fn name(&mut self, key: &str) -> fmt::Result {
         if !self.first {
             self.f.write_char(' ')?;
         }
         self.first = false;
-        write!(self.f, "{key}={value}")
+        self.f.write_str(key)?;
+        self.f.write_char('=')
     }
 }
 

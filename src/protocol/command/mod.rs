@@ -1,6 +1,6 @@
 //! Commands of the session protocol: the `Command` type, its `Display`, and its nom parser.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
 use nom::bytes::complete::take_while1;
@@ -440,10 +440,12 @@ impl Command {
 
 /// `play`'s arguments: ` SEAT MOVE`, or ` MOVE` with no seat.
 fn play_args(f: &mut fmt::Formatter<'_>, seat: Option<Seat>, mv: &str) -> fmt::Result {
-    match seat {
-        Some(seat) => write!(f, " {seat} {mv}"),
-        None => write!(f, " {mv}"),
+    if let Some(seat) = seat {
+        f.write_char(' ')?;
+        f.write_str(itoa::Buffer::new().format(seat))?;
     }
+    f.write_char(' ')?;
+    f.write_str(mv)
 }
 
 /// A `play` command as [`Command::Play`] writes it, from a borrowed move: what the match loop
