@@ -9,6 +9,8 @@
 //! seed of protocol.md, "Random draws", and the genmove's number), and prints p50 / p99 / max of
 //! the differences in microseconds.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
@@ -21,17 +23,9 @@ const GAMES: usize = 60;
 
 fn main() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let machine = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            (info.lines())
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
-        })
-        .unwrap_or_default();
     println!(
-        "clock fairness: charged minus seen by the engine, per move, {GAMES} DVONN games each; {machine}, {} CPUs",
-        std::thread::available_parallelism().map_or(0, usize::from)
+        "clock fairness: charged minus seen by the engine, per move, {GAMES} DVONN games each; {}",
+        common::machine()
     );
     for concurrency in [1, 2] {
         let run = dir.path().join(format!("c{concurrency}"));

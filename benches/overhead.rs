@@ -6,6 +6,8 @@
 //! and engine on it) and free; each time the referee and the driver alternate, [`RUNS`] of each.
 //! Before timing, the driver's lines are checked byte for byte against the referee's transcripts.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -306,33 +308,11 @@ fn show(what: &str, values: Vec<f64>, unit: &str) {
     println!("  {what}: {median:.1} {unit} [{low:.1} .. {high:.1}]");
 }
 
-/// The CPU model and how many CPUs this process may use.
-fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("model name")?
-                .split_once(':')
-                .map(|(_, m)| m.trim())
-        })
-        .unwrap_or("unknown CPU")
-        .to_owned();
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!("{model}, {cpus} CPUs")
-}
-
 /// Pins this process (every thread it starts, and their children) to the first CPU it may use.
 fn pin() {
-    use nix::sched::{CpuSet, sched_getaffinity, sched_setaffinity};
-    use nix::unistd::Pid;
-    let allowed = sched_getaffinity(Pid::from_raw(0)).expect("sched_getaffinity");
-    let first = (0..CpuSet::count())
-        .find(|&cpu| allowed.is_set(cpu).unwrap_or(false))
-        .expect("a CPU");
-    let mut one = CpuSet::new();
-    one.set(first).expect("a CPU number in range");
-    sched_setaffinity(Pid::from_raw(0), &one).expect("sched_setaffinity");
+    use referee::engine::process::{run_on, usable_cpus};
+    let first = *usable_cpus().expect("the CPUs").first().expect("a CPU");
+    run_on(first).expect("sched_setaffinity");
 }
 
 /// Runs this bench again as a child for `phase`, which prints its own figures.
@@ -362,7 +342,7 @@ fn main() {
             phase(true);
         }
         Err(_) => {
-            println!("{}", machine());
+            println!("{}", common::machine());
             println!(
                 "{GAMES} DVONN games between two random bots, answering in microseconds; referee and bare \
                  driver alternate, {RUNS} runs of each; median [lowest .. highest]."

@@ -891,10 +891,7 @@ fn cutechess_spellings_work_or_say_what_to_type() {
 /// listed, and a CPU the referee may not use, or too few of them, is refused.
 #[test]
 fn use_affinity_pins_each_game_and_its_engines_to_a_cpu_of_its_own() {
-    let usable = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0)).unwrap();
-    let usable: Vec<usize> = (0..nix::sched::CpuSet::count())
-        .filter(|&cpu| usable.is_set(cpu).unwrap())
-        .collect();
+    let usable = referee::engine::process::usable_cpus().unwrap();
     let at_once = usable.len().min(2);
     let work = Workspace::new("affinity");
     let logs = work.file("logs");

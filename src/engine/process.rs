@@ -186,6 +186,14 @@ fn only_cpu(cpu: usize) -> io::Result<nix::sched::CpuSet> {
     Ok(set)
 }
 
+/// The CPUs the calling thread may run on, in order.
+pub fn usable_cpus() -> io::Result<Vec<usize>> {
+    let allowed = nix::sched::sched_getaffinity(Pid::from_raw(0))?;
+    Ok((0..nix::sched::CpuSet::count())
+        .filter(|&cpu| allowed.is_set(cpu).unwrap_or(false))
+        .collect())
+}
+
 /// Runs the calling thread on `cpu` alone from now on (`--use-affinity`); the engines it starts
 /// are pinned by [`Start::cpu`].
 pub fn run_on(cpu: usize) -> io::Result<()> {

@@ -137,14 +137,11 @@ fn openings_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Openi
 /// each of the `concurrency` games played at once; refused when a CPU is not one this process
 /// may use or there are too few.
 fn affinity(list: &str, concurrency: usize) -> Result<Vec<usize>, Error> {
-    let usable = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0)).map_err(|e| {
+    let usable = crate::engine::process::usable_cpus().map_err(|e| {
         Error::Usage(format!(
             "--use-affinity: cannot read this process's CPUs: {e}"
         ))
     })?;
-    let usable: Vec<usize> = (0..nix::sched::CpuSet::count())
-        .filter(|&cpu| usable.is_set(cpu).unwrap_or(false))
-        .collect();
     let shown = usable
         .iter()
         .map(usize::to_string)

@@ -53,9 +53,9 @@ pub(super) struct Table<'a, P: Player> {
     codecup: Vec<Option<CodeCupSeat>>,
     /// The human seats (`--engine human`), which may take a move back in a game without a clock.
     human: Vec<bool>,
-    /// The engines' names in seat order, as a human seat is told them (`names=a,b`): no space or
-    /// comma inside a name.
-    names: String,
+    /// The engines' names in seat order, as a human seat is told them (`names=a,b`; no space or
+    /// comma inside a name), when a human sits at the table.
+    names: Option<String>,
     /// Each seat's engine's own `newgame` keys (`nodes=1000 option.Hash=64`).
     newgame_keys: Vec<Vec<(String, String)>>,
     /// Plies to play again after an undo, told to the engines as they are played.
@@ -100,10 +100,12 @@ impl<'a, P: Player> Table<'a, P> {
                 .map(|spec| (spec.proto == Proto::CodeCup).then(CodeCupSeat::default))
                 .collect(),
             human: specs.iter().map(|spec| spec.command.terminal).collect(),
-            names: (specs.iter())
-                .map(|spec| spec.command.name.replace([' ', ',', '\t'], "_"))
-                .collect::<Vec<_>>()
-                .join(","),
+            names: specs.iter().any(|spec| spec.command.terminal).then(|| {
+                (specs.iter())
+                    .map(|spec| spec.command.name.replace([' ', ',', '\t'], "_"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            }),
             newgame_keys: specs.iter().map(|spec| spec.newgame_keys.clone()).collect(),
             redo: VecDeque::new(),
             move_text: String::new(),
@@ -196,8 +198,8 @@ impl<P: Player> Table<'_, P> {
             self.clocks[seat].control().tell(&mut keys);
             // A person is told who sits where; engines are not (an engine could play its
             // opponent rather than the game).
-            if self.human[seat] {
-                keys.others.push(("names".into(), self.names.clone()));
+            if let (true, Some(names)) = (self.human[seat], &self.names) {
+                keys.others.push(("names".into(), names.clone()));
             }
             let command = Command::NewGame(NewGame {
                 game: id.to_owned(),
