@@ -508,7 +508,7 @@ fn the_kubernetes_job_commands_give_the_unsharded_standings() {
     let mut rest = words[at + 1..].iter();
     while let Some(word) = rest.next() {
         match word.as_str() {
-            "--shard" | "--out" | "--progress" => {
+            "--shard" | "--out" | "--peers" | "--progress" => {
                 rest.next();
             }
             "--resume" => {}

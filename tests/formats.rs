@@ -123,16 +123,146 @@ fn a_swiss_pairs_without_repeats_and_resumes_to_the_same_games() {
     killed_after(&cut, 6, 9, &["--format", "swiss", "--rounds", "4"]);
     swiss(&cut, true);
     assert_eq!(games(&cut), all, "the resumed run played other games");
-    // A Swiss cannot be sharded: each round needs every earlier result.
+    // Three shards, the last started late: the others cannot go past round 1 without its
+    // games, and together they play the games of the run on one machine.
+    let format = ["--format", "swiss", "--rounds", "4"];
+    assert_eq!(
+        sharded(&dir, 3, 9, &format),
+        all,
+        "the shards paired otherwise"
+    );
+}
+
+/// The games of `format` played by `n` shards that read each other's files (`--peers`), shard 1
+/// started last, once the others have recorded games and are waiting for it.
+fn sharded(
+    dir: &Path,
+    n: usize,
+    engines: usize,
+    format: &[&str],
+) -> HashMap<u64, (Vec<String>, Value)> {
+    let pattern = dir.join("shard-{shard}.jsonl").display().to_string();
+    let file = |k: usize| dir.join(format!("shard-{k}.jsonl"));
+    let start = |k: usize| {
+        let mut args = arguments(&file(k), engines, format);
+        args.extend([format!("--shard={k}/{n}"), format!("--peers={pattern}")]);
+        common::referee_process()
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut shards: Vec<_> = (2..=n).map(start).collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let recorded = |k: usize| std::fs::read_to_string(file(k)).map_or(0, |t| t.lines().count());
+    while (2..=n).any(|k| recorded(k) == 0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the shards recorded nothing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Shard 1's games of round 1 are not played yet: the others can only wait.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    for shard in &mut shards {
+        assert!(
+            shard.try_wait().unwrap().is_none(),
+            "a shard ended without shard 1's games"
+        );
+    }
+    shards.insert(0, start(1));
+    let mut merged = HashMap::new();
+    for (k, shard) in shards.into_iter().enumerate() {
+        let output = shard.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "shard {}: {stderr}", k + 1);
+        for (game, played) in games(&file(k + 1)) {
+            assert_eq!((game as usize - 1) % n, k, "game {game} in shard {}", k + 1);
+            assert!(merged.insert(game, played).is_none(), "game {game} twice");
+        }
+    }
+    merged
+}
+
+#[test]
+fn a_sharded_swiss_or_knockout_names_every_shards_file() {
+    let work = Workspace::new("peers");
+    let out = work.dir().join("shard-1.jsonl");
+    let attempt = |extra: &[&str], expected: &str| {
+        referee()
+            .args(["tournament", "--game", "pegs", "--engine", "random"])
+            .args(["--engine", "search", "--engine", "random", "--out"])
+            .arg(&out)
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(expected));
+    };
+    let pattern = work.dir().join("shard-{shard}.jsonl").display().to_string();
+    let peers = format!("--peers={pattern}");
+    let elsewhere = format!("--peers={}/x-{{shard}}.jsonl", work.dir().display());
+    attempt(
+        &["--format", "swiss", "--shard", "1/2"],
+        "name every shard's records file with --peers",
+    );
+    attempt(
+        &["--format", "knockout", "--shard", "1/2"],
+        "sharded knockout",
+    );
+    attempt(
+        &["--format", "swiss", "--shard", "1/2", "--peers", "a.jsonl"],
+        "put {shard} where",
+    );
+    attempt(
+        &["--format", "swiss", "--shard", "1/2", &elsewhere],
+        "give it as --out",
+    );
+    attempt(&["--format", "swiss", &peers], "give --shard");
+    // A shard waiting for another is told so, and stops at once on a stop signal.
+    let mut alone = common::referee_process()
+        .args(["tournament", "--game", "pegs", "--engine", "random"])
+        .args(["--engine", "search", "--engine", "random", "--out"])
+        .arg(&out)
+        .args([
+            "--format", "swiss", "--rounds", "3", "--shard", "1/2", &peers,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(alone.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("round 2 waits for shard 2") {
+        line.clear();
+        let read = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        assert!(read > 0, "the shard ended without waiting");
+    }
+    assert!(common::send_signal(alone.id(), "TERM"));
+    let stopped = std::time::Instant::now();
+    assert_eq!(alone.wait().unwrap().code(), Some(128 + 15));
+    assert!(stopped.elapsed() < std::time::Duration::from_secs(10));
+    std::fs::remove_file(&out).unwrap();
+    // A file of another run among the peers: named, not counted.
+    let other = work.dir().join("shard-2.jsonl");
     referee()
-        .args(["tournament", "--game", "pegs", "--format", "swiss"])
-        .args(["--engine", "random", "--engine", "search", "--shard", "1/2"])
-        .arg("--out")
-        .arg(dir.join("shard.jsonl"))
+        .args([
+            "match", "--game", "pegs", "--engine", "random", "--engine", "random",
+        ])
+        .args(["--games", "1", "--out"])
+        .arg(&other)
         .assert()
-        .code(2)
+        .success();
+    referee()
+        .args(["tournament", "--game", "pegs", "--engine", "random"])
+        .args(["--engine", "search", "--engine", "random", "--out"])
+        .arg(&out)
+        .args(["--format", "swiss", "--shard", "1/2", &peers])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .failure()
         .stderr(predicates::str::contains(
-            "Swiss round is paired from the results",
+            "shard-2.jsonl:1: a record of another run",
         ));
 }
 
@@ -191,4 +321,10 @@ fn a_knockout_sends_each_tie_winner_on_and_resumes_to_the_same_games() {
     killed_after(&cut, 5, 6, &format);
     run(&cut, true, 6, &format);
     assert_eq!(games(&cut), all, "the resumed run played other games");
+    // Two shards, each playing every other game of a tie, draw the same bracket.
+    assert_eq!(
+        sharded(&dir, 2, 6, &format),
+        all,
+        "the shards drew another bracket"
+    );
 }

@@ -7,7 +7,8 @@
 #
 # The arguments are those of `referee tournament` (see tournament.sbatch). $REFEREE and $RESULTS
 # reach the jobs through sbatch's environment. $THROTTLE, if set, runs at most that many shards
-# at once; $SBATCH_OPTIONS, if set, is given to both sbatch commands (e.g. --partition=short).
+# at once (not for a Swiss or knockout, whose shards wait for each other's rounds);
+# $SBATCH_OPTIONS, if set, is given to both sbatch commands (e.g. --partition=short).
 # Prints the two job ids.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

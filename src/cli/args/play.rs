@@ -133,6 +133,12 @@ pub struct RunArgs {
     /// Play only the K-th of N disjoint slices of the schedule (K from 1), e.g. 2/8.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Every shard's records file, {shard} for its number (e.g. results/shard-{shard}.jsonl;
+    /// this shard's is its --out). Needed by a sharded Swiss or knockout, whose rounds are drawn
+    /// from the results of all the shards, read from their files as they grow: run all the
+    /// shards at once, on a file system they share. Other formats do not read them.
+    #[arg(long, value_name = "PATTERN")]
+    pub peers: Option<String>,
     /// Stop when a sequential test decides between two Elo differences of the first engine
     /// against the other(s), e.g. --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 (alpha and beta are
     /// 0.05 when left out; model=normalized takes the bounds in normalized Elo, as fastchess and

@@ -260,6 +260,7 @@ fn tournament_of(
         out,
         resume: run.resume,
         shard: run.shard.as_deref().map(str::parse).transpose()?,
+        peers: run.peers,
         sprt: Sprt::parse_option(&run.sprt)?,
         progress: run.progress,
         rating_interval: run.ratinginterval,

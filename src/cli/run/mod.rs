@@ -2,6 +2,7 @@
 //! resumed), the games played, a line per game or a progress bar, the SPRT's stop, and the
 //! standings at the end.
 
+pub mod peers;
 pub mod progress;
 pub mod progress_file;
 mod recorder;
@@ -26,6 +27,7 @@ use crate::rules::{AnyGame, Game, game::Setup};
 use crate::stats::elo::{Sprt, SprtState};
 use crate::stats::results::{Counter, Results};
 use crate::stats::standings::Standings;
+use peers::{Peers, Share};
 use recorder::Recorder;
 use rounds::{GameResults, knockout_rounds, seat_names, seat_points, swiss_rounds};
 
@@ -47,6 +49,8 @@ pub struct Tournament {
     pub resume: bool,
     /// Play only this slice of the schedule.
     pub shard: Option<Shard>,
+    /// A sharded Swiss or knockout: every shard's records file, `{shard}` for its number.
+    pub peers: Option<String>,
     /// Stop when this test decides for the first engine.
     pub sprt: Option<Sprt>,
     /// Keep this progress file up to date.
@@ -215,21 +219,7 @@ fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
             "{seats} seats need as many engines, not {engines}"
         )));
     }
-    if tournament.format == Format::Swiss && tournament.shard.is_some() {
-        return Err(Error::Usage(
-            "a Swiss round is paired from the results of every earlier round, which the shards \
-             of other machines do not see: shard round robins and gauntlets, or play the Swiss \
-             on one machine with --concurrency"
-                .into(),
-        ));
-    }
-    if tournament.format == Format::Knockout && tournament.shard.is_some() {
-        return Err(Error::Usage(
-            "a knockout round is drawn from the winners of the one before, which the shards of \
-             other machines do not see: play it on one machine with --concurrency"
-                .into(),
-        ));
-    }
+    check_peers(tournament)?;
     if tournament.format == Format::Knockout && seats != 2 {
         return Err(Error::Usage(format!(
             "a knockout tie is two engines; games of {} have {seats} seats",
@@ -251,6 +241,49 @@ fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
         seed: config.seed,
         secret: config.secret,
     })
+}
+
+/// A sharded Swiss or knockout names every shard's records file (`--peers`), its own among them,
+/// since a round is drawn from the results of every earlier one. Other sharded runs may name them
+/// too (a deployment script passes it to every run) and do not read them.
+fn check_peers(tournament: &Tournament) -> Result<(), Error> {
+    let drawn = matches!(tournament.format, Format::Swiss | Format::Knockout);
+    let (shard, pattern) = match (tournament.shard, &tournament.peers) {
+        (Some(shard), Some(pattern)) => (shard, pattern),
+        (Some(shard), None) if drawn => {
+            return Err(Error::Usage(format!(
+                "each round of a sharded {} is drawn from the results of the ones before, which \
+                 the other shards play: name every shard's records file with --peers, e.g. \
+                 --shard {shard} --out results/shard-{}.jsonl --peers 'results/shard-{}.jsonl', \
+                 and run all the shards at once",
+                format_name(tournament.format),
+                shard.k,
+                peers::PLACEHOLDER
+            )));
+        }
+        (_, None) => return Ok(()),
+        (None, Some(_)) => {
+            return Err(Error::Usage(
+                "--peers names the records files of every shard of a sharded run: give --shard"
+                    .into(),
+            ));
+        }
+    };
+    if !pattern.contains(peers::PLACEHOLDER) {
+        return Err(Error::Usage(format!(
+            "--peers {pattern}: put {} where each shard's number goes, e.g. results/shard-{}.jsonl",
+            peers::PLACEHOLDER,
+            peers::PLACEHOLDER
+        )));
+    }
+    let own = &peers::shard_files(pattern, shard.n)[shard.k - 1];
+    if tournament.out.as_deref() != Some(own.as_path()) {
+        return Err(Error::Usage(format!(
+            "--peers {pattern} makes shard {shard}'s records file {}: give it as --out",
+            own.display()
+        )));
+    }
+    Ok(())
 }
 
 /// What the records file held when the run began: it is the run's state, so what it holds is
@@ -374,6 +407,12 @@ pub fn run(
         updated: 0, // stamped when written
     };
     let progress_file = open_progress(tournament.progress.as_deref(), counts)?;
+    let mut share = Share {
+        shard,
+        peers: (tournament.peers.as_deref().zip(shard)).map(|(pattern, shard)| {
+            Peers::new(peers::shard_files(pattern, shard.n), shard, &fingerprint)
+        }),
+    };
     let human = config.engines.iter().any(|e| e.command.terminal);
     let mut recorder = Recorder {
         fingerprint,
@@ -393,11 +432,12 @@ pub fn run(
     };
     let mut on_event = |event| recorder.on_event(event);
     let champion = std::cell::Cell::new(None);
+    let state = (names.as_slice(), &played, &results);
     let outcome = match plan.format {
-        Format::Swiss => swiss_rounds(config, &plan, &names, &played, &results, &mut on_event),
+        Format::Swiss => swiss_rounds(config, &plan, state, &mut share, &mut on_event),
         Format::Knockout => {
-            let state = (&played, &results, &champion);
-            knockout_rounds(config, &plan, &names, state, &mut on_event)
+            let share = (&mut share, &champion);
+            knockout_rounds(config, &plan, state, share, &mut on_event)
         }
         _ => arena::run_events(config, schedule, &mut on_event),
     };

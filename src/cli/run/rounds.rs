@@ -4,6 +4,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
+use crate::cli::run::peers::Share;
 use crate::play::arena::{self, MatchConfig, MatchError};
 use crate::play::knockout::{Bracket, Tie, tie_games};
 use crate::play::schedule::{Plan, Scheduled};
@@ -25,14 +26,14 @@ pub fn seat_names(record: &Record) -> Vec<String> {
 
 /// Plays a Swiss tournament round by round: each round is paired from the results of the ones
 /// before (those of the records file first, then those played now), its games not yet played
-/// are played, and the next round waits for all of them. Stops when a round cannot be finished
-/// (a stop signal, the SPRT, an error).
+/// are played (those of this shard, when sharded), and the next round waits for all of them (the
+/// other shards' from their files). Stops when a round cannot be finished (a stop signal, the
+/// SPRT, an error).
 pub fn swiss_rounds(
     config: &MatchConfig,
     plan: &Plan,
-    names: &[String],
-    played: &HashSet<usize>,
-    results: &RefCell<GameResults>,
+    (names, played, results): (&[String], &HashSet<usize>, &RefCell<GameResults>),
+    share: &mut Share,
     on_event: &mut dyn FnMut(arena::Event) -> std::io::Result<bool>,
 ) -> Result<(), MatchError> {
     let mut swiss = Swiss::new(plan.engines, plan.seats, plan.seed);
@@ -40,11 +41,15 @@ pub fn swiss_rounds(
         let pairing = swiss.pair();
         let games = plan.swiss_round(round, &pairing.tables);
         let todo: Vec<Scheduled> = (games.iter())
-            .filter(|g| !played.contains(&(g.index + 1)))
+            .filter(|g| share.plays(g.index) && !played.contains(&(g.index + 1)))
             .cloned()
             .collect();
         if !todo.is_empty() {
             arena::run_events(config, todo.into_iter(), &mut *on_event)?;
+        }
+        let indices: Vec<usize> = games.iter().map(|g| g.index).collect();
+        if !share.gather(&indices, results, round)? {
+            return Ok(());
         }
         for game in &games {
             let results = results.borrow();
@@ -76,13 +81,14 @@ pub fn swiss_rounds(
 
 /// Plays a knockout bracket round by round (`crate::play::knockout`): each round's undecided ties
 /// play their next games together (first their `per_tie` games, then tie-break pairs), the
-/// results of the records file first; the winners make the next round. Stops when a batch cannot
-/// be finished (a stop signal, an error); sets `champion` when the final is decided.
+/// results of the records file first, each shard playing its own and reading the others'; the
+/// winners make the next round. Stops when a batch cannot be finished (a stop signal, an error);
+/// sets `champion` when the final is decided.
 pub fn knockout_rounds(
     config: &MatchConfig,
     plan: &Plan,
-    names: &[String],
-    (played, results, champion): (&HashSet<usize>, &RefCell<GameResults>, &Cell<Option<usize>>),
+    (names, played, results): (&[String], &HashSet<usize>, &RefCell<GameResults>),
+    (share, champion): (&mut Share, &Cell<Option<usize>>),
     on_event: &mut dyn FnMut(arena::Event) -> std::io::Result<bool>,
 ) -> Result<(), MatchError> {
     let bracket = Bracket::new(plan.engines, plan.rounds);
@@ -122,16 +128,14 @@ pub fn knockout_rounds(
                 break;
             }
             let todo: Vec<Scheduled> = (batch.iter())
-                .filter(|g| !played.contains(&(g.index + 1)))
+                .filter(|g| share.plays(g.index) && !played.contains(&(g.index + 1)))
                 .cloned()
                 .collect();
             if !todo.is_empty() {
                 arena::run_events(config, todo.into_iter(), &mut *on_event)?;
             }
-            if batch
-                .iter()
-                .any(|g| !results.borrow().contains_key(&g.index))
-            {
+            let indices: Vec<usize> = batch.iter().map(|g| g.index).collect();
+            if !share.gather(&indices, results, round)? {
                 return Ok(());
             }
             for (t, to) in next {
