@@ -80,6 +80,7 @@ fn config(concurrency: usize, log_dir: Option<&Path>) -> MatchConfig {
         scratch_dir: None,
         private: Vec::new(),
         probe_keys: false,
+        live: None,
     }
 }
 

@@ -1,7 +1,8 @@
 //! A complete engine for `referee match`, written on the `referee` crate's rules: it plays every
 //! game the referee knows, DOUBLE from its own seat's view. It wins at once when it can, avoids a
 //! move that lets the next seat win at once when it can see every piece, and otherwise plays a
-//! random legal move drawn from the seed `newgame` gives it, so a game replays the same.
+//! random legal move drawn from the seed `newgame` gives it, so a game replays the same. Before
+//! each move it says why in an `info` line, which the referee keeps in the game's record.
 //!
 //!     cargo build --release --example bot
 //!     referee check-engine --game double -- target/release/examples/bot
@@ -12,7 +13,7 @@ use std::io;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use referee::bots::SeatView;
-use referee::protocol::{Answerer, Command, Framing, GameKeys, serve};
+use referee::protocol::{Answerer, Command, Framing, GameKeys, Info, serve};
 use referee::rules::game::{Actor, Outcome, Seat};
 use referee::rules::{AnyGame, AnyMove, Game};
 
@@ -23,8 +24,9 @@ struct Bot {
 }
 
 impl Bot {
-    /// One command's answer: `Ok` is sent as `=ID TEXT`, `Err` as `?ID TEXT`.
-    fn answer(&mut self, command: Command) -> Result<String, String> {
+    /// One command's answer: `Ok` is sent as `=ID TEXT`, `Err` as `?ID TEXT`, after the `info`
+    /// line left in `info`, if any.
+    fn answer(&mut self, command: Command, info: &mut Option<Info>) -> Result<String, String> {
         // `protocol_version`, `name`, `version`, `list_commands`, `known_command`, `quit`.
         if let Some(answer) = Answerer::Engine.handshake(&command, "example-bot") {
             return Ok(answer);
@@ -46,9 +48,9 @@ impl Bot {
                 if seat != view.seat() {
                     return Err(format!("I play seat {}, not {seat}", view.seat()));
                 }
-                choose(view, &mut self.rng)
-                    .map(|mv| mv.to_string())
-                    .ok_or_else(|| "no legal move".into())
+                let (mv, why) = choose(view, &mut self.rng).ok_or("no legal move")?;
+                *info = Some(why);
+                Ok(mv.to_string())
             }
             other => Err(format!("unknown command `{other}`")),
         }
@@ -60,8 +62,9 @@ impl Bot {
 }
 
 /// A winning move if there is one; else a random move after which the next seat cannot win at
-/// once (any random move if none is safe, or if hidden cards make the replies guesses).
-fn choose(view: &SeatView, rng: &mut ChaCha8Rng) -> Option<AnyMove> {
+/// once (any random move if none is safe, or if hidden cards make the replies guesses). With it,
+/// what the choice rests on: `score=100` for a win, the positions looked at, and in words.
+fn choose(view: &SeatView, rng: &mut ChaCha8Rng) -> Option<(AnyMove, Info)> {
     let (game, me) = (view.game(), view.seat());
     // Each move with the position it leads to.
     let after: Vec<(AnyMove, AnyGame)> = (view.my_moves().into_iter())
@@ -71,18 +74,25 @@ fn choose(view: &SeatView, rng: &mut ChaCha8Rng) -> Option<AnyMove> {
             (mv, next)
         })
         .collect();
+    let mut info = Info {
+        nodes: Some(after.len() as u64),
+        ..Info::default()
+    };
     if let Some((win, _)) = after.iter().find(|(_, next)| wins(next, me)) {
-        return Some(*win);
+        info.score = Some(100);
+        info.text = Some("a winning move".into());
+        return Some((*win, info));
     }
     let safe: Vec<AnyMove> = (after.iter())
         .filter(|(_, next)| game.hides_information() || !next_seat_can_win(next, me))
         .map(|(mv, _)| *mv)
         .collect();
+    info.text = Some(format!("{} of {} moves safe", safe.len(), after.len()));
     let pool: Vec<AnyMove> = match safe.is_empty() {
         true => after.iter().map(|(mv, _)| *mv).collect(),
         false => safe,
     };
-    (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())])
+    (!pool.is_empty()).then(|| (pool[rng.random_range(0..pool.len())], info))
 }
 
 /// Whether `seat` alone has won.
@@ -114,7 +124,7 @@ fn main() -> io::Result<()> {
         io::stdin().lock(),
         io::stdout().lock(),
         Framing::Gtp,
-        |command| bot.answer(command),
+        |command, info| bot.answer(command, info),
     )
     .map(|_errors| ())
 }

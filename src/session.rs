@@ -42,7 +42,7 @@ impl Table {
 /// Returns how many commands were answered with an error.
 pub fn run(input: impl BufRead, output: impl Write, framing: Framing) -> io::Result<usize> {
     let mut session = Session::default();
-    crate::protocol::serve(input, output, framing, |command| {
+    crate::protocol::serve(input, output, framing, |command, _| {
         session.answer_one(command)
     })
 }

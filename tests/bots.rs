@@ -45,7 +45,7 @@ fn play_game(id: &str, variant: Option<&str>, sides: &[Side], seed: u64) -> Outc
             }
             Side::Playouts(n) => {
                 let far = Instant::now() + Duration::from_secs(3600);
-                monte_carlo(&game, far, n, seed + history.len() as u64)
+                monte_carlo(&game, far, n, seed + history.len() as u64).map(|s| s.best)
             }
         }
         .unwrap();

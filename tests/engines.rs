@@ -316,7 +316,13 @@ fn the_builtin_bot_speaks_the_engine_protocol() {
     let text = String::from_utf8(output.stdout).unwrap();
     let answers: Vec<&str> = text.split_terminator("\n\n").collect();
     assert_eq!(answers[..4], ["=1 2", "=2 referee-search", "=3", "=4"]);
-    let cell = answers[4].strip_prefix("=5 ").unwrap();
+    // What it thought, then its move.
+    let (info, answer) = answers[4].split_once('\n').unwrap();
+    assert!(
+        info.starts_with("info score=") && info.contains(" depth=") && info.contains(" nodes="),
+        "{info}"
+    );
+    let cell = answer.strip_prefix("=5 ").unwrap();
     assert!(
         cell.len() == 2 && cell != "D2",
         "a placement on an empty cell: {cell}"

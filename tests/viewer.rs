@@ -1,5 +1,6 @@
 //! The HTML viewer in a real browser: headless Chromium opens the page, steps through a game with
-//! the arrow key, and shows the right ply and board; a screenshot is taken of each game.
+//! the arrow key, and shows the right ply and board, and the engines' evaluations where they gave
+//! them; a screenshot is taken of each game.
 //!
 //! `.ci/run` installs Debian's chromium and sets `REFEREE_REQUIRE_CHROMIUM`; elsewhere the test is
 //! skipped with a note when no chromium is installed.
@@ -12,7 +13,9 @@ use std::process::Command;
 use common::{Workspace, referee, valid_records};
 
 /// One game of each kind, played to its end by the built-in random bots (which answer at once:
-/// with seconds a move, no game ends early on a busy machine), one match each, files joined.
+/// with seconds a move, no game ends early on a busy machine), one match each, files joined; the
+/// DVONN game by the search bots, which say what they think (`info`), at 300 ms a move (they
+/// think under half of it).
 fn records(dir: &Path) -> std::path::PathBuf {
     let out = dir.join("games.jsonl");
     let mut all = Vec::new();
@@ -23,13 +26,17 @@ fn records(dir: &Path) -> std::path::PathBuf {
         ("wyx", Some("double"), "2"),
         ("double", None, "4"),
     ] {
+        let (bot, movetime) = match game {
+            "dvonn" => ("search", "300"),
+            _ => ("random", "5000"),
+        };
         let mut command = referee();
         command
             .args([
                 "match", "--game", game, "--seats", seats, "--games", "1", "--seed", "5",
             ])
-            .args(["--engine", "random"].repeat(seats.parse().unwrap()))
-            .args(["--movetime", "5000", "--out"])
+            .args(["--engine", bot].repeat(seats.parse().unwrap()))
+            .args(["--movetime", movetime, "--out"])
             .arg(dir.join(format!("{game}.jsonl")))
             .timeout(std::time::Duration::from_secs(120));
         if let Some(variant) = variant {
@@ -195,6 +202,18 @@ fn the_viewer_steps_through_every_game_in_chromium() {
                 svg.matches(&needle).count(),
                 "game {game}: {class}"
             );
+        }
+        // The search bots' evaluations: a curve per seat, and what each said beside its moves.
+        let evals =
+            &dom[dom.find(r#"<div id="evals""#).unwrap()..dom.find(r#"<div id="moves""#).unwrap()];
+        let curves = evals.matches("<polyline").count();
+        let said = dom.matches(r#"<div class="info">score "#).count();
+        match record["game"].as_str().unwrap() {
+            "dvonn" => assert!(curves == 2 && said > 0, "{curves} curves, {said} infos"),
+            _ => assert!(
+                curves == 0 && said == 0,
+                "game {game}: the random bot said nothing"
+            ),
         }
         // Without a ply in the address, the page opens at the final position.
         let end = format!("file://{}#game={game}", page.display());

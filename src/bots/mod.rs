@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::protocol::{Answerer, ClockKeys, Command, GameKeys};
+use crate::protocol::{Answerer, ClockKeys, Command, GameKeys, Info};
 use crate::rules::double::{self, Double};
 use crate::rules::double_dutch::DoubleDutch;
 use crate::rules::dvonn::Dvonn;
@@ -22,6 +22,7 @@ use crate::rules::game::{Actor, Game, Seat, Setup};
 use crate::rules::pegs::Pegs;
 use crate::rules::wyx::Wyx;
 use crate::rules::{AnyGame, AnyMove};
+use montecarlo::Sampled;
 use search::{Budget, Evaluate, search};
 
 /// How a built-in bot chooses.
@@ -124,6 +125,30 @@ pub fn choose(
     seed: u64,
     think: Duration,
 ) -> Option<AnyMove> {
+    choose_and_tell(strategy, game, history, seed, think).map(|(mv, _)| mv)
+}
+
+/// [`choose`], with what the choice rests on, as an `info` line says it: a search's value of
+/// the move for the seat (the evaluation's units), depth and nodes; Monte Carlo's expected share
+/// of the win in hundredths and its playouts (as nodes); the time either took. Nothing for a
+/// random choice or a move that was the only one.
+pub fn choose_and_tell(
+    strategy: Strategy,
+    game: &AnyGame,
+    history: &[String],
+    seed: u64,
+    think: Duration,
+) -> Option<(AnyMove, Option<Info>)> {
+    let started = Instant::now();
+    let sampled = |sampled: Sampled<AnyMove>| {
+        let info = sampled.worth.map(|worth| Info {
+            score: Some((worth * 100.0).round() as i64),
+            nodes: Some(sampled.playouts),
+            time: Some(started.elapsed().as_millis() as u64),
+            ..Info::default()
+        });
+        (sampled.best, info)
+    };
     match strategy {
         Strategy::Random => {
             let mut moves = Vec::new();
@@ -133,17 +158,22 @@ pub fn choose(
             }
             let mut rng = ChaCha8Rng::seed_from_u64(fnv1a(seed, history));
             let index = rng.random_range(0..moves.len());
-            Some(moves.swap_remove(index))
+            Some((moves.swap_remove(index), None))
         }
         Strategy::Search if matches!(game, AnyGame::Double(_)) => {
             let AnyGame::Double(view) = game else {
                 unreachable!("matched just above")
             };
-            double_search(view, Instant::now() + think, fnv1a(seed, history)).map(AnyMove::Double)
+            let found = double_search(view, Instant::now() + think, fnv1a(seed, history))?;
+            Some(sampled(Sampled {
+                best: AnyMove::Double(found.best),
+                worth: found.worth,
+                playouts: found.playouts,
+            }))
         }
         Strategy::Search if game.seats() > 2 => {
             let deadline = Instant::now() + think;
-            montecarlo::monte_carlo(game, deadline, u64::MAX, fnv1a(seed, history))
+            montecarlo::monte_carlo(game, deadline, u64::MAX, fnv1a(seed, history)).map(sampled)
         }
         // A person chooses at the terminal, not here.
         Strategy::Human => None,
@@ -152,7 +182,15 @@ pub fn choose(
                 deadline: Instant::now() + phase_share(game, think),
                 max_depth: 64,
             };
-            search(game, budget, fnv1a(seed, history)).map(|found| found.best)
+            let found = search(game, budget, fnv1a(seed, history))?;
+            let info = found.score.map(|score| Info {
+                score: Some(i64::from(score)),
+                depth: Some(u64::from(found.depth)),
+                nodes: Some(found.nodes),
+                time: Some(started.elapsed().as_millis() as u64),
+                ..Info::default()
+            });
+            Some((found.best, info))
         }
     }
 }
@@ -160,7 +198,7 @@ pub fn choose(
 /// Determinized Monte Carlo for DOUBLE from the seat's own view: each playout deals the cards
 /// the seat cannot see anew, plays at random to the end of the round, and scores the seat's share
 /// of the round's lowest penalty.
-fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<double::Move> {
+fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<Sampled<double::Move>> {
     let Some(Actor::Seat(me)) = view.to_move() else {
         return None;
     };
@@ -235,7 +273,8 @@ struct BotState {
 pub type HumanTerminal = human::Terminal<Box<dyn BufRead>, Box<dyn Write>>;
 
 impl BotState {
-    fn answer(&mut self, command: Command) -> Result<String, String> {
+    /// The answer to `command`; a move's `info` goes in `info`.
+    fn answer(&mut self, command: Command, info: &mut Option<Info>) -> Result<String, String> {
         // Made only for `name`: every ply's commands pass here.
         let name = match (&command, self.strategy) {
             (Command::Name, Strategy::Human) => "human".to_owned(),
@@ -288,9 +327,11 @@ impl BotState {
                         .map_err(|e| e.to_string());
                 }
                 let think = thinking_time(&clock);
-                choose(self.strategy, game, &self.history, self.game_seed, think)
-                    .map(|mv| mv.to_string())
-                    .ok_or_else(|| "no legal move".to_owned())
+                let (mv, thought) =
+                    choose_and_tell(self.strategy, game, &self.history, self.game_seed, think)
+                        .ok_or("no legal move")?;
+                *info = thought;
+                Ok(mv.to_string())
             }
             other => Err(format!("unknown command `{other}`")),
         }
@@ -355,9 +396,12 @@ pub fn run(
         history: Vec::new(),
         terminal,
     };
-    crate::protocol::serve(input, output, crate::protocol::Framing::Gtp, |command| {
-        state.answer(command)
-    })
+    crate::protocol::serve(
+        input,
+        output,
+        crate::protocol::Framing::Gtp,
+        |command, info| state.answer(command, info),
+    )
     .map(|_| ())
 }
 

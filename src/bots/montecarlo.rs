@@ -11,6 +11,18 @@ use crate::rules::game::{Actor, Game};
 /// Plies after which a playout is cut short and scored as a loss: a guard, far past any real game.
 const PLAYOUT_LIMIT: usize = 10_000;
 
+/// What the playouts chose: the root move with the most playouts, its mean worth, and how many
+/// playouts there were in all.
+#[derive(Clone, Debug)]
+pub struct Sampled<M> {
+    /// The move.
+    pub best: M,
+    /// Its playouts' mean worth to the root seat, 0 to 1; `None` when it was the only move.
+    pub worth: Option<f64>,
+    /// Playouts in all.
+    pub playouts: u64,
+}
+
 /// The root move with the most playouts, or `None` when the game is over or a chance event is next.
 /// Each playout runs to the end of the game and scores the root seat's share of the win.
 pub fn monte_carlo<G: Game>(
@@ -18,7 +30,7 @@ pub fn monte_carlo<G: Game>(
     deadline: Instant,
     max_playouts: u64,
     seed: u64,
-) -> Option<G::Move> {
+) -> Option<Sampled<G::Move>> {
     let seats = game.seats();
     let Some(Actor::Seat(root)) = game.to_move() else {
         return None;
@@ -46,11 +58,15 @@ pub fn monte_carlo_with<G: Game>(
     seed: u64,
     prepare: impl Fn(&G, &mut ChaCha8Rng) -> G,
     score: impl Fn(&G) -> Option<f64>,
-) -> Option<G::Move> {
+) -> Option<Sampled<G::Move>> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     if moves.len() <= 1 {
-        return moves.pop();
+        return moves.pop().map(|best| Sampled {
+            best,
+            worth: None,
+            playouts: 0,
+        });
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // Points won (a shared win is split) and playouts, per root move.
@@ -93,5 +109,10 @@ pub fn monte_carlo_with<G: Game>(
         total += 1;
     }
     let best = (0..moves.len()).max_by_key(|&i| visits[i])?;
-    Some(moves.swap_remove(best))
+    let worth = (visits[best] > 0).then(|| points[best] / visits[best] as f64);
+    Some(Sampled {
+        best: moves.swap_remove(best),
+        worth,
+        playouts: total,
+    })
 }

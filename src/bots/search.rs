@@ -37,6 +37,9 @@ pub struct Found<M> {
     pub best: M,
     /// That iteration's depth.
     pub depth: u32,
+    /// That iteration's value of the best move for the seat to move; `None` when the move was the
+    /// only one, and nothing was searched.
+    pub score: Option<i32>,
     /// Nodes visited in all iterations.
     pub nodes: u64,
 }
@@ -119,6 +122,7 @@ pub fn search<G: Evaluate>(game: &G, budget: Budget, tie_break: u64) -> Option<F
     let mut found = Found {
         best: moves.first()?.clone(),
         depth: 0,
+        score: None,
         nodes: 0,
     };
     if moves.len() == 1 {
@@ -153,6 +157,7 @@ pub fn search<G: Evaluate>(game: &G, budget: Budget, tie_break: u64) -> Option<F
         moves.swap(0, best_index);
         found.best = moves[0].clone();
         found.depth = depth;
+        found.score = Some(alpha);
         if alpha.abs() >= WIN - 1000 {
             break;
         }

@@ -163,6 +163,8 @@ impl Engine {
             limits: command.limits,
             spare_lines: Vec::new(),
             answer: String::new(),
+            info: None,
+            bad_info: None,
             outbox: String::new(),
             outbox_from: 1,
             last_write_from: 1,

@@ -18,7 +18,7 @@ use crate::engine::limits::Limits;
 use crate::engine::pipes::LineBuffer;
 use crate::engine::process;
 use crate::engine::transcript::Transcript;
-use crate::protocol::Response;
+use crate::protocol::{Info, Response, is_info};
 
 /// The longest line read from an engine; a longer one is a protocol error, not a memory hazard.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -26,6 +26,8 @@ pub const MAX_LINE: usize = 64 * 1024;
 pub const MAX_ANSWER_LINES: usize = 256;
 /// The most bytes one answer may take, blank lines before it included.
 pub const MAX_ANSWER_BYTES: usize = 256 * 1024;
+/// The most `info` lines that may come before one answer.
+pub const MAX_INFO_LINES: usize = 10_000;
 /// How many of an engine's last stderr lines are kept, and their most bytes, for a fault's detail.
 pub const STDERR_TAIL_LINES: usize = 20;
 /// See [`STDERR_TAIL_LINES`].
@@ -97,6 +99,10 @@ pub struct Engine {
     pub(super) last_write_from: u64,
     /// The one CPU it runs on, if pinned.
     pub(super) cpu: Option<usize>,
+    /// Its last `info` line before the answer read last.
+    pub(super) info: Option<Info>,
+    /// Its first `info` line that could not be read, and why.
+    pub(super) bad_info: Option<String>,
 }
 
 /// How many spare command lines an engine keeps (more are never pending at once in a game).
@@ -329,6 +335,16 @@ impl Engine {
         self.kill();
     }
 
+    /// What the engine said of its thinking in its last `info` line before the last answer.
+    pub fn take_info(&mut self) -> Option<Info> {
+        self.info.take()
+    }
+
+    /// The first `info` line it sent that could not be read, and why.
+    pub fn bad_info(&self) -> Option<&str> {
+        self.bad_info.as_deref()
+    }
+
     /// Sends `command` and returns its answer's payload, reading earlier answers first.
     pub fn request(&mut self, command: &str, deadline: Instant) -> Result<String, EngineError> {
         self.send(command)?;
@@ -347,7 +363,8 @@ impl Engine {
         // The answer's lines are read straight into it, each after a newline but the first.
         let mut text = std::mem::take(&mut self.answer);
         text.clear();
-        let (mut lines, mut bytes) = (0, 0);
+        let (mut lines, mut bytes, mut infos) = (0, 0, 0);
+        self.info = None;
         loop {
             let mark = text.len();
             if mark > 0 {
@@ -374,6 +391,28 @@ impl Engine {
                 return Err(EngineError::Protocol(format!(
                     "sent more than {MAX_ANSWER_LINES} lines or {MAX_ANSWER_BYTES} bytes for one answer"
                 )));
+            }
+            if mark == 0 && is_info(line) {
+                // Thinking aloud: the last line is kept, none is held, and a flood is bounded
+                // by a count and by the deadline.
+                (lines, bytes, infos) = (lines - 1, bytes - (text.len() - start + 1), infos + 1);
+                if infos > MAX_INFO_LINES {
+                    return Err(EngineError::Protocol(format!(
+                        "sent more than {MAX_INFO_LINES} info lines before one answer"
+                    )));
+                }
+                match line.parse::<Info>() {
+                    Ok(info) => self.info = Some(info),
+                    Err(e) if self.bad_info.is_none() => {
+                        self.bad_info = Some(format!("`{}`: {e}", shorten(line)));
+                    }
+                    Err(_) => {}
+                }
+                text.truncate(mark);
+                if Instant::now() > self.extended(deadline) {
+                    return Err(EngineError::Timeout);
+                }
+                continue;
             }
             if mark == 0 {
                 if !line.is_empty() && !line.starts_with(['=', '?']) {

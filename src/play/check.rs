@@ -15,6 +15,7 @@ use crate::play::codecup;
 use crate::play::openings::{Book, Openings};
 use crate::play::schedule::{Format, Plan, schedule};
 use crate::play::spec::{EngineSpec, Proto, builtin_engines, unique_names};
+use crate::protocol::{Info, is_info, shorten};
 use crate::records::{End, Record};
 use crate::rules::AnyGame;
 use crate::rules::game::{Actor, Allowed, Game, Setup};
@@ -145,7 +146,50 @@ pub fn run(config: &CheckConfig, mut report: impl FnMut(&Check)) -> Vec<Check> {
     for check in game_checks(config) {
         add(check);
     }
+    if let Some(check) = info_check(&config.log_dir, &config.command.name) {
+        add(check);
+    }
     checks
+}
+
+/// The `info` lines the engine `name` sent in the games' transcripts under `log_dir`, when it sent
+/// any: each must read as the protocol says (an engine that sends none is not checked for them).
+fn info_check(log_dir: &Path, name: &str) -> Option<Check> {
+    let ours = format!(" {name} > ");
+    let mut transcripts: Vec<PathBuf> = (std::fs::read_dir(log_dir).ok()?.flatten())
+        .filter(|dir| dir.file_name().to_string_lossy().starts_with("situation-"))
+        .flat_map(|dir| {
+            std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .map(|file| file.path())
+        .collect();
+    transcripts.sort();
+    let (mut sent, mut last) = (0usize, String::new());
+    for path in &transcripts {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let said = text
+            .lines()
+            .filter_map(|l| l.split_once(&ours))
+            .map(|(_, said)| said);
+        for line in said.filter(|said| is_info(said)) {
+            sent += 1;
+            if let Err(e) = line.parse::<Info>() {
+                let detail = format!("`{}` in {}: {e}", shorten(line, 200), path.display());
+                return Some(Check::new("info lines", Err(detail), vec![line.to_owned()]));
+            }
+            last = line.to_owned();
+        }
+    }
+    (sent > 0).then(|| {
+        let detail = format!(
+            "{sent} info lines, each readable; the last: {}",
+            shorten(&last, 200)
+        );
+        Check::new("info lines", Ok(detail), Vec::new())
+    })
 }
 
 /// Starts the engine and asks `protocol_version` and `name`.
@@ -493,6 +537,7 @@ fn situation_config(
         scratch_dir: None,
         private: Vec::new(),
         probe_keys: true,
+        live: None,
     }
 }
 

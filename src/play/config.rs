@@ -67,6 +67,8 @@ pub struct MatchConfig {
     /// Add the key [`PROBE_KEY`] to every `newgame` and `genmove` (`check-engine`: engines
     /// must ignore keys they do not know).
     pub probe_keys: bool,
+    /// Where each game's start, plies and end go as they happen (`--live`), if anywhere.
+    pub live: Option<std::sync::Arc<crate::play::live::LiveLog>>,
 }
 
 /// The key no engine knows, sent by `check-engine`.

@@ -11,6 +11,7 @@ pub mod codecup;
 pub mod config;
 mod faults;
 pub mod knockout;
+pub mod live;
 pub mod openings;
 mod player;
 mod pools;

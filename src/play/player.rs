@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineError};
+use crate::protocol::Info;
 
 /// A seat's engine as the turn loop ([`crate::play::table`]) speaks to it.
 pub(crate) trait Player {
@@ -21,6 +22,8 @@ pub(crate) trait Player {
     fn read_plain_line(&mut self, deadline: Instant) -> Result<String, EngineError>;
     /// How long the referee itself was held up while it waited for the last answer.
     fn own_delay(&self) -> Duration;
+    /// What it said of its thinking (`info`) before the last answer.
+    fn take_info(&mut self) -> Option<Info>;
     /// Ends the engine; later commands fail.
     fn kill(&mut self);
     /// The engine's last lines on stderr.
@@ -48,6 +51,9 @@ impl Player for Engine {
     }
     fn own_delay(&self) -> Duration {
         Engine::own_delay(self)
+    }
+    fn take_info(&mut self) -> Option<Info> {
+        Engine::take_info(self)
     }
     fn kill(&mut self) {
         Engine::kill(self)

@@ -2,6 +2,7 @@
 
 mod answer;
 mod command;
+mod info;
 mod keys;
 mod response;
 
@@ -9,6 +10,7 @@ pub use answer::MoveAnswer;
 pub use command::{
     Answerer, Command, CommandError, NewGame, PlayLine, Request, SPECS, Spec, value_of,
 };
+pub use info::{Info, InfoError, MAX_INFO_LINE, is_info};
 pub use keys::{ClockKeys, GameKeys, KeyError};
 pub use response::{Response, ResponseError};
 
@@ -30,16 +32,18 @@ pub enum Framing<'a> {
 
 /// Answers commands read from `input` on `output` until `quit` (answered first) or the end of
 /// input; a closed output ends it cleanly too. Bad lines are answered `?` without reaching
-/// `answer`. Both the session and the built-in engines serve this way. Returns how many answers
-/// were errors.
+/// `answer`, which may also leave an `info` line to go before its answer (GTP framing only).
+/// Both the session and the built-in engines serve this way. Returns how many answers were
+/// errors.
 pub fn serve(
     mut input: impl BufRead,
     mut output: impl Write,
     mut framing: Framing,
-    mut answer: impl FnMut(Command) -> Result<String, String>,
+    mut answer: impl FnMut(Command, &mut Option<Info>) -> Result<String, String>,
 ) -> io::Result<usize> {
     let mut line = Vec::new();
     let (mut number, mut errors) = (0usize, 0usize);
+    let mut info = None;
     loop {
         let Some(end) = crate::bounded::read_line(&mut input, &mut line, MAX_LINE)? else {
             return Ok(errors);
@@ -57,7 +61,7 @@ pub fn serve(
                 Ok(request) => {
                     let quit = request.command == Command::Quit;
                     // Errors quote what they were given: a short prefix of it is enough.
-                    let body = answer(request.command).map_err(|e| shorten(&e, 400));
+                    let body = answer(request.command, &mut info).map_err(|e| shorten(&e, 400));
                     (
                         Response {
                             id: request.id,
@@ -73,11 +77,12 @@ pub fn serve(
             }
         };
         errors += usize::from(response.body.is_err());
-        let written = match (&mut framing, &response.body) {
-            (Framing::Gtp, _) => write!(output, "{response}"),
-            (Framing::Plain { .. }, Ok(body)) if body.is_empty() => Ok(()),
-            (Framing::Plain { .. }, Ok(body)) => writeln!(output, "{body}"),
-            (Framing::Plain { errors }, Err(message)) => {
+        let written = match (&mut framing, &response.body, info.take()) {
+            (Framing::Gtp, _, Some(info)) => write!(output, "{info}\n{response}"),
+            (Framing::Gtp, _, None) => write!(output, "{response}"),
+            (Framing::Plain { .. }, Ok(body), _) if body.is_empty() => Ok(()),
+            (Framing::Plain { .. }, Ok(body), _) => writeln!(output, "{body}"),
+            (Framing::Plain { errors }, Err(message), _) => {
                 writeln!(errors, "referee: line {number}: {message}")
             }
         };

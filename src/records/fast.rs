@@ -3,7 +3,8 @@
 //! not sure of is declined, and the caller reads it with serde_json as before.
 //!
 //! Why it is exact: the array it accepts is a subset of what `Vec<Ply>` accepts (fixed key order,
-//! no white space, no escapes, plain decimal numbers), and the rest of the line, with the array
+//! no white space, no escapes, plain decimal numbers, an `info` object that serde_json reads as
+//! one), and the rest of the line, with the array
 //! replaced by `[]`, must parse as a [`Record`] with no plies. The first `,"moves":[` in a line is
 //! never inside a string (a quote in a string is escaped), and in any object but the record itself
 //! a `moves` key is refused by `deny_unknown_fields` or by the map's string values, so what
@@ -11,6 +12,7 @@
 
 use memchr::memmem;
 
+use crate::protocol::Info;
 use crate::records::{PlyText, Record};
 
 /// The key the referee writes before the plies, after the tags.
@@ -81,6 +83,9 @@ fn scan_plies<'l>(line: &'l [u8], at: usize, plies: &mut Vec<PlyText<'l>>) -> Op
                 i = number(line, next)?;
             }
         }
+        if let Some(next) = literal(line, i, b",\"info\":") {
+            i = info(line, next)?;
+        }
         i = literal(line, i, b"}")?;
         plies.push(PlyText { ply, seat, mv });
         match line.get(i)? {
@@ -89,6 +94,32 @@ fn scan_plies<'l>(line: &'l [u8], at: usize, plies: &mut Vec<PlyText<'l>>) -> Op
             _ => return None,
         }
     }
+}
+
+/// The index past the `info` object at `line[at]`, which must read as an [`Info`]: its end found
+/// by counting braces outside strings (declined at any escape), then its value checked whole.
+fn info(line: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    for (offset, &byte) in line.get(at..)?.iter().enumerate() {
+        match byte {
+            b'\\' => return None,
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    let end = at + offset + 1;
+                    serde_json::from_slice::<Info>(&line[at..end]).ok()?;
+                    return Some(end);
+                }
+            }
+            _ if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The index past `text` when `line` has it at `at`.
@@ -189,6 +220,7 @@ mod tests {
         use proptest::prelude::*;
 
         use super::super::FastLines;
+        use crate::protocol::Info;
         use crate::records::{End, FORMAT, GameResult, Ply, PlyText, Record, SeatInfo, VERSION};
 
         /// Text with what JSON must escape or what could fool the search for the plies.
@@ -210,25 +242,47 @@ mod tests {
             ]
         }
 
+        /// What an engine may say of its thinking, its texts sometimes needing escapes.
+        fn info() -> impl Strategy<Value = Info> {
+            let number = || prop::option::of(any::<u64>());
+            (
+                prop::option::of(any::<i64>()),
+                (number(), number(), number()),
+                prop::option::of(text()),
+                prop::collection::btree_map("[a-z]{1,4}", text(), 0..3),
+                prop::option::of(text()),
+            )
+                .prop_map(|(score, (depth, nodes, time), pv, keys, text)| Info {
+                    score,
+                    depth,
+                    nodes,
+                    time,
+                    pv,
+                    keys,
+                    text,
+                })
+        }
+
         fn ply() -> impl Strategy<Value = Ply> {
             (
                 prop_oneof![0usize..400, any::<usize>()],
                 prop::option::of(0usize..6),
                 prop_oneof![40 => "[a-h1-9]{1,6}", 1 => text()],
-                time(),
-                time(),
-                time(),
-                time(),
+                (time(), time(), time(), time()),
+                prop_oneof![3 => Just(None), 1 => info().prop_map(Some)],
             )
                 .prop_map(
-                    |(ply, seat, mv, time_ms, clock_ms, overrun_ms, referee_delay_ms)| Ply {
-                        ply,
-                        seat,
-                        mv,
-                        time_ms,
-                        clock_ms,
-                        overrun_ms,
-                        referee_delay_ms,
+                    |(ply, seat, mv, (time_ms, clock_ms, overrun_ms, referee_delay_ms), info)| {
+                        Ply {
+                            ply,
+                            seat,
+                            mv,
+                            time_ms,
+                            clock_ms,
+                            overrun_ms,
+                            referee_delay_ms,
+                            info,
+                        }
                     },
                 )
         }
@@ -293,8 +347,14 @@ mod tests {
                 edits in prop::collection::vec(edit(), 0..3),
             ) {
                 let mut line = serde_json::to_vec(&record).unwrap();
+                let plain_text = |t: &str| !t.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
                 let plain = record.moves.iter().all(|p| {
-                    !p.mv.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
+                    plain_text(&p.mv)
+                        && p.info.as_ref().is_none_or(|i| {
+                            let texts = [&i.pv, &i.text];
+                            texts.iter().all(|t| t.as_deref().is_none_or(plain_text))
+                                && i.keys.values().all(|v| plain_text(v))
+                        })
                         && [p.time_ms, p.clock_ms, p.overrun_ms, p.referee_delay_ms]
                             .iter()
                             .flatten()

@@ -4,6 +4,7 @@
 pub mod fast;
 pub mod file;
 pub mod import;
+pub mod live;
 pub mod pgn;
 mod record;
 pub mod replay;

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::protocol::Info;
 use crate::rules::game::Seat;
 
 /// The value of [`Record::format`].
@@ -96,6 +97,10 @@ pub struct Ply {
     /// seat thought: not counted in `time_ms` nor charged to its clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub referee_delay_ms: Option<f64>,
+    /// What the seat's engine said of its thinking in its last `info` line before this move
+    /// (its evaluation, depth, nodes, expected line), when it sent one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub info: Option<Info>,
 }
 
 /// What replaying needs of one ply: its number, seat and move, borrowed from wherever the record

@@ -60,6 +60,7 @@ impl Replay {
             clock_ms: None,
             overrun_ms: None,
             referee_delay_ms: None,
+            info: None,
         };
         self.history.push((before, ply));
         Ok(mv)
@@ -110,6 +111,23 @@ impl Replay {
             ply.clock_ms = clock.map(milliseconds);
             ply.overrun_ms = (!late.is_zero()).then(|| milliseconds(late));
             ply.referee_delay_ms = (!referee_delay.is_zero()).then(|| milliseconds(referee_delay));
+        }
+    }
+
+    /// How many plies have been played.
+    pub fn plies(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Ply `index` (from 0), as the record will hold it.
+    pub fn ply(&self, index: usize) -> Option<&Ply> {
+        self.history.get(index).map(|(_, ply)| ply)
+    }
+
+    /// Keeps what the last ply's engine said of its thinking.
+    pub fn inform_last_ply(&mut self, info: Option<crate::protocol::Info>) {
+        if let Some((_, ply)) = self.history.last_mut() {
+            ply.info = info;
         }
     }
 

@@ -15,6 +15,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde::Serialize;
 
+use crate::protocol::Info;
 use crate::records::replay::{ReplayError, replay_steps};
 use crate::records::{End, Record};
 use crate::render::board::Picture;
@@ -44,6 +45,36 @@ struct PageMove {
     text: String,
     seat: String,
     clock: String,
+    /// The seat's number, for the evaluation graph; `None` for chance.
+    who: Option<usize>,
+    /// What the engine said of its thinking (`info`), in words; empty when it said nothing.
+    info: String,
+    /// Its evaluation, from its own seat's view.
+    score: Option<i64>,
+}
+
+/// An engine's `info` in a few words: `score 35 · depth 7 · 120422 nodes · 410 ms · pv C1,E3E4
+/// · hashfull=7 · its text`.
+fn info_text(info: &Info) -> String {
+    let mut parts = Vec::new();
+    if let Some(score) = info.score {
+        parts.push(format!("score {score}"));
+    }
+    if let Some(depth) = info.depth {
+        parts.push(format!("depth {depth}"));
+    }
+    if let Some(nodes) = info.nodes {
+        parts.push(format!("{nodes} nodes"));
+    }
+    if let Some(time) = info.time {
+        parts.push(format!("{time} ms"));
+    }
+    if let Some(pv) = &info.pv {
+        parts.push(format!("pv {pv}"));
+    }
+    parts.extend(info.keys.iter().map(|(k, v)| format!("{k}={v}")));
+    parts.extend(info.text.clone());
+    parts.join(" · ")
 }
 
 fn end_text(record: &Record) -> String {
@@ -94,6 +125,9 @@ fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
                 (Some(used), Some(left)) => format!("{used} ms, {left} ms left"),
                 _ => String::new(),
             },
+            who: ply.seat,
+            info: ply.info.as_ref().map(info_text).unwrap_or_default(),
+            score: ply.info.as_ref().and_then(|i| i.score),
         });
     })?;
     let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
@@ -241,6 +275,9 @@ body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
 #report table { border-collapse: collapse; margin: 6px 0 12px; }
 #report td, #report th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
 #report svg { display: block; margin: 8px 0; }
+#moves .info { color: #666; font-size: 12px; padding-left: 2em; }
+#evals { margin-top: 8px; }
+#evals .note { color: #555; font-size: 12px; }
 </style>
 </head>
 <body>
@@ -258,7 +295,7 @@ body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
     &nbsp; scores <span id="scores"></span>
   </div>
   <div id="layout">
-    <div><div id="board"></div><div id="legend"></div></div>
+    <div><div id="board"></div><div id="legend"></div><div id="evals"></div></div>
     <div id="moves"></div>
   </div>
 </div>
@@ -307,6 +344,7 @@ function show() {
   $("board").innerHTML = g.frames[ply];
   $("board").dataset.ply = ply;
   $("legend").textContent = g.legend;
+  $("evals").innerHTML = evals(g);
   // Ring what the last move touched: the cells or cards the picture names in data-mark.
   const svg = $("board").querySelector("svg");
   g.marks[ply].forEach((name) => {
@@ -327,6 +365,12 @@ function show() {
   g.moves.forEach((m, i) => {
     const row = document.createElement("div");
     row.textContent = (i + 1) + ". " + m.seat + ": " + m.text + (m.clock ? "  (" + m.clock + ")" : "");
+    if (m.info) {
+      const info = document.createElement("div");
+      info.className = "info";
+      info.textContent = m.info;
+      row.appendChild(info);
+    }
     row.onclick = () => { ply = i + 1; show(); };
     moves.appendChild(row);
     if (i + 1 === ply) {
@@ -335,6 +379,30 @@ function show() {
       moves.scrollTop = row.offsetTop - moves.offsetTop - moves.clientHeight / 2;
     }
   });
+}
+// Each seat's evaluation of its own position over the game (the `score` of its engine's `info`),
+// squashed into -1..1 by s / (|s| + 200) so that a won game's huge score stays on the picture;
+// a line marks the ply shown.
+const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+function evals(g) {
+  const scored = g.moves.filter((m) => m.score !== null && m.score !== undefined && m.who !== null);
+  if (scored.length === 0) return "";
+  const w = 480, h = 160, n = Math.max(1, g.moves.length);
+  const x = (i) => (i * w / n).toFixed(1);
+  const y = (s) => (h / 2 - s / (Math.abs(s) + 200) * (h / 2 - 4)).toFixed(1);
+  const seats = [...new Set(scored.map((m) => m.who))].sort();
+  let svg = '<svg width="' + w + '" height="' + h + '" data-evals="' + scored.length + '">';
+  svg += '<rect width="' + w + '" height="' + h + '" fill="#fafafa" stroke="#ccc"/>';
+  svg += '<line x1="0" x2="' + w + '" y1="' + h / 2 + '" y2="' + h / 2 + '" stroke="#bbb"/>';
+  seats.forEach((seat) => {
+    const points = [];
+    g.moves.forEach((m, i) => { if (m.who === seat && m.score !== null && m.score !== undefined) points.push(x(i + 1) + "," + y(m.score)); });
+    const name = g.moves.find((m) => m.who === seat).seat;
+    svg += '<polyline fill="none" stroke-width="2" stroke="' + COLOURS[seat % COLOURS.length] + '" points="' + points.join(" ") + '" data-seat="' + seat + '"><title>' + name.replace(/[<&]/g, "") + '</title></polyline>';
+  });
+  svg += '<line x1="' + x(ply) + '" x2="' + x(ply) + '" y1="0" y2="' + h + '" stroke="#f08c00"/></svg>';
+  const key = seats.map((seat) => '<span style="color:' + COLOURS[seat % COLOURS.length] + '">&#9632; </span>' + g.moves.find((m) => m.who === seat).seat.replace(/[<&]/g, "")).join(" &nbsp; ");
+  return svg + '<div class="note">each engine\'s score of its own position (info), s / (|s| + 200): ' + key + '</div>';
 }
 function go(to) { if (!games[game]) return; ply = Math.max(0, Math.min(games[game].moves.length, to)); show(); }
 $("first").onclick = () => go(0);

@@ -65,6 +65,8 @@ pub enum Viewer {
     Everyone,
     /// Only what this seat may know.
     Seat(Seat),
+    /// Only what every seat may know: someone watching the table, who sees no hand.
+    Spectator,
 }
 
 /// How a game stands.

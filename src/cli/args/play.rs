@@ -145,6 +145,11 @@ pub struct RunArgs {
     /// fishtest do). With --repeat it counts game pairs (the pentanomial model), otherwise games.
     #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
+    /// Append each game's start, plies and end to FILE as they happen, one JSON line each, for
+    /// `referee serve --live FILE` to show the games in progress (emptied as the run starts; mode
+    /// 0600 and hidden from sandboxed engines, since it holds every card dealt).
+    #[arg(long, value_name = "FILE")]
+    pub live: Option<PathBuf>,
     /// Keep FILE up to date with the run's progress, one JSON object replaced whole as games
     /// finish (games done and in all, the state); `referee stats --progress` sums shards' files.
     #[arg(long, value_name = "FILE")]

@@ -2,7 +2,8 @@
 //! match configuration and the run's plan, then the run.
 
 use std::io;
-use std::path::PathBuf;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::cli::args::{
@@ -12,6 +13,7 @@ use crate::cli::error::{CommandResult, Error};
 use crate::cli::run::{Tournament, run};
 use crate::play::arena::{MatchConfig, OnFault};
 use crate::play::clock::TimeControl;
+use crate::play::live::LiveLog;
 use crate::play::openings::{BookSpec, Openings};
 use crate::play::schedule::Format;
 use crate::play::secret::Secret;
@@ -233,6 +235,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         scratch_dir: play.scratch_dir,
         private: Vec::new(),
         probe_keys: false,
+        live: None,
     };
     crate::play::codecup::check(&config, seats).map_err(Error::Usage)?;
     Ok(config)
@@ -263,6 +266,7 @@ fn tournament_of(
         peers: run.peers,
         sprt: Sprt::parse_option(&run.sprt)?,
         progress: run.progress,
+        live: run.live,
         rating_interval: run.ratinginterval,
     })
 }
@@ -390,7 +394,35 @@ fn announce_containment(config: &MatchConfig) {
     );
 }
 
-/// Hides the run's files (records, progress, secret) from sandboxed engines, and gives a run of a
+/// Opens the live file (`--live`), emptied, unless it is another of the run's files.
+fn open_live(config: &mut MatchConfig, tournament: &Tournament) -> Result<(), Error> {
+    let Some(live) = &tournament.live else {
+        return Ok(());
+    };
+    let same = |other: &Path| {
+        other == live
+            || matches!(
+                (std::fs::metadata(other), std::fs::metadata(live)),
+                (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino())
+            )
+    };
+    if [&tournament.out, &tournament.progress]
+        .into_iter()
+        .flatten()
+        .any(|f| same(f))
+    {
+        return Err(Error::Usage(format!(
+            "--live {} is another of the run's files: the live file is emptied as the run starts",
+            live.display()
+        )));
+    }
+    let log = LiveLog::create(live).map_err(|e| Error::write(live, e))?;
+    config.live = Some(std::sync::Arc::new(log));
+    config.private.push(live.clone());
+    Ok(())
+}
+
+/// Hides the run's files (records, progress, secret, live) from sandboxed engines, and gives a run of a
 /// game with hidden information its secret (see `play::secret`): from `file`, or `OUT.secret`
 /// beside the records, or drawn for this run alone. A seed given instead deals the cards from a
 /// number someone may know or guess: allowed, for tests that must be repeatable, with a warning.
@@ -402,6 +434,7 @@ fn keep_private(
 ) -> Result<(), Error> {
     config.private.extend(tournament.out.clone());
     config.private.extend(tournament.progress.clone());
+    open_live(config, tournament)?;
     let setup = Setup {
         variant: config.variant.clone(),
         seats: tournament.seats,

@@ -55,6 +55,8 @@ pub struct Tournament {
     pub sprt: Option<Sprt>,
     /// Keep this progress file up to date.
     pub progress: Option<PathBuf>,
+    /// Append the games in progress to this live file.
+    pub live: Option<PathBuf>,
     /// Print the score so far every this many games (cutechess-cli's `-ratinginterval`).
     pub rating_interval: Option<usize>,
 }
@@ -578,6 +580,7 @@ mod tests {
             scratch_dir: None,
             private: Vec::new(),
             probe_keys: false,
+            live: None,
         }
     }
 

@@ -16,6 +16,7 @@ use crate::play::schedule::Scheduled;
 use crate::play::schedule::engine_seed;
 use crate::play::spec::{EngineSpec, Proto};
 use crate::protocol::{ClockKeys, Command, GameKeys, MoveAnswer, NewGame, PlayLine};
+use crate::records::live::LiveEvent;
 use crate::records::replay::Replay;
 use crate::records::{End, Ply, Verdict};
 use crate::rules::AnyMove;
@@ -66,6 +67,10 @@ pub(super) struct Table<'a, P: Player> {
     line: String,
     genmove_line: String,
     clock_keys: ClockKeys,
+    /// The live file's start event for this game, when there is a live file, and how many plies
+    /// it has been told.
+    live_start: Option<LiveEvent>,
+    live_told: usize,
 }
 
 impl<'a, P: Player> Table<'a, P> {
@@ -112,16 +117,70 @@ impl<'a, P: Player> Table<'a, P> {
             line: String::new(),
             genmove_line: String::new(),
             clock_keys: ClockKeys::default(),
+            live_start: config.live.as_ref().map(|_| LiveEvent::Start {
+                game: scheduled.index + 1,
+                id: config.game.clone(),
+                variant: config.variant.clone(),
+                seats: specs.iter().map(|spec| spec.command.name.clone()).collect(),
+                seed,
+            }),
+            live_told: 0,
         }
     }
 }
 
 impl<P: Player> Table<'_, P> {
     /// Plays to the end: `Ok` when the rules end the game, `Err` with the end when a resignation
-    /// or a verdict does.
+    /// or a verdict does. The live file, if any, is told every ply and the end.
     pub(super) fn play(&mut self) -> Result<(), End> {
+        if let (Some(live), Some(start)) = (&self.config.live, &self.live_start) {
+            live.write(start);
+        }
+        let end = self.play_plies();
+        if let Some(live) = &self.config.live {
+            self.tell_live();
+            live.write(&LiveEvent::End {
+                game: self.index + 1,
+            });
+        }
+        end
+    }
+
+    /// Tells the live file the plies played since it was last told; after an undo, the game
+    /// from its start.
+    fn tell_live(&mut self) {
+        let (Some(live), Some(start)) = (&self.config.live, &self.live_start) else {
+            return;
+        };
+        let plies = self.replay.plies();
+        if plies < self.live_told {
+            live.write(start);
+            self.live_told = 0;
+        }
+        let clocks_ms: Vec<f64> = match self.clocks.iter().all(Clock::runs) {
+            true => (self.clocks.iter())
+                .map(|c| c.remaining().as_micros() as f64 / 1000.0)
+                .collect(),
+            false => Vec::new(),
+        };
+        for index in self.live_told..plies {
+            if let Some(ply) = self.replay.ply(index) {
+                live.write(&LiveEvent::Ply {
+                    game: self.index + 1,
+                    ply: ply.clone(),
+                    clocks_ms: clocks_ms.clone(),
+                });
+            }
+        }
+        self.live_told = plies;
+    }
+
+    fn play_plies(&mut self) -> Result<(), End> {
         self.new_games()?;
         loop {
+            if self.config.live.is_some() {
+                self.tell_live();
+            }
             self.tell_rounds()?;
             let seat = match self.replay.game().to_move() {
                 None => return Ok(()),
@@ -514,6 +573,7 @@ impl<P: Player> Table<'_, P> {
             late,
             own_delay,
         );
+        self.replay.inform_last_ply(self.engines[seat].take_info());
         // Every engine, the mover included, hears every ply; their answers are read before the
         // next command each gets, so a slow acknowledgement costs no round trip here.
         self.tell(seat, mv)?;

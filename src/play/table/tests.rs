@@ -102,6 +102,9 @@ impl Player for Fake {
     fn own_delay(&self) -> Duration {
         Duration::ZERO
     }
+    fn take_info(&mut self) -> Option<crate::protocol::Info> {
+        None
+    }
     fn kill(&mut self) {
         self.killed = true;
     }
@@ -136,6 +139,7 @@ fn config(game: &str, seats: usize, on_fault: OnFault, human: bool) -> MatchConf
         scratch_dir: None,
         private: Vec::new(),
         probe_keys: false,
+        live: None,
     }
 }
 

@@ -957,15 +957,17 @@ impl Game for Double {
             .collect()
     }
 
-    /// Another seat's card leaving the stock is hidden: `deal 2`, `draw 2`.
+    /// Another seat's card leaving the stock is hidden (from a spectator, every seat's): `deal 2`,
+    /// `draw 2`.
     fn visible_text(&self, mv: &Move, viewer: Viewer) -> String {
-        match (*mv, viewer) {
-            (Move::Deal { seat, .. }, Viewer::Seat(v)) if usize::from(seat) != v => {
-                format!("deal {seat}")
-            }
-            (Move::Draw { seat, .. }, Viewer::Seat(v)) if usize::from(seat) != v => {
-                format!("draw {seat}")
-            }
+        let hidden = |seat: u8| match viewer {
+            Viewer::Everyone => false,
+            Viewer::Seat(v) => usize::from(seat) != v,
+            Viewer::Spectator => true,
+        };
+        match *mv {
+            Move::Deal { seat, .. } if hidden(seat) => format!("deal {seat}"),
+            Move::Draw { seat, .. } if hidden(seat) => format!("draw {seat}"),
             _ => mv.to_string(),
         }
     }

@@ -1,0 +1,54 @@
+//! The live file (`--live`): the games in progress, an event per line as they are played (a game
+//! starts, a ply, a game ends), which `referee serve` follows to draw them. It holds every ply,
+//! hidden cards included, so it is kept from engines as the records are.
+
+use serde::{Deserialize, Serialize};
+
+use crate::records::Ply;
+
+/// One line of the live file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "lowercase", deny_unknown_fields)]
+pub enum LiveEvent {
+    /// Game `game` (its number in the schedule, from 1) starts, or starts again from its first
+    /// ply (a person took a move back): what a replay needs to set it up.
+    Start {
+        /// The game's number in the schedule, from 1.
+        game: usize,
+        /// The game's id.
+        id: String,
+        /// Its variant, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variant: Option<String>,
+        /// The engines' names, by seat.
+        seats: Vec<String>,
+        /// The game's seed (it deals DOUBLE's cards: the file is as secret as the records).
+        seed: u64,
+    },
+    /// A ply of game `game`, as the record will hold it, with every seat's clock after it.
+    Ply {
+        /// The game's number in the schedule, from 1.
+        game: usize,
+        /// The ply.
+        ply: Ply,
+        /// Each seat's clock in milliseconds after the ply, when clocks run.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        clocks_ms: Vec<f64>,
+    },
+    /// Game `game` is over; its record is in the records file.
+    End {
+        /// The game's number in the schedule, from 1.
+        game: usize,
+    },
+}
+
+impl LiveEvent {
+    /// The game it is about, from 1.
+    pub fn game(&self) -> usize {
+        match self {
+            LiveEvent::Start { game, .. }
+            | LiveEvent::Ply { game, .. }
+            | LiveEvent::End { game } => *game,
+        }
+    }
+}
