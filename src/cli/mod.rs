@@ -7,6 +7,7 @@ pub mod args;
 pub(crate) mod commands;
 pub mod error;
 pub mod run;
+mod serve;
 mod spellings;
 
 use std::io;
@@ -63,6 +64,17 @@ fn dispatch(cli: Cli) -> CommandResult {
         Command::Render(args) => commands::render::run(args, &mut stdout),
         Command::Openings(args) => commands::openings::run(args, &mut stdout),
         Command::View { files, output } => commands::view::run(&files, &output),
+        Command::Serve {
+            files,
+            live,
+            bind,
+            sprt,
+        } => serve::run(serve::ServeArgs {
+            files,
+            live,
+            bind,
+            sprt,
+        }),
         Command::Report {
             files,
             output,

@@ -3,6 +3,7 @@
 
 pub mod fast;
 pub mod file;
+pub mod follow;
 pub mod import;
 pub mod live;
 pub mod pgn;

@@ -54,7 +54,7 @@ pub struct Series {
 /// `MAX_POINTS` times (and at least half as often): memory holds the samples, not the records.
 /// The last sample is all the records, so it equals what `stats` says of them. The SPRT's
 /// challenger is seat 0's engine of the first record, as in a match.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct SeriesBuilder {
     counter: Counter,
     records: usize,
@@ -310,7 +310,6 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
     if let (Some(sprt), false) = (sprt, series.llr.is_empty()) {
         html.push_str(&sprt_plot(series, sprt, games));
     }
-    html.push_str("<p>The games are listed on the left; pick one to replay it.</p>");
     html
 }
 

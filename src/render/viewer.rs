@@ -55,7 +55,7 @@ struct PageMove {
 
 /// An engine's `info` in a few words: `score 35 · depth 7 · 120422 nodes · 410 ms · pv C1,E3E4
 /// · hashfull=7 · its text`.
-fn info_text(info: &Info) -> String {
+pub fn info_text(info: &Info) -> String {
     let mut parts = Vec::new();
     if let Some(score) = info.score {
         parts.push(format!("score {score}"));
@@ -77,7 +77,8 @@ fn info_text(info: &Info) -> String {
     parts.join(" · ")
 }
 
-fn end_text(record: &Record) -> String {
+/// How a game ended, in words with the seats' names: `won by a; b resigned`.
+pub fn end_text(record: &Record) -> String {
     let name = |seat: usize| record.seat_name(seat);
     let winners = record.result.as_ref().map(|r| {
         r.winners

@@ -70,7 +70,7 @@ pub struct Results {
     pub pairings: Vec<Pairing>,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Sums {
     games: u32,
     points: f64,
@@ -112,7 +112,7 @@ pub fn results(records: &[Record]) -> Results {
 
 /// The counts of records added one at a time: memory grows with the engines and pairings, not the
 /// games (a game pair's first half is kept only until its second arrives).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Counter {
     sums: BTreeMap<String, Sums>,
     pairs: BTreeMap<(String, String), Tally>,

@@ -209,6 +209,27 @@ pub enum Command {
     ///
     /// Example: referee render games.jsonl --index 3 --ply 49 -o board.svg
     Render(RenderArgs),
+    /// Serve a page that follows a run as it is played: standings, ratings and curves from its
+    /// records, its games in progress drawn live from its live files (`--live` of match and
+    /// tournament), and every finished game in the replay viewer. Loopback only unless --bind
+    /// says otherwise; read-only; a game in progress never shows a hidden card.
+    #[command(after_help = "Example:
+  referee tournament --game dvonn --engine ./a --engine ./b --engine ./c --out t.jsonl --live t.live &
+  referee serve t.jsonl --live t.live      # then open http://127.0.0.1:8080/")]
+    Serve {
+        /// The run's records files (they need not exist yet).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// A live file of the run (`--live FILE` of match or tournament); repeat for shards.
+        #[arg(long, value_name = "FILE")]
+        live: Vec<PathBuf>,
+        /// The address and port to listen on (port 0: any free port, named on stderr).
+        #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+        bind: String,
+        /// The SPRT the report draws (default: the one the records name).
+        #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
+        sprt: Vec<String>,
+    },
     /// Write one self-contained HTML page that replays the games of record files.
     ///
     /// Buttons and the arrow keys step through a game; `#game=2&ply=10` in the address opens a

@@ -33,7 +33,8 @@ pub fn run(files: &[PathBuf], output: &Path, sprt: &[String]) -> CommandResult {
         }
         (None, None) => None,
     };
-    let html = report_html(&series.finish(sprt.as_ref()), sprt.as_ref());
+    let mut html = report_html(&series.finish(sprt.as_ref()), sprt.as_ref());
+    html.push_str("<p>The games are listed on the left; pick one to replay it.</p>");
     write_page(output, &html, |each| {
         read_all(files, &mut std::io::stderr(), each).map_err(Error::from)
     })?;

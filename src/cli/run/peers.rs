@@ -2,18 +2,15 @@
 //! that each shard pairs a round from every earlier game, whichever shard played it.
 
 use std::cell::RefCell;
-use std::fs::File;
-use std::io::{self, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::bounded::{self, Line};
 use crate::cli::run::rounds::{GameResults, seat_names, seat_points};
 use crate::engine::process;
 use crate::play::arena::MatchError;
 use crate::play::schedule::Shard;
 use crate::records::Record;
-use crate::records::file::MAX_RECORD_BYTES;
+use crate::records::follow::{Follow, FollowError, Seen};
 
 /// What stands for a shard's number in `--peers`.
 pub const PLACEHOLDER: &str = "{shard}";
@@ -31,21 +28,16 @@ pub fn shard_files(pattern: &str, n: usize) -> Vec<PathBuf> {
         .collect()
 }
 
-/// One other shard's records file and how much of it has been read.
+/// One other shard's records file, followed as it grows.
 struct PeerFile {
-    path: PathBuf,
+    follow: Follow,
     shard: Shard,
-    /// Bytes of whole lines read so far.
-    read_to: u64,
-    /// Lines read so far.
-    lines: usize,
 }
 
 /// The records files of the other shards of this run.
 pub struct Peers {
     files: Vec<PeerFile>,
     fingerprint: String,
-    line: Vec<u8>,
 }
 
 impl Peers {
@@ -64,16 +56,13 @@ impl Peers {
             })
             .filter(|(peer, _)| *peer != shard)
             .map(|(shard, path)| PeerFile {
-                path,
+                follow: Follow::new(&path),
                 shard,
-                read_to: 0,
-                lines: 0,
             })
             .collect();
         Peers {
             files,
             fingerprint: fingerprint.to_owned(),
-            line: Vec::new(),
         }
     }
 
@@ -115,51 +104,41 @@ impl Peers {
     fn owners(&self, games: &[usize]) -> String {
         (self.files.iter())
             .filter(|f| games.iter().any(|&g| f.shard.holds(g)))
-            .map(|f| format!("shard {} ({})", f.shard.k, f.path.display()))
+            .map(|f| format!("shard {} ({})", f.shard.k, f.follow.path().display()))
             .collect::<Vec<_>>()
             .join(", ")
     }
 
     /// Reads the whole lines the other shards wrote since the last look; a line still being
-    /// written waits for the next look.
+    /// written waits for the next look. A file that shrank was rewritten: not a peer's records.
     fn read_new(&mut self, results: &mut GameResults) -> Result<(), MatchError> {
+        let fingerprint = &self.fingerprint;
         for file in &mut self.files {
-            let unreadable = |e: io::Error| {
-                MatchError::NotThisRun(format!(
-                    "cannot read the shard records {}: {e}",
-                    file.path.display()
-                ))
-            };
-            let mut input = match File::open(&file.path) {
-                Ok(input) => input,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(unreadable(e)),
-            };
-            input
-                .seek(SeekFrom::Start(file.read_to))
-                .map_err(unreadable)?;
-            let mut input = BufReader::new(input);
-            loop {
-                let end = bounded::read_line(&mut input, &mut self.line, MAX_RECORD_BYTES)
-                    .map_err(unreadable)?;
-                match end {
-                    None | Some(Line::Whole { newline: false }) => break,
-                    Some(Line::TooLong) => {
-                        return Err(foreign(&file.path, file.lines + 1, "a line too long"));
+            let (path, shard) = (file.follow.path().to_owned(), file.shard);
+            let shrank = file.follow.read_new(|seen| {
+                let (number, text) = match seen {
+                    Seen::Line { number, text, .. } => (number, text),
+                    Seen::TooLong { number } => {
+                        return Err(foreign(&path, number, "a line too long"));
                     }
-                    Some(Line::Whole { newline: true }) => {}
+                };
+                if text.iter().all(u8::is_ascii_whitespace) {
+                    return Ok(());
                 }
-                file.lines += 1;
-                file.read_to += self.line.len() as u64 + 1;
-                if self.line.iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
-                let (path, line) = (&file.path, file.lines);
-                let record: Record = serde_json::from_slice(&self.line)
-                    .map_err(|e| foreign(path, line, &format!("not a record: {e}")))?;
-                let (index, points) = check(&record, file.shard, &self.fingerprint)
-                    .map_err(|why| foreign(path, line, &why))?;
+                let record: Record = serde_json::from_slice(text)
+                    .map_err(|e| foreign(&path, number, &format!("not a record: {e}")))?;
+                let (index, points) = check(&record, shard, fingerprint)
+                    .map_err(|why| foreign(&path, number, &why))?;
                 results.insert(index, (seat_names(&record), points));
+                Ok(())
+            });
+            match shrank {
+                Ok(false) => {}
+                Ok(true) => return Err(foreign(&path, 1, "the file was emptied or replaced")),
+                Err(FollowError::Line(e)) => return Err(e),
+                Err(e @ FollowError::Io { .. }) => {
+                    return Err(MatchError::NotThisRun(e.to_string()));
+                }
             }
         }
         Ok(())

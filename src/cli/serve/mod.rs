@@ -1,0 +1,131 @@
+//! `referee serve`: one page, served over HTTP, that follows a run as it is played: its standings,
+//! ratings and curves from its records files, its games in progress from its live files (drawn as
+//! a spectator sees them), and every finished game in the replay viewer.
+
+mod http;
+mod page;
+mod watch;
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::cli::error::{CommandResult, Ended, Error};
+use crate::render::viewer::{PageWriter, pack};
+use crate::stats::elo::Sprt;
+use http::Reply;
+use watch::Watch;
+
+/// How often the files are looked at again.
+const REFRESH: Duration = Duration::from_millis(250);
+
+/// What to serve and where.
+pub struct ServeArgs {
+    /// The run's records files.
+    pub files: Vec<PathBuf>,
+    /// The run's live files (`--live` of `match` and `tournament`).
+    pub live: Vec<PathBuf>,
+    /// The address to listen on.
+    pub bind: String,
+    /// The SPRT the report draws.
+    pub sprt: Vec<String>,
+}
+
+/// Serves the page until SIGINT or SIGTERM.
+pub fn run(args: ServeArgs) -> CommandResult {
+    let sprt = Sprt::parse_option(&args.sprt)?;
+    let listener = TcpListener::bind(&args.bind)
+        .map_err(|e| Error::Usage(format!("cannot listen on {}: {e}", args.bind)))?;
+    let address = listener.local_addr()?;
+    if !address.ip().is_loopback() {
+        eprintln!(
+            "referee: warning: {address} is not a loopback address: anyone who can reach it sees \
+             the page (never a hidden card of a game in progress)"
+        );
+    }
+    raise_open_files();
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    let mut watch = Watch::new(&args.files, &args.live, sprt);
+    watch.refresh();
+    eprintln!("referee: serving http://{address}/ (Ctrl-C stops)");
+    let page = Arc::new(page::PAGE.as_bytes().to_vec());
+    let mut looked = Instant::now();
+    let watch = std::cell::RefCell::new(watch);
+    http::serve(
+        &listener,
+        &stop,
+        |path, query| answer(&watch.borrow(), &page, path, query),
+        || {
+            if looked.elapsed() >= REFRESH {
+                watch.borrow_mut().refresh();
+                looked = Instant::now();
+            }
+        },
+    )?;
+    eprintln!("referee: stopped serving");
+    Ok(Ended::Done)
+}
+
+/// Raises the limit of open files to its hard limit, so that a thousand clients at once find
+/// room ([`http::MAX_CONNECTIONS`]); where it cannot be raised, the clients past it wait.
+fn raise_open_files() {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    if let Ok((_, hard)) = getrlimit(Resource::RLIMIT_NOFILE) {
+        let _ = setrlimit(Resource::RLIMIT_NOFILE, hard, hard);
+    }
+}
+
+/// The answer to a request for `path`: the page, the state (only its version when the client
+/// has it already: `since=V`), or a finished game in the viewer.
+fn answer(watch: &Watch, page: &Arc<Vec<u8>>, path: &str, query: &str) -> Reply {
+    match path {
+        "/" => Reply {
+            status: 200,
+            kind: "text/html; charset=utf-8",
+            body: page.clone(),
+        },
+        "/state" => {
+            let (version, body) = watch.state();
+            let since = (query.split('&'))
+                .find_map(|pair| pair.strip_prefix("since="))
+                .and_then(|v| v.parse::<u64>().ok());
+            let body = match since == Some(version) {
+                true => Arc::new(format!("{{\"version\":{version}}}").into_bytes()),
+                false => body,
+            };
+            Reply {
+                status: 200,
+                kind: "application/json",
+                body,
+            }
+        }
+        _ => {
+            let game = (path.strip_prefix("/game/")).and_then(|n| n.parse::<usize>().ok());
+            match game.and_then(|n| Some((n, watch.finished_record(n)?))) {
+                Some((number, record)) => viewer_page(number, &record),
+                None => Reply::text(404, "not found"),
+            }
+        }
+    }
+}
+
+/// The replay viewer of one finished game.
+fn viewer_page(number: usize, record: &crate::records::Record) -> Reply {
+    let page = PageWriter::start(Vec::new(), "").and_then(|mut writer| {
+        writer.write(pack(number - 1, record)?)?;
+        writer.finish()
+    });
+    match page {
+        Ok(body) => Reply {
+            status: 200,
+            kind: "text/html; charset=utf-8",
+            body: Arc::new(body),
+        },
+        Err(e) => Reply::text(500, &format!("game {number}: {e}")),
+    }
+}

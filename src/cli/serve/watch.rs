@@ -1,0 +1,334 @@
+//! What `referee serve` shows, kept up to date from the files it follows: the records files (the
+//! report's standings, ratings and curves, and the finished games), and the live files (the
+//! games in progress, replayed ply by ply and drawn as a spectator sees them: no hidden card of
+//! a game in progress is ever in what it sends).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::records::Record;
+use crate::records::follow::{Follow, Seen};
+use crate::records::live::LiveEvent;
+use crate::records::replay::Replay;
+use crate::render::board::Picture;
+use crate::render::report::{SeriesBuilder, report_html};
+use crate::rules::game::{Game, Setup, Viewer};
+use crate::stats::elo::Sprt;
+
+/// The most games in progress shown: a live file of a killed run may hold games that never end.
+const MAX_LIVE: usize = 64;
+
+/// The most finished games listed on the page (the newest); every one can be opened.
+const LISTED: usize = 200;
+
+/// A finished game: where its record is, and what the list says of it.
+struct Finished {
+    file: usize,
+    offset: u64,
+}
+
+/// A game in progress, replayed from the live file.
+struct LiveGame {
+    title: String,
+    names: Vec<String>,
+    replay: Replay,
+    /// Each seat's clock after the last ply, in milliseconds.
+    clocks: Vec<f64>,
+    /// The last ply as a spectator may see it, and what its engine said (never for a game
+    /// with hidden cards), and what it touched on the board.
+    last: String,
+    marks: Vec<String>,
+    /// When it last changed, in the watcher's own count of events.
+    touched: u64,
+}
+
+/// What the page shows of one game in progress.
+#[derive(Serialize)]
+struct LiveView<'a> {
+    key: String,
+    title: &'a str,
+    ply: usize,
+    svg: String,
+    marks: Vec<String>,
+    last: &'a str,
+    clocks: Vec<String>,
+}
+
+/// What `/state` sends.
+#[derive(Serialize)]
+struct State<'a> {
+    version: u64,
+    report: &'a str,
+    finished: usize,
+    /// The newest finished games: their number (from 1, for `/game/N`), title and result.
+    listed: Vec<(usize, String, String)>,
+    live: Vec<LiveView<'a>>,
+}
+
+/// The files followed and what they hold so far.
+pub struct Watch {
+    records: Vec<Follow>,
+    lives: Vec<Follow>,
+    sprt: Option<Sprt>,
+    series: SeriesBuilder,
+    report: String,
+    finished: Vec<Finished>,
+    listed: std::collections::VecDeque<(usize, String, String)>,
+    live: BTreeMap<(usize, usize), LiveGame>,
+    /// Live events read so far: which game moved last.
+    events: u64,
+    version: u64,
+    /// `/state`'s body for the current version.
+    state: Arc<Vec<u8>>,
+}
+
+impl Watch {
+    /// Follows the records files `records` and the live files `lives`; `sprt` is the test the
+    /// report draws (the records' own when none).
+    pub fn new(records: &[PathBuf], lives: &[PathBuf], sprt: Option<Sprt>) -> Watch {
+        let mut watch = Watch {
+            records: records.iter().map(|p| Follow::new(p)).collect(),
+            lives: lives.iter().map(|p| Follow::new(p)).collect(),
+            sprt,
+            series: SeriesBuilder::default(),
+            report: String::new(),
+            finished: Vec::new(),
+            listed: std::collections::VecDeque::new(),
+            live: BTreeMap::new(),
+            events: 0,
+            version: 0,
+            state: Arc::new(Vec::new()),
+        };
+        watch.render();
+        watch
+    }
+
+    /// `/state`'s body and its version.
+    pub fn state(&self) -> (u64, Arc<Vec<u8>>) {
+        (self.version, self.state.clone())
+    }
+
+    /// The record of finished game `number` (from 1), read again from its file.
+    pub fn finished_record(&self, number: usize) -> Option<Record> {
+        let game = self.finished.get(number.checked_sub(1)?)?;
+        let path = self.records.get(game.file)?.path();
+        let mut file = std::fs::File::open(path).ok()?;
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(game.offset)).ok()?;
+        let mut input = std::io::BufReader::new(file);
+        let mut line = Vec::new();
+        let max = crate::records::file::MAX_RECORD_BYTES;
+        crate::bounded::read_line(&mut input, &mut line, max).ok()??;
+        serde_json::from_slice(&line).ok()
+    }
+
+    /// Reads what the files gained since the last look; `true` when anything changed.
+    pub fn refresh(&mut self) -> bool {
+        let records = self.read_records();
+        let lives = self.read_lives();
+        if records {
+            let sprt = match (&self.sprt, self.series.recorded_sprt()) {
+                (Some(given), _) => Some(*given),
+                (None, Some(words)) => {
+                    let words: Vec<String> = words.split_whitespace().map(str::to_owned).collect();
+                    Sprt::parse(&words).ok()
+                }
+                (None, None) => None,
+            };
+            let series = self.series.clone().finish(sprt.as_ref());
+            self.report = report_html(&series, sprt.as_ref());
+        }
+        if records || lives {
+            self.render();
+        }
+        records || lives
+    }
+
+    /// New finished games: counted for the report, listed, and where to find them kept. A
+    /// records file that became shorter was replaced (a new run): everything is counted again.
+    fn read_records(&mut self) -> bool {
+        let (changed, replaced) = self.read_new_records();
+        if !replaced {
+            return changed;
+        }
+        self.records = self.records.iter().map(|f| Follow::new(f.path())).collect();
+        self.series = SeriesBuilder::default();
+        self.finished.clear();
+        self.listed.clear();
+        self.read_new_records();
+        true
+    }
+
+    /// Whether the records files gained games, and whether one of them was replaced.
+    fn read_new_records(&mut self) -> (bool, bool) {
+        let (mut changed, mut replaced) = (false, false);
+        for (file, follow) in self.records.iter_mut().enumerate() {
+            let (series, finished, listed) =
+                (&mut self.series, &mut self.finished, &mut self.listed);
+            let seen = follow.read_new(|seen| {
+                let Seen::Line { offset, text, .. } = seen else {
+                    return Ok::<(), ()>(());
+                };
+                let Ok(record) = serde_json::from_slice::<Record>(text) else {
+                    return Ok(());
+                };
+                series.add(&record);
+                finished.push(Finished { file, offset });
+                let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
+                let title = format!("{}: {}", record.game, names.join(" vs "));
+                let result = crate::render::viewer::end_text(&record);
+                listed.push_back((finished.len(), title, result));
+                if listed.len() > LISTED {
+                    listed.pop_front();
+                }
+                changed = true;
+                Ok(())
+            });
+            // A file that cannot be read now may be readable at the next look.
+            replaced |= matches!(seen, Ok(true));
+        }
+        (changed, replaced)
+    }
+
+    /// New events of the games in progress.
+    fn read_lives(&mut self) -> bool {
+        let mut changed = false;
+        for (file, follow) in self.lives.iter_mut().enumerate() {
+            let (live, events) = (&mut self.live, &mut self.events);
+            let shrank = follow.read_new(|seen| {
+                let Seen::Line { text, .. } = seen else {
+                    return Ok::<(), ()>(());
+                };
+                if let Ok(event) = serde_json::from_slice::<LiveEvent>(text) {
+                    *events += 1;
+                    apply(live, file, event, *events);
+                    changed = true;
+                }
+                Ok(())
+            });
+            // A live file emptied: its run started again.
+            if let Ok(true) = shrank {
+                live.retain(|&(f, _), _| f != file);
+                changed = true;
+            }
+        }
+        // The most recently moved games stay.
+        while self.live.len() > MAX_LIVE {
+            let oldest = (self.live.iter())
+                .min_by_key(|(_, g)| g.touched)
+                .map(|(key, _)| *key);
+            match oldest {
+                Some(key) => self.live.remove(&key),
+                None => break,
+            };
+        }
+        changed
+    }
+
+    /// `/state`'s body for what is known now, under a new version.
+    fn render(&mut self) {
+        self.version += 1;
+        let live = (self.live.iter())
+            .map(|(&(file, game), g)| {
+                let hides = g.replay.game().hides_information();
+                let viewer = if hides {
+                    Viewer::Spectator
+                } else {
+                    Viewer::Everyone
+                };
+                LiveView {
+                    key: format!("{file}-{game}"),
+                    title: &g.title,
+                    ply: g.replay.plies(),
+                    svg: g.replay.game().svg(viewer),
+                    marks: g.marks.clone(),
+                    last: &g.last,
+                    clocks: (g.names.iter().zip(&g.clocks))
+                        .map(|(name, ms)| format!("{name} {:.1} s", ms / 1000.0))
+                        .collect(),
+                }
+            })
+            .collect();
+        let state = State {
+            version: self.version,
+            report: &self.report,
+            finished: self.finished.len(),
+            listed: self.listed.iter().rev().cloned().collect(),
+            live,
+        };
+        self.state = Arc::new(serde_json::to_vec(&state).unwrap_or_default());
+    }
+}
+
+/// Applies one live event to the games in progress of live file `file`.
+fn apply(live: &mut BTreeMap<(usize, usize), LiveGame>, file: usize, event: LiveEvent, at: u64) {
+    let key = (file, event.game());
+    match event {
+        LiveEvent::Start {
+            game,
+            id,
+            variant,
+            seats,
+            seed,
+        } => {
+            let setup = Setup {
+                variant,
+                seats: Some(seats.len()),
+                seed,
+                layout: None,
+            };
+            let Ok(replay) = Replay::new(&id, &setup) else {
+                live.remove(&key);
+                return;
+            };
+            let title = format!("{game}. {id}: {}", seats.join(" vs "));
+            live.insert(
+                key,
+                LiveGame {
+                    title,
+                    names: seats,
+                    replay,
+                    clocks: Vec::new(),
+                    last: String::new(),
+                    marks: Vec::new(),
+                    touched: at,
+                },
+            );
+        }
+        LiveEvent::Ply { ply, clocks_ms, .. } => {
+            let Some(game) = live.get_mut(&key) else {
+                return;
+            };
+            // A ply out of step, or one the rules refuse: the game is not shown until it
+            // starts again.
+            let played = (ply.ply == game.replay.plies())
+                .then(|| game.replay.play(&ply.mv).ok())
+                .flatten();
+            let Some(mv) = played else {
+                live.remove(&key);
+                return;
+            };
+            let hides = game.replay.game().hides_information();
+            let who = ply
+                .seat
+                .and_then(|s| game.names.get(s))
+                .map_or("chance", String::as_str);
+            // A spectator's view of the move: the card of a deal or a draw is hidden.
+            let now = game.replay.game();
+            let text = now.visible_text(&mv, Viewer::Spectator);
+            game.marks = now.marks(&mv);
+            let said = match (&ply.info, hides) {
+                (Some(info), false) => format!(" ({})", crate::render::viewer::info_text(info)),
+                _ => String::new(),
+            };
+            game.last = format!("{who}: {text}{said}");
+            game.clocks = clocks_ms;
+            game.touched = at;
+        }
+        LiveEvent::End { .. } => {
+            live.remove(&key);
+        }
+    }
+}

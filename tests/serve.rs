@@ -1,0 +1,394 @@
+//! `referee serve` following runs as they are played: a board changes after a move and the
+//! standings after a game, in the JSON a page polls and in headless Chromium; no hidden card of a
+//! DOUBLE game in progress is in anything it sends; hostile clients (a thousand idle or
+//! half-sent connections, oversized or malformed requests, paths that climb out) get nothing and
+//! hold up nobody.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin;
+use common::Workspace;
+use serde_json::Value;
+
+/// A `referee serve` process on a free loopback port, killed when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start(records: &Path, live: Option<&Path>) -> Server {
+        let mut command = common::referee_process();
+        command.arg("serve").arg(records);
+        if let Some(live) = live {
+            command.arg("--live").arg(live);
+        }
+        let mut child = command
+            .args(["--bind", "127.0.0.1:0"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let address = (line.split("http://").nth(1))
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned();
+        Server { child, address }
+    }
+
+    /// The status and body of `request` (a whole request head), read to the end.
+    fn send(&self, request: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).unwrap();
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        let status = answer.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_owned();
+        (status, body)
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        self.send(&format!("GET {path} HTTP/1.1\r\nHost: test\r\n\r\n"))
+    }
+
+    fn state(&self) -> Value {
+        let (status, body) = self.get("/state");
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str(&body).unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A run of `game` between `engines` (slow.py: the random bot waiting `ms` a move), with its
+/// records in `out` and its live file in `live`.
+fn start_run(game: &str, seats: usize, engines: usize, ms: u32, out: &Path, live: &Path) -> Child {
+    let mut command = common::referee_process();
+    command.env("REFEREE", cargo_bin!("referee"));
+    command.args(["tournament", "--game", game, "--seats", &seats.to_string()]);
+    for seed in 1..=engines {
+        command.arg("--engine").arg(format!(
+            "name=slow{seed} cmd='python3 tests/engines/slow.py {game} {seed} {ms}'"
+        ));
+    }
+    command
+        .args(["--seed", "9", "--movetime", "5000", "--out"])
+        .arg(out)
+        .arg("--live")
+        .arg(live)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Polls until `done` says yes of the state, or panics after `limit`.
+fn until(
+    server: &Server,
+    limit: Duration,
+    what: &str,
+    mut done: impl FnMut(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + limit;
+    loop {
+        let state = server.state();
+        if done(&state) {
+            return state;
+        }
+        assert!(Instant::now() < deadline, "{what}: {state}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_page_follows_a_run_move_by_move_and_game_by_game() {
+    let work = Workspace::new("serve-live");
+    let (out, live) = (work.file("t.jsonl"), work.file("t.live"));
+    // Three engines, three games of DVONN, 40 ms a move: a few seconds a game.
+    let mut run = start_run("dvonn", 2, 3, 40, &out, &live);
+    let server = Server::start(&out, Some(&live));
+    let limit = Duration::from_secs(60);
+    let first = until(&server, limit, "a game in progress", |s| {
+        s["live"].as_array().is_some_and(|l| !l.is_empty())
+            && s["live"][0]["ply"].as_u64() > Some(0)
+    });
+    let (key, ply, board) = (
+        &first["live"][0]["key"],
+        &first["live"][0]["ply"],
+        &first["live"][0]["svg"],
+    );
+    let later = until(&server, limit, "a move later", |s| {
+        (s["live"].as_array().unwrap().iter())
+            .any(|g| g["key"] == *key && g["ply"].as_u64() > ply.as_u64())
+    });
+    let moved = (later["live"].as_array().unwrap().iter())
+        .find(|g| g["key"] == *key)
+        .unwrap();
+    assert_ne!(
+        moved["svg"], *board,
+        "the board did not change after a move"
+    );
+    assert!(
+        moved["clocks"][0].as_str().unwrap().starts_with("slow"),
+        "{moved}"
+    );
+    let report = first["report"].clone();
+    let finished = until(&server, limit, "a game finished", |s| {
+        s["finished"].as_u64() >= Some(1)
+    });
+    assert_ne!(
+        finished["report"], report,
+        "the standings did not change after a game"
+    );
+    assert!(
+        finished["report"]
+            .as_str()
+            .unwrap()
+            .contains("id=\"standings\"")
+    );
+    // While nothing changes, a poll that has the version gets the version alone.
+    let version = finished["version"].as_u64().unwrap();
+    let (_, body) = server.get(&format!("/state?since={version}"));
+    assert!(
+        body.len() < 100 || !body.contains(&format!("\"version\":{version},")),
+        "{body}"
+    );
+    // The page in a browser, drawn from what it polls, while the run goes on.
+    if let Some(dom) = chromium(&server, &work) {
+        assert!(
+            dom.contains(r#"class="game""#) || dom.contains(r#"data-finished="3""#),
+            "{dom}"
+        );
+        assert!(dom.contains(r#"id="standings""#), "{dom}");
+    }
+    assert!(run.wait().unwrap().success());
+    let done = until(&server, limit, "every game finished", |s| {
+        s["finished"] == 3 && s["live"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(done["listed"].as_array().unwrap().len(), 3);
+    // Each finished game opens in the replay viewer; nothing else is there.
+    let (status, page) = server.get("/game/2");
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"packed\""));
+    assert_eq!(server.get("/game/4").0, 404);
+}
+
+/// The page as headless Chromium draws it after polling for a while (a screenshot of it is kept
+/// in the test's target directory); `None` where Chromium is not installed.
+fn chromium(server: &Server, work: &Workspace) -> Option<String> {
+    if std::process::Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("REFEREE_REQUIRE_CHROMIUM").is_none(),
+            "chromium is required here"
+        );
+        eprintln!("note: no chromium installed; the browser part did not run");
+        return None;
+    }
+    let url = format!("http://{}/", server.address);
+    let run = |extra: &str| {
+        std::process::Command::new("chromium")
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+            ])
+            .args([
+                "--disable-background-networking",
+                "--disable-component-update",
+            ])
+            .args(["--virtual-time-budget=3000", "--window-size=1200,1100"])
+            .arg(format!(
+                "--user-data-dir={}",
+                work.file(&format!("profile{}", extra.len())).display()
+            ))
+            .arg(extra)
+            .arg(&url)
+            .output()
+            .unwrap()
+    };
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-live.png");
+    run(&format!("--screenshot={}", shot.display()));
+    assert!(std::fs::read(&shot).is_ok_and(|png| png.starts_with(b"\x89PNG")));
+    Some(String::from_utf8(run("--dump-dom").stdout).unwrap())
+}
+
+/// The cards (`c17`) in the hands at ply `ply` of a DOUBLE record, in the round then under way:
+/// dealt or drawn and not yet laid.
+fn hidden_at(record: &Value, ply: usize) -> Vec<String> {
+    let mut hands: Vec<String> = Vec::new();
+    let mut dealing = false;
+    for p in record["moves"].as_array().unwrap().iter().take(ply) {
+        let words: Vec<&str> = p["move"].as_str().unwrap().split_whitespace().collect();
+        let card = |w: &str| w.split(':').next().unwrap().to_owned();
+        match words.as_slice() {
+            ["deal", _, c] => {
+                // A new round deals new hands.
+                if !dealing {
+                    hands.clear();
+                }
+                dealing = true;
+                hands.push(card(c));
+                continue;
+            }
+            ["draw", _, c] => hands.push(card(c)),
+            [.., c] => hands.retain(|h| *h != card(c)),
+            [] => {}
+        }
+        dealing = false;
+    }
+    hands
+}
+
+#[test]
+fn no_hidden_card_of_a_game_in_progress_reaches_a_client() {
+    let work = Workspace::new("serve-hidden");
+    let (out, live) = (work.file("d.jsonl"), work.file("d.live"));
+    let mut run = start_run("double", 4, 4, 15, &out, &live);
+    let server = Server::start(&out, Some(&live));
+    let mut seen = Vec::new();
+    while run.try_wait().unwrap().is_none() {
+        let (status, body) = server.get("/state");
+        assert_eq!(status, 200);
+        seen.push(body);
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    let records = common::valid_records(&out);
+    let mut checked = 0;
+    for body in &seen {
+        let state: Value = serde_json::from_str(body).unwrap();
+        for game in state["live"].as_array().unwrap() {
+            // `2. double: a vs b`: game 2 of the run.
+            let number = game["title"].as_str().unwrap().split('.').next().unwrap();
+            let record = (records.iter())
+                .find(|r| r["tags"]["game"] == number)
+                .unwrap();
+            let ply = game["ply"].as_u64().unwrap() as usize;
+            let hidden = hidden_at(record, ply);
+            assert!(!hidden.is_empty(), "ply {ply}: hands are held");
+            for card in &hidden {
+                // As a whole word: `c17` in a card's text, a mark, an id.
+                let found = body.match_indices(card.as_str()).any(|(at, _)| {
+                    let after = body
+                        .as_bytes()
+                        .get(at + card.len())
+                        .copied()
+                        .unwrap_or(b' ');
+                    let before = at.checked_sub(1).map_or(b' ', |b| body.as_bytes()[b]);
+                    !after.is_ascii_alphanumeric() && !before.is_ascii_alphanumeric()
+                });
+                assert!(
+                    !found,
+                    "game {number} ply {ply}: the hidden {card} was sent"
+                );
+            }
+            // The hands are drawn, face down.
+            assert!(game["svg"].as_str().unwrap().contains("hidden"), "{game}");
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 10,
+        "only {checked} views of a game in progress were fetched"
+    );
+    // A finished game shows every hand.
+    until(&server, Duration::from_secs(20), "the records read", |s| {
+        s["finished"] == 1
+    });
+    let (_, page) = server.get("/game/1");
+    assert!(page.contains("id=\"packed\""));
+}
+
+#[test]
+fn hostile_clients_get_nothing_and_hold_up_nobody() {
+    let work = Workspace::new("serve-hostile");
+    let out = work.file("g.jsonl");
+    common::referee()
+        .args([
+            "match", "--game", "pegs", "--engine", "random", "--engine", "random",
+        ])
+        .args(["--games", "2", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let server = Server::start(&out, None);
+    until(&server, Duration::from_secs(20), "the records read", |s| {
+        s["finished"] == 2
+    });
+    // A thousand connections that send nothing or half a request, held open.
+    let (host, port) = server.address.rsplit_once(':').unwrap();
+    let mut flood = std::process::Command::new("python3")
+        .args(["tests/engines/http_flood.py", host, port, "1000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    BufReader::new(flood.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "ready 1000");
+    // Others are answered at once, not when the idle ones time out (10 s).
+    let asked = Instant::now();
+    assert_eq!(server.get("/state").0, 200);
+    assert_eq!(server.get("/game/1").0, 200);
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    // Malformed, oversized, other methods, and paths that reach for files.
+    let huge = format!("GET / HTTP/1.1\r\nX-Pad: {}\r\n\r\n", "a".repeat(20_000));
+    assert_eq!(server.send(&huge).0, 431);
+    assert_eq!(server.send("\x16\x03\x01 garbage\r\n\r\n").0, 400);
+    assert_eq!(
+        server.send("POST /state HTTP/1.1\r\nHost: x\r\n\r\n").0,
+        405
+    );
+    for path in [
+        "/../../../../etc/passwd",
+        "/game/../../etc/passwd",
+        "//etc/passwd",
+        "/game/-1",
+        "/game/99999999999999999999999",
+    ] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 404, "{path}");
+        assert!(!body.contains("root:"), "{path}");
+    }
+    let rss_kb: u64 = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap();
+    assert!(rss_kb < 64 * 1024, "the server holds {rss_kb} kB");
+    drop(flood.stdin.take());
+    flood.wait().unwrap();
+    assert_eq!(server.get("/").0, 200);
+}
