@@ -16,9 +16,10 @@ use assert_cmd::cargo::cargo_bin;
 use common::Workspace;
 use serde_json::Value;
 
-/// A `referee serve` process on a free loopback port, killed when dropped.
+/// A `referee serve` process on a free loopback port, killed when dropped, or the page a match
+/// serves (no process of its own).
 struct Server {
-    child: Child,
+    child: Option<Child>,
     address: String,
 }
 
@@ -42,7 +43,10 @@ impl Server {
             .and_then(|rest| rest.split('/').next())
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_owned();
-        Server { child, address }
+        Server {
+            child: Some(child),
+            address,
+        }
     }
 
     /// The status and body of `request` (a whole request head), read to the end.
@@ -76,8 +80,10 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -381,14 +387,79 @@ fn hostile_clients_get_nothing_and_hold_up_nobody() {
         assert_eq!(status, 404, "{path}");
         assert!(!body.contains("root:"), "{path}");
     }
-    let rss_kb: u64 = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
-        .unwrap()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
-        .unwrap();
+    let rss_kb: u64 = std::fs::read_to_string(format!(
+        "/proc/{}/status",
+        server.child.as_ref().unwrap().id()
+    ))
+    .unwrap()
+    .lines()
+    .find_map(|l| l.strip_prefix("VmRSS:"))
+    .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+    .unwrap();
     assert!(rss_kb < 64 * 1024, "the server holds {rss_kb} kB");
     drop(flood.stdin.take());
     flood.wait().unwrap();
     assert_eq!(server.get("/").0, 200);
+}
+
+#[test]
+fn a_match_serves_its_own_page_with_each_engines_curve() {
+    let work = Workspace::new("serve-match");
+    let out = work.file("m.jsonl");
+    // Two search bots, which say what they think: 150 ms a move, a few seconds a game.
+    let mut run = common::referee_process()
+        .args([
+            "match", "--game", "pegs", "--engine", "search", "--engine", "search",
+        ])
+        .args([
+            "--games",
+            "1",
+            "--movetime",
+            "150",
+            "--serve",
+            "127.0.0.1:0",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(run.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("serving http://") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "no page served");
+    }
+    let address = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let server = Server {
+        child: None,
+        address: address.to_owned(),
+    };
+    let both = until(
+        &server,
+        Duration::from_secs(60),
+        "both engines' scores",
+        |s| {
+            (s["live"].as_array().unwrap().first()).is_some_and(|g| {
+                let seats: Vec<&Value> = (g["scores"].as_array().unwrap().iter())
+                    .map(|s| &s[1])
+                    .collect();
+                seats.contains(&&Value::from(0)) && seats.contains(&&Value::from(1))
+            })
+        },
+    );
+    assert!(
+        both["live"][0]["last"].as_str().unwrap().contains("depth"),
+        "{both}"
+    );
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    assert!(run.wait().unwrap().success());
+    assert!(work.file("m.jsonl.live").exists());
 }

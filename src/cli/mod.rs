@@ -7,7 +7,7 @@ pub mod args;
 pub(crate) mod commands;
 pub mod error;
 pub mod run;
-mod serve;
+pub(crate) mod serve;
 mod spellings;
 
 use std::io;

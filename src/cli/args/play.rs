@@ -145,6 +145,10 @@ pub struct RunArgs {
     /// fishtest do). With --repeat it counts game pairs (the pentanomial model), otherwise games.
     #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
+    /// Serve the run's live page at ADDR while it plays (as `referee serve` does; e.g.
+    /// 127.0.0.1:8080): needs --out; the live file is --live, or OUT.live.
+    #[arg(long, value_name = "ADDR")]
+    pub serve: Option<String>,
     /// Append each game's start, plies and end to FILE as they happen, one JSON line each, for
     /// `referee serve --live FILE` to show the games in progress (emptied as the run starts; mode
     /// 0600 and hidden from sandboxed engines, since it holds every card dealt).

@@ -255,6 +255,20 @@ fn tournament_of(
             "--resume needs --out, the file to go on with".into(),
         ));
     }
+    // The page of a run follows its records and its live file: OUT.live unless named.
+    let live = match (&run.serve, run.live, &out) {
+        (Some(_), None, None) => {
+            return Err(Error::Usage(
+                "--serve shows the run from its records: give --out".into(),
+            ));
+        }
+        (Some(_), None, Some(out)) => {
+            let mut live = out.clone().into_os_string();
+            live.push(".live");
+            Some(PathBuf::from(live))
+        }
+        (_, live, _) => live,
+    };
     Ok(Tournament {
         format,
         rounds,
@@ -266,7 +280,8 @@ fn tournament_of(
         peers: run.peers,
         sprt: Sprt::parse_option(&run.sprt)?,
         progress: run.progress,
-        live: run.live,
+        live,
+        serve: run.serve,
         rating_interval: run.ratinginterval,
     })
 }
@@ -312,7 +327,7 @@ pub fn one_match(mut args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResu
     let tournament = tournament_of(args.run, Format::RoundRobin, rounds, games, seats, args.out)?;
     keep_private(&mut config, seed_given, secret_file, &tournament)?;
     announce_containment(&config);
-    run(&config, &tournament, json, stdout)
+    run_and_serve(&config, &tournament, json, stdout)
 }
 
 pub fn tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandResult {
@@ -352,7 +367,26 @@ pub fn tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandRe
     }
     keep_private(&mut config, seed_given, secret_file, &tournament)?;
     announce_containment(&config);
-    run(&config, &tournament, json, stdout)
+    run_and_serve(&config, &tournament, json, stdout)
+}
+
+/// Plays the run, with its page served while it plays when `--serve` asks for it.
+fn run_and_serve(
+    config: &MatchConfig,
+    tournament: &Tournament,
+    json: bool,
+    stdout: &mut dyn io::Write,
+) -> CommandResult {
+    let (Some(bind), Some(out), Some(live)) =
+        (&tournament.serve, &tournament.out, &tournament.live)
+    else {
+        return run(config, tournament, json, stdout);
+    };
+    let (stop, page) = crate::cli::serve::serve_run(bind, out.clone(), live.clone())?;
+    let result = run(config, tournament, json, stdout);
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = page.join();
+    result
 }
 
 /// `tournament-GAME-N.jsonl` in the current directory, the first N not yet taken: a tournament

@@ -57,6 +57,8 @@ pub struct Tournament {
     pub progress: Option<PathBuf>,
     /// Append the games in progress to this live file.
     pub live: Option<PathBuf>,
+    /// Serve the run's page at this address while it plays.
+    pub serve: Option<String>,
     /// Print the score so far every this many games (cutechess-cli's `-ratinginterval`).
     pub rating_interval: Option<usize>,
 }

@@ -36,8 +36,38 @@ pub struct ServeArgs {
 /// Serves the page until SIGINT or SIGTERM.
 pub fn run(args: ServeArgs) -> CommandResult {
     let sprt = Sprt::parse_option(&args.sprt)?;
-    let listener = TcpListener::bind(&args.bind)
-        .map_err(|e| Error::Usage(format!("cannot listen on {}: {e}", args.bind)))?;
+    let listener = listen(&args.bind)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    serve(&listener, &args.files, &args.live, sprt, &stop)?;
+    eprintln!("referee: stopped serving");
+    Ok(Ended::Done)
+}
+
+/// The page of the run that `match` or `tournament --serve ADDR` plays, served from a thread of
+/// its own until the returned flag is set.
+pub fn serve_run(
+    bind: &str,
+    records: PathBuf,
+    live: PathBuf,
+) -> Result<(Arc<AtomicBool>, std::thread::JoinHandle<()>), Error> {
+    let listener = listen(bind)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let thread = std::thread::spawn(move || {
+        if let Err(e) = serve(&listener, &[records], &[live], None, &flag) {
+            eprintln!("referee: the page stopped: {e}");
+        }
+    });
+    Ok((stop, thread))
+}
+
+/// A listener on `bind`, announced on stderr (with a warning when anyone may reach it).
+fn listen(bind: &str) -> Result<TcpListener, Error> {
+    let listener = TcpListener::bind(bind)
+        .map_err(|e| Error::Usage(format!("cannot listen on {bind}: {e}")))?;
     let address = listener.local_addr()?;
     if !address.ip().is_loopback() {
         eprintln!(
@@ -46,19 +76,26 @@ pub fn run(args: ServeArgs) -> CommandResult {
         );
     }
     raise_open_files();
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(signal, stop.clone())?;
-    }
-    let mut watch = Watch::new(&args.files, &args.live, sprt);
-    watch.refresh();
     eprintln!("referee: serving http://{address}/ (Ctrl-C stops)");
+    Ok(listener)
+}
+
+/// Serves the page of `records` and `lives` on `listener` until `stop` is set.
+fn serve(
+    listener: &TcpListener,
+    records: &[PathBuf],
+    lives: &[PathBuf],
+    sprt: Option<Sprt>,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
+    let mut watch = Watch::new(records, lives, sprt);
+    watch.refresh();
     let page = Arc::new(page::PAGE.as_bytes().to_vec());
     let mut looked = Instant::now();
     let watch = std::cell::RefCell::new(watch);
     http::serve(
-        &listener,
-        &stop,
+        listener,
+        stop,
         |path, query| answer(&watch.borrow(), &page, path, query),
         || {
             if looked.elapsed() >= REFRESH {
@@ -66,9 +103,7 @@ pub fn run(args: ServeArgs) -> CommandResult {
                 looked = Instant::now();
             }
         },
-    )?;
-    eprintln!("referee: stopped serving");
-    Ok(Ended::Done)
+    )
 }
 
 /// Raises the limit of open files to its hard limit, so that a thousand clients at once find

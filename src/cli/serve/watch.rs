@@ -41,6 +41,8 @@ struct LiveGame {
     /// with hidden cards), and what it touched on the board.
     last: String,
     marks: Vec<String>,
+    /// Each `info` score so far: ply, seat, score (none for a game with hidden cards).
+    scores: Vec<(usize, usize, i64)>,
     /// When it last changed, in the watcher's own count of events.
     touched: u64,
 }
@@ -55,6 +57,9 @@ struct LiveView<'a> {
     marks: Vec<String>,
     last: &'a str,
     clocks: Vec<String>,
+    /// The engines' scores so far: ply, seat, score.
+    scores: &'a [(usize, usize, i64)],
+    names: &'a [String],
 }
 
 /// What `/state` sends.
@@ -248,6 +253,8 @@ impl Watch {
                     clocks: (g.names.iter().zip(&g.clocks))
                         .map(|(name, ms)| format!("{name} {:.1} s", ms / 1000.0))
                         .collect(),
+                    scores: &g.scores,
+                    names: &g.names,
                 }
             })
             .collect();
@@ -293,6 +300,7 @@ fn apply(live: &mut BTreeMap<(usize, usize), LiveGame>, file: usize, event: Live
                     clocks: Vec::new(),
                     last: String::new(),
                     marks: Vec::new(),
+                    scores: Vec::new(),
                     touched: at,
                 },
             );
@@ -323,6 +331,10 @@ fn apply(live: &mut BTreeMap<(usize, usize), LiveGame>, file: usize, event: Live
                 (Some(info), false) => format!(" ({})", crate::render::viewer::info_text(info)),
                 _ => String::new(),
             };
+            let score = (ply.seat.zip(ply.info.as_ref().and_then(|i| i.score))).filter(|_| !hides);
+            if let Some((seat, score)) = score {
+                game.scores.push((ply.ply + 1, seat, score));
+            }
             game.last = format!("{who}: {text}{said}");
             game.clocks = clocks_ms;
             game.touched = at;
