@@ -71,6 +71,7 @@ pub(super) struct Table<'a, P: Player> {
     /// it has been told.
     live_start: Option<LiveEvent>,
     live_told: usize,
+    live_clocks: Vec<f64>,
 }
 
 impl<'a, P: Player> Table<'a, P> {
@@ -125,6 +126,7 @@ impl<'a, P: Player> Table<'a, P> {
                 seed,
             }),
             live_told: 0,
+            live_clocks: Vec::new(),
         }
     }
 }
@@ -157,19 +159,14 @@ impl<P: Player> Table<'_, P> {
             live.write(start);
             self.live_told = 0;
         }
-        let clocks_ms: Vec<f64> = match self.clocks.iter().all(Clock::runs) {
-            true => (self.clocks.iter())
-                .map(|c| c.remaining().as_micros() as f64 / 1000.0)
-                .collect(),
-            false => Vec::new(),
-        };
+        self.live_clocks.clear();
+        if self.clocks.iter().all(Clock::runs) {
+            let ms = |c: &Clock| c.remaining().as_micros() as f64 / 1000.0;
+            self.live_clocks.extend(self.clocks.iter().map(ms));
+        }
         for index in self.live_told..plies {
             if let Some(ply) = self.replay.ply(index) {
-                live.write(&LiveEvent::Ply {
-                    game: self.index + 1,
-                    ply: ply.clone(),
-                    clocks_ms: clocks_ms.clone(),
-                });
+                live.ply(self.index + 1, ply, &self.live_clocks);
             }
         }
         self.live_told = plies;
