@@ -25,8 +25,12 @@ struct Server {
 
 impl Server {
     fn start(records: &Path, live: Option<&Path>) -> Server {
+        Server::start_with(records, live, &[])
+    }
+
+    fn start_with(records: &Path, live: Option<&Path>, extra: &[&str]) -> Server {
         let mut command = common::referee_process();
-        command.arg("serve").arg(records);
+        command.arg("serve").arg(records).args(extra);
         if let Some(live) = live {
             command.arg("--live").arg(live);
         }
@@ -43,6 +47,12 @@ impl Server {
             .and_then(|rest| rest.split('/').next())
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_owned();
+        // The rest of what it says goes to the test's output, shown when the test fails.
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                eprintln!("serve: {line}");
+            }
+        });
         Server {
             child: Some(child),
             address,
@@ -103,6 +113,8 @@ fn start_run(game: &str, seats: usize, engines: usize, ms: u32, out: &Path, live
         .arg(out)
         .arg("--live")
         .arg(live)
+        .arg("--progress")
+        .arg(live.with_extension("progress"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -133,7 +145,8 @@ fn the_page_follows_a_run_move_by_move_and_game_by_game() {
     let (out, live) = (work.file("t.jsonl"), work.file("t.live"));
     // Three engines, three games of DVONN, 40 ms a move: a few seconds a game.
     let mut run = start_run("dvonn", 2, 3, 40, &out, &live);
-    let server = Server::start(&out, Some(&live));
+    let progress = live.with_extension("progress").display().to_string();
+    let server = Server::start_with(&out, Some(&live), &["--progress", &progress]);
     let limit = Duration::from_secs(60);
     let first = until(&server, limit, "a game in progress", |s| {
         s["live"].as_array().is_some_and(|l| !l.is_empty())
@@ -193,6 +206,16 @@ fn the_page_follows_a_run_move_by_move_and_game_by_game() {
         s["finished"] == 3 && s["live"].as_array().unwrap().is_empty()
     });
     assert_eq!(done["listed"].as_array().unwrap().len(), 3);
+    let said = until(&server, limit, "the progress file read", |s| {
+        s["progress"]
+            .as_str()
+            .unwrap()
+            .starts_with("Progress: 3 of 3 games (100.0%)")
+    });
+    assert!(
+        said["progress"].as_str().unwrap().contains("finished"),
+        "{said}"
+    );
     // Each finished game opens in the replay viewer; nothing else is there.
     let (status, page) = server.get("/game/2");
     assert_eq!(status, 200);
@@ -271,6 +294,19 @@ fn hidden_at(record: &Value, ply: usize) -> Vec<String> {
     hands
 }
 
+/// Whether `text` names `card` (`c17`) as a whole word: a card's label, a mark, an id.
+fn mentions(text: &str, card: &str) -> bool {
+    text.match_indices(card).any(|(at, _)| {
+        let after = text
+            .as_bytes()
+            .get(at + card.len())
+            .copied()
+            .unwrap_or(b' ');
+        let before = at.checked_sub(1).map_or(b' ', |b| text.as_bytes()[b]);
+        !after.is_ascii_alphanumeric() && !before.is_ascii_alphanumeric()
+    })
+}
+
 #[test]
 fn no_hidden_card_of_a_game_in_progress_reaches_a_client() {
     let work = Workspace::new("serve-hidden");
@@ -298,18 +334,8 @@ fn no_hidden_card_of_a_game_in_progress_reaches_a_client() {
             let hidden = hidden_at(record, ply);
             assert!(!hidden.is_empty(), "ply {ply}: hands are held");
             for card in &hidden {
-                // As a whole word: `c17` in a card's text, a mark, an id.
-                let found = body.match_indices(card.as_str()).any(|(at, _)| {
-                    let after = body
-                        .as_bytes()
-                        .get(at + card.len())
-                        .copied()
-                        .unwrap_or(b' ');
-                    let before = at.checked_sub(1).map_or(b' ', |b| body.as_bytes()[b]);
-                    !after.is_ascii_alphanumeric() && !before.is_ascii_alphanumeric()
-                });
                 assert!(
-                    !found,
+                    !mentions(body, card),
                     "game {number} ply {ply}: the hidden {card} was sent"
                 );
             }
@@ -328,6 +354,29 @@ fn no_hidden_card_of_a_game_in_progress_reaches_a_client() {
     });
     let (_, page) = server.get("/game/1");
     assert!(page.contains("id=\"packed\""));
+    // The same events with the game's end cut off, as if it were still played: its hands stay
+    // hidden, unless --reveal asks for them (a run no engine plays).
+    let text = std::fs::read_to_string(&live).unwrap();
+    let cut: String = (text.lines())
+        .filter(|l| !l.contains(r#""event":"end""#))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let cut_file = work.file("cut.live");
+    std::fs::write(&cut_file, cut).unwrap();
+    let hands = hidden_at(&records[0], records[0]["moves"].as_array().unwrap().len());
+    let nowhere = work.file("none.jsonl");
+    for (reveal, extra) in [(false, &[][..]), (true, &["--reveal"][..])] {
+        let replay = Server::start_with(&nowhere, Some(&cut_file), extra);
+        let state = until(&replay, Duration::from_secs(20), "the cut game", |s| {
+            s["live"].as_array().unwrap().len() == 1
+        });
+        let svg = state["live"][0]["svg"].as_str().unwrap();
+        let shown = hands.iter().filter(|c| mentions(svg, c)).count();
+        match reveal {
+            true => assert_eq!(shown, hands.len(), "--reveal shows every hand"),
+            false => assert_eq!(shown, 0, "a hand was shown without --reveal"),
+        }
+    }
 }
 
 #[test]

@@ -67,11 +67,17 @@ fn dispatch(cli: Cli) -> CommandResult {
         Command::Serve {
             files,
             live,
+            progress,
+            reveal,
             bind,
             sprt,
         } => serve::run(serve::ServeArgs {
-            files,
-            live,
+            files: serve::Files {
+                records: files,
+                lives: live,
+                progress,
+                reveal,
+            },
             bind,
             sprt,
         }),

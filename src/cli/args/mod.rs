@@ -223,6 +223,13 @@ pub enum Command {
         /// A live file of the run (`--live FILE` of match or tournament); repeat for shards.
         #[arg(long, value_name = "FILE")]
         live: Vec<PathBuf>,
+        /// A progress file of the run (`--progress FILE`); repeat for shards: how far it is.
+        #[arg(long, value_name = "FILE")]
+        progress: Vec<PathBuf>,
+        /// Show the games in progress whole, every hidden card included: only for a run no
+        /// engine is playing (a replay of live files, a demonstration).
+        #[arg(long)]
+        reveal: bool,
         /// The address and port to listen on (port 0: any free port, named on stderr).
         #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
         bind: String,

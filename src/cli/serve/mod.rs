@@ -16,6 +16,7 @@ use crate::cli::error::{CommandResult, Ended, Error};
 use crate::render::viewer::{PageWriter, pack};
 use crate::stats::elo::Sprt;
 use http::Reply;
+pub use watch::Files;
 use watch::Watch;
 
 /// How often the files are looked at again.
@@ -23,10 +24,8 @@ const REFRESH: Duration = Duration::from_millis(250);
 
 /// What to serve and where.
 pub struct ServeArgs {
-    /// The run's records files.
-    pub files: Vec<PathBuf>,
-    /// The run's live files (`--live` of `match` and `tournament`).
-    pub live: Vec<PathBuf>,
+    /// The run's files, and whether its games in progress are shown whole.
+    pub files: Files,
     /// The address to listen on.
     pub bind: String,
     /// The SPRT the report draws.
@@ -41,7 +40,13 @@ pub fn run(args: ServeArgs) -> CommandResult {
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(signal, stop.clone())?;
     }
-    serve(&listener, &args.files, &args.live, sprt, &stop)?;
+    if args.files.reveal {
+        eprintln!(
+            "referee: --reveal: the games in progress are shown whole, every hand included: \
+             only for a run no engine is playing"
+        );
+    }
+    serve(&listener, &args.files, sprt, &stop)?;
     eprintln!("referee: stopped serving");
     Ok(Ended::Done)
 }
@@ -57,7 +62,12 @@ pub fn serve_run(
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let thread = std::thread::spawn(move || {
-        if let Err(e) = serve(&listener, &[records], &[live], None, &flag) {
+        let files = Files {
+            records: vec![records],
+            lives: vec![live],
+            ..Files::default()
+        };
+        if let Err(e) = serve(&listener, &files, None, &flag) {
             eprintln!("referee: the page stopped: {e}");
         }
     });
@@ -80,15 +90,14 @@ fn listen(bind: &str) -> Result<TcpListener, Error> {
     Ok(listener)
 }
 
-/// Serves the page of `records` and `lives` on `listener` until `stop` is set.
+/// Serves the page of `files` on `listener` until `stop` is set.
 fn serve(
     listener: &TcpListener,
-    records: &[PathBuf],
-    lives: &[PathBuf],
+    files: &Files,
     sprt: Option<Sprt>,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
-    let mut watch = Watch::new(records, lives, sprt);
+    let mut watch = Watch::new(files, sprt);
     watch.refresh();
     let page = Arc::new(page::PAGE.as_bytes().to_vec());
     let mut looked = Instant::now();

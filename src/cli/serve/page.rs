@@ -27,6 +27,7 @@ h2 { font-size: 18px; margin: 16px 0 6px; }
 </head>
 <body>
 <div id="status">connecting...</div>
+<pre id="progress"></pre>
 <h2>Games in progress</h2>
 <div id="live"></div>
 <div id="report"></div>
@@ -64,6 +65,7 @@ function curves(g) {
 }
 function show(state) {
   $("report").innerHTML = state.report;
+  $("progress").textContent = state.progress;
   $("count").textContent = state.finished;
   const live = $("live");
   live.innerHTML = "";

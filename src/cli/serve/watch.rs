@@ -67,16 +67,36 @@ struct LiveView<'a> {
 struct State<'a> {
     version: u64,
     report: &'a str,
+    progress: &'a str,
     finished: usize,
     /// The newest finished games: their number (from 1, for `/game/N`), title and result.
     listed: Vec<(usize, String, String)>,
     live: Vec<LiveView<'a>>,
 }
 
+/// What a page follows: a run's records, live and progress files, and whether its games in
+/// progress are shown whole.
+#[derive(Clone, Debug, Default)]
+pub struct Files {
+    /// Records files.
+    pub records: Vec<PathBuf>,
+    /// Live files (`--live`).
+    pub lives: Vec<PathBuf>,
+    /// Progress files (`--progress`).
+    pub progress: Vec<PathBuf>,
+    /// Hidden cards of games in progress shown (`--reveal`).
+    pub reveal: bool,
+}
+
 /// The files followed and what they hold so far.
 pub struct Watch {
     records: Vec<Follow>,
     lives: Vec<Follow>,
+    /// The run's `--progress` files, summed as `stats --progress` does, and what they say.
+    progress_files: Vec<PathBuf>,
+    progress: String,
+    /// Show games in progress whole, hidden cards included (no engine is playing them).
+    reveal: bool,
     sprt: Option<Sprt>,
     series: SeriesBuilder,
     report: String,
@@ -91,12 +111,15 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// Follows the records files `records` and the live files `lives`; `sprt` is the test the
-    /// report draws (the records' own when none).
-    pub fn new(records: &[PathBuf], lives: &[PathBuf], sprt: Option<Sprt>) -> Watch {
+    /// Follows what `files` names; `sprt` is the test the report draws (the records' own when
+    /// none).
+    pub fn new(files: &Files, sprt: Option<Sprt>) -> Watch {
         let mut watch = Watch {
-            records: records.iter().map(|p| Follow::new(p)).collect(),
-            lives: lives.iter().map(|p| Follow::new(p)).collect(),
+            records: files.records.iter().map(|p| Follow::new(p)).collect(),
+            lives: files.lives.iter().map(|p| Follow::new(p)).collect(),
+            progress_files: files.progress.clone(),
+            progress: String::new(),
+            reveal: files.reveal,
             sprt,
             series: SeriesBuilder::default(),
             report: String::new(),
@@ -133,6 +156,7 @@ impl Watch {
     pub fn refresh(&mut self) -> bool {
         let records = self.read_records();
         let lives = self.read_lives();
+        let progress = self.read_progress();
         if records {
             let sprt = match (&self.sprt, self.series.recorded_sprt()) {
                 (Some(given), _) => Some(*given),
@@ -145,10 +169,24 @@ impl Watch {
             let series = self.series.clone().finish(sprt.as_ref());
             self.report = report_html(&series, sprt.as_ref());
         }
-        if records || lives {
+        if records || lives || progress {
             self.render();
         }
-        records || lives
+        records || lives || progress
+    }
+
+    /// What the progress files say now; `true` when it changed.
+    fn read_progress(&mut self) -> bool {
+        if self.progress_files.is_empty() {
+            return false;
+        }
+        let now = match crate::cli::run::progress_file::Overall::read(&self.progress_files) {
+            Ok(overall) => overall.to_string(),
+            Err(e) => format!("progress: {e}"),
+        };
+        let changed = now != self.progress;
+        self.progress = now;
+        changed
     }
 
     /// New finished games: counted for the report, listed, and where to find them kept. A
@@ -200,6 +238,7 @@ impl Watch {
     /// New events of the games in progress.
     fn read_lives(&mut self) -> bool {
         let mut changed = false;
+        let reveal = self.reveal;
         for (file, follow) in self.lives.iter_mut().enumerate() {
             let (live, events) = (&mut self.live, &mut self.events);
             let shrank = follow.read_new(|seen| {
@@ -208,7 +247,7 @@ impl Watch {
                 };
                 if let Ok(event) = serde_json::from_slice::<LiveEvent>(text) {
                     *events += 1;
-                    apply(live, file, event, *events);
+                    apply(live, (file, reveal), event, *events);
                     changed = true;
                 }
                 Ok(())
@@ -237,7 +276,7 @@ impl Watch {
         self.version += 1;
         let live = (self.live.iter())
             .map(|(&(file, game), g)| {
-                let hides = g.replay.game().hides_information();
+                let hides = g.replay.game().hides_information() && !self.reveal;
                 let viewer = if hides {
                     Viewer::Spectator
                 } else {
@@ -261,6 +300,7 @@ impl Watch {
         let state = State {
             version: self.version,
             report: &self.report,
+            progress: &self.progress,
             finished: self.finished.len(),
             listed: self.listed.iter().rev().cloned().collect(),
             live,
@@ -269,8 +309,14 @@ impl Watch {
     }
 }
 
-/// Applies one live event to the games in progress of live file `file`.
-fn apply(live: &mut BTreeMap<(usize, usize), LiveGame>, file: usize, event: LiveEvent, at: u64) {
+/// Applies one live event to the games in progress of live file `file` (shown whole when
+/// `reveal`).
+fn apply(
+    live: &mut BTreeMap<(usize, usize), LiveGame>,
+    (file, reveal): (usize, bool),
+    event: LiveEvent,
+    at: u64,
+) {
     let key = (file, event.game());
     match event {
         LiveEvent::Start {
@@ -318,14 +364,17 @@ fn apply(live: &mut BTreeMap<(usize, usize), LiveGame>, file: usize, event: Live
                 live.remove(&key);
                 return;
             };
-            let hides = game.replay.game().hides_information();
+            let hides = game.replay.game().hides_information() && !reveal;
             let who = ply
                 .seat
                 .and_then(|s| game.names.get(s))
                 .map_or("chance", String::as_str);
             // A spectator's view of the move: the card of a deal or a draw is hidden.
             let now = game.replay.game();
-            let text = now.visible_text(&mv, Viewer::Spectator);
+            let text = match hides {
+                true => now.visible_text(&mv, Viewer::Spectator),
+                false => ply.mv.clone(),
+            };
             game.marks = now.marks(&mv);
             let said = match (&ply.info, hides) {
                 (Some(info), false) => format!(" ({})", crate::render::viewer::info_text(info)),
