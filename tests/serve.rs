@@ -193,13 +193,35 @@ fn the_page_follows_a_run_move_by_move_and_game_by_game() {
         body.len() < 100 || !body.contains(&format!("\"version\":{version},")),
         "{body}"
     );
-    // The page in a browser, drawn from what it polls, while the run goes on.
-    if let Some(dom) = chromium(&server, &work) {
+    // The page in a browser, drawn from what it polls, while the run goes on: twice, a moment
+    // apart, it shows a game in progress, the standings, and a later state of the run.
+    let attribute = |dom: &str, name: &str| -> Option<u64> {
+        let at = dom.find(&format!("{name}=\""))? + name.len() + 2;
+        dom[at..].split('"').next()?.parse().ok()
+    };
+    if let Some(before) = chromium(&server, &work) {
+        std::thread::sleep(Duration::from_millis(1500));
+        let after = chromium(&server, &work).unwrap();
+        for dom in [&before, &after] {
+            assert!(dom.contains(r#"id="standings""#), "{dom}");
+        }
+        assert!(before.contains(r#"class="game""#), "{before}");
+        let version = |dom: &str| attribute(dom, "data-version").unwrap();
         assert!(
-            dom.contains(r#"class="game""#) || dom.contains(r#"data-finished="3""#),
-            "{dom}"
+            version(&after) > version(&before),
+            "the page did not change"
         );
-        assert!(dom.contains(r#"id="standings""#), "{dom}");
+        let key = |dom: &str| {
+            dom.split("data-key=\"")
+                .nth(1)?
+                .split('"')
+                .next()
+                .map(str::to_owned)
+        };
+        let ply = |dom: &str| attribute(dom, "data-ply");
+        if key(&before) == key(&after) {
+            assert!(ply(&after) > ply(&before), "the board did not move");
+        }
     }
     assert!(run.wait().unwrap().success());
     let done = until(&server, limit, "every game finished", |s| {
