@@ -40,6 +40,7 @@ fn play_game(id: &str, variant: Option<&str>, sides: &[Side], seed: u64) -> Outc
                 let budget = Budget {
                     deadline: Instant::now() + Duration::from_secs(3600),
                     max_depth: depth,
+                    max_nodes: u64::MAX,
                 };
                 search(&game, budget, seed).map(|found| found.best)
             }
@@ -157,6 +158,7 @@ fn deeper_search_beats_shallower_search() {
             let budget = Budget {
                 deadline: Instant::now() + Duration::from_secs(3600),
                 max_depth: depth,
+                max_nodes: u64::MAX,
             };
             let mv = search(&game, budget, g).unwrap().best;
             game.try_play(&mv).unwrap();

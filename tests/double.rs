@@ -8,7 +8,9 @@ mod common;
 use common::{Workspace, bwrap_usable, referee, temp_dir, valid_records};
 use serde_json::Value;
 
-/// Plays a DOUBLE match of the built-in bots; returns the records in game order.
+/// Plays a DOUBLE match of the built-in bots; returns the records in game order. The search bot
+/// stops at 300 playouts a move (`nodes=300`, about 9 ms here) within 100 ms a move, so that it
+/// plays the same games on a busy machine as on a quiet one.
 fn double_match(
     name: &str,
     seats: &str,
@@ -22,7 +24,8 @@ fn double_match(
         .args([
             "match", "--game", "double", "--seats", seats, "--games", games,
         ])
-        .args(["--seed", "31", "--movetime", "30", "--concurrency", "2"])
+        .args(["--seed", "31", "--movetime", "100", "--each", "nodes=300"])
+        .args(["--concurrency", "2"])
         .args(extra)
         .arg("--out")
         .arg(&out)

@@ -125,19 +125,20 @@ pub fn choose(
     seed: u64,
     think: Duration,
 ) -> Option<AnyMove> {
-    choose_and_tell(strategy, game, history, seed, think).map(|(mv, _)| mv)
+    choose_and_tell(strategy, game, history, seed, (think, u64::MAX)).map(|(mv, _)| mv)
 }
 
-/// [`choose`], with what the choice rests on, as an `info` line says it: a search's value of
-/// the move for the seat (the evaluation's units), depth and nodes; Monte Carlo's expected share
-/// of the win in hundredths and its playouts (as nodes); the time either took. Nothing for a
-/// random choice or a move that was the only one.
+/// [`choose`] within `think` and at most `nodes` positions (search) or playouts (Monte Carlo),
+/// with what the choice rests on, as an `info` line says it: a search's value of the move for
+/// the seat (the evaluation's units), depth and nodes; Monte Carlo's expected share of the win
+/// in hundredths and its playouts (as nodes); the time either took. Nothing for a random choice
+/// or a move that was the only one.
 pub fn choose_and_tell(
     strategy: Strategy,
     game: &AnyGame,
     history: &[String],
     seed: u64,
-    think: Duration,
+    (think, nodes): (Duration, u64),
 ) -> Option<(AnyMove, Option<Info>)> {
     let started = Instant::now();
     let sampled = |sampled: Sampled<AnyMove>| {
@@ -164,7 +165,8 @@ pub fn choose_and_tell(
             let AnyGame::Double(view) = game else {
                 unreachable!("matched just above")
             };
-            let found = double_search(view, Instant::now() + think, fnv1a(seed, history))?;
+            let deadline = Instant::now() + think;
+            let found = double_search(view, (deadline, nodes), fnv1a(seed, history))?;
             Some(sampled(Sampled {
                 best: AnyMove::Double(found.best),
                 worth: found.worth,
@@ -173,7 +175,7 @@ pub fn choose_and_tell(
         }
         Strategy::Search if game.seats() > 2 => {
             let deadline = Instant::now() + think;
-            montecarlo::monte_carlo(game, deadline, u64::MAX, fnv1a(seed, history)).map(sampled)
+            montecarlo::monte_carlo(game, deadline, nodes, fnv1a(seed, history)).map(sampled)
         }
         // A person chooses at the terminal, not here.
         Strategy::Human => None,
@@ -181,6 +183,7 @@ pub fn choose_and_tell(
             let budget = Budget {
                 deadline: Instant::now() + phase_share(game, think),
                 max_depth: 64,
+                max_nodes: nodes,
             };
             let found = search(game, budget, fnv1a(seed, history))?;
             let info = found.score.map(|score| Info {
@@ -198,7 +201,11 @@ pub fn choose_and_tell(
 /// Determinized Monte Carlo for DOUBLE from the seat's own view: each playout deals the cards
 /// the seat cannot see anew, plays at random to the end of the round, and scores the seat's share
 /// of the round's lowest penalty.
-fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<Sampled<double::Move>> {
+fn double_search(
+    view: &Double,
+    (deadline, playouts): (Instant, u64),
+    seed: u64,
+) -> Option<Sampled<double::Move>> {
     let Some(Actor::Seat(me)) = view.to_move() else {
         return None;
     };
@@ -219,7 +226,7 @@ fn double_search(view: &Double, deadline: Instant, seed: u64) -> Option<Sampled<
     montecarlo::monte_carlo_with(
         view,
         deadline,
-        u64::MAX,
+        playouts,
         seed,
         |v, rng| double_view::redeal_hidden(v, me, rng),
         score,
@@ -262,6 +269,8 @@ struct BotState {
     seed: u64,
     /// The bot's seed mixed with the seed `newgame` gave for this game.
     game_seed: u64,
+    /// At most this many positions or playouts a move (`nodes=N` in `newgame`).
+    nodes: u64,
     /// The game as its seat follows it, once `newgame` has started one.
     view: Option<SeatView>,
     history: Vec<String>,
@@ -291,6 +300,12 @@ impl BotState {
                 }
                 let keys = GameKeys::read(&new.options).map_err(|e| e.to_string())?;
                 self.game_seed = self.seed ^ keys.seed.unwrap_or(0);
+                // `nodes=N` (an organiser's `--each nodes=N`): the same work a move whatever
+                // the machine's load, within the clock.
+                self.nodes = (new.option("nodes"))
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .filter(|&n| n > 0)
+                    .unwrap_or(u64::MAX);
                 let view = SeatView::start(&new)?;
                 if let Some(terminal) = &mut self.terminal {
                     let names: Vec<String> = (new.option("names"))
@@ -327,8 +342,9 @@ impl BotState {
                         .map_err(|e| e.to_string());
                 }
                 let think = thinking_time(&clock);
+                let budget = (think, self.nodes);
                 let (mv, thought) =
-                    choose_and_tell(self.strategy, game, &self.history, self.game_seed, think)
+                    choose_and_tell(self.strategy, game, &self.history, self.game_seed, budget)
                         .ok_or("no legal move")?;
                 *info = thought;
                 Ok(mv.to_string())
@@ -392,6 +408,7 @@ pub fn run(
         strategy,
         seed,
         game_seed: seed,
+        nodes: u64::MAX,
         view: None,
         history: Vec::new(),
         terminal,
@@ -434,6 +451,41 @@ mod tests {
             history.push(mv.to_string());
         }
         game
+    }
+
+    /// With `nodes=N` in `newgame`, the search looks at about N positions a move, however long
+    /// its clock: the same answer every time.
+    #[test]
+    fn a_node_budget_makes_the_search_the_same_whatever_the_time() {
+        let answer = || {
+            let input =
+                "newgame pegs seats=2 seat=0 seed=3 nodes=500\ngenmove 0 movetime=5000\nquit\n";
+            let mut output = Vec::new();
+            run(
+                "pegs",
+                Strategy::Search,
+                5,
+                input.as_bytes(),
+                &mut output,
+                None,
+            )
+            .unwrap();
+            String::from_utf8(output).unwrap()
+        };
+        let first = answer();
+        let nodes: u64 = (first.split_whitespace())
+            .find_map(|w| w.strip_prefix("nodes="))
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!((500..520).contains(&nodes), "{first}");
+        // The answer and the info but its time.
+        let strip = |text: &str| {
+            text.split_whitespace()
+                .filter(|w| !w.starts_with("time="))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(strip(&answer()), strip(&first));
     }
 
     #[test]

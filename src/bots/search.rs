@@ -28,6 +28,9 @@ pub struct Budget {
     pub deadline: Instant,
     /// Never search deeper than this many plies.
     pub max_depth: u32,
+    /// Stop starting new work after this many positions (`nodes=` in `newgame`): the same
+    /// search, whatever the machine's load, while the deadline allows it.
+    pub max_nodes: u64,
 }
 
 /// What a search found.
@@ -48,13 +51,17 @@ struct Searcher {
     root: Seat,
     deadline: Instant,
     nodes: u64,
+    max_nodes: u64,
     stopped: bool,
 }
 
 impl Searcher {
     fn out_of_time(&mut self) -> bool {
         // A node costs far more than reading the clock, but not 32 times more.
-        if !self.stopped && self.nodes.is_multiple_of(32) && Instant::now() >= self.deadline {
+        if !self.stopped
+            && (self.nodes >= self.max_nodes
+                || self.nodes.is_multiple_of(32) && Instant::now() >= self.deadline)
+        {
             self.stopped = true;
         }
         self.stopped
@@ -132,6 +139,7 @@ pub fn search<G: Evaluate>(game: &G, budget: Budget, tie_break: u64) -> Option<F
         root,
         deadline: budget.deadline,
         nodes: 0,
+        max_nodes: budget.max_nodes,
         stopped: false,
     };
     for depth in 1..=budget.max_depth {
