@@ -41,12 +41,7 @@ impl Server {
             .spawn()
             .unwrap();
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
-        let address = (line.split("http://").nth(1))
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_owned();
+        let address = served_at(&mut stderr);
         // The rest of what it says goes to the test's output, shown when the test fails.
         std::thread::spawn(move || {
             for line in stderr.lines().map_while(Result::ok) {
@@ -95,6 +90,17 @@ impl Drop for Server {
             let _ = child.wait();
         }
     }
+}
+
+/// The address a referee names on `stderr` as it starts serving (`serving http://ADDR/`).
+fn served_at(stderr: &mut impl BufRead) -> String {
+    let mut line = String::new();
+    while !line.contains("serving http://") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "no page served");
+    }
+    let rest = line.split("http://").nth(1).unwrap();
+    rest.split('/').next().unwrap().to_owned()
 }
 
 /// A run of `game` between `engines` (slow.py: the random bot waiting `ms` a move), with its
@@ -497,21 +503,10 @@ fn a_match_serves_its_own_page_with_each_engines_curve() {
         .spawn()
         .unwrap();
     let mut stderr = BufReader::new(run.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.contains("serving http://") {
-        line.clear();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "no page served");
-    }
-    let address = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap();
+    let address = served_at(&mut stderr);
     let server = Server {
         child: None,
-        address: address.to_owned(),
+        address,
     };
     let both = until(
         &server,

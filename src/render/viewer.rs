@@ -248,12 +248,49 @@ impl<W: std::io::Write> PageWriter<W> {
         let (_, tail) = TEMPLATE.split_once("/*DATA*/").unwrap_or(("", ""));
         // Plain strings: serialising cannot fail.
         let titles = serde_json::to_string(&self.titles).unwrap_or_default();
+        // The script first, so that nothing in a title is taken for a placeholder.
+        let tail = tail.replace("/*DRAWING*/", DRAWING_SCRIPT);
         self.out
             .write_all(tail.replace("/*TITLES*/", &titles).as_bytes())?;
         self.out.flush()?;
         Ok(self.out)
     }
 }
+
+/// The drawing both pages share (the viewer and `referee serve`'s live page): the last move
+/// ringed on a board, and each engine's score over a game.
+pub const DRAWING_SCRIPT: &str = r##"
+// Rings what the last move touched: the cells or cards the picture names in data-mark.
+function ring(svg, names) {
+  names.forEach((name) => {
+    const target = svg.querySelector('[data-mark="' + CSS.escape(name) + '"]');
+    if (!target) return;
+    const box = target.getBBox();
+    const r = document.createElementNS(svg.namespaceURI, "rect");
+    [["x", box.x - 3], ["y", box.y - 3], ["width", box.width + 6], ["height", box.height + 6], ["rx", 6], ["class", "last-move"]]
+      .forEach(([k, v]) => r.setAttribute(k, v));
+    svg.appendChild(r);
+  });
+}
+// Each engine's score of its own position over a game of `plies` plies (its `info`: `scores` are
+// [ply, seat, score]), squashed into -1..1 by s / (|s| + 200) so that a won game's huge score
+// stays on the picture; a line marks ply `at`, if given.
+const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+function curves(scores, plies, w, h, at) {
+  if (scores.length === 0) return "";
+  const x = (p) => (p * w / Math.max(1, plies)).toFixed(1);
+  const y = (s) => (h / 2 - s / (Math.abs(s) + 200) * (h / 2 - 4)).toFixed(1);
+  let svg = '<svg class="evals" width="' + w + '" height="' + h + '" data-evals="' + scores.length + '">';
+  svg += '<rect width="' + w + '" height="' + h + '" fill="#fafafa" stroke="#ccc"/>';
+  svg += '<line x1="0" x2="' + w + '" y1="' + h / 2 + '" y2="' + h / 2 + '" stroke="#bbb"/>';
+  [...new Set(scores.map((s) => s[1]))].sort().forEach((seat) => {
+    const points = scores.filter((s) => s[1] === seat).map((s) => x(s[0]) + "," + y(s[2])).join(" ");
+    svg += '<polyline fill="none" stroke-width="2" stroke="' + COLOURS[seat % COLOURS.length] + '" points="' + points + '" data-seat="' + seat + '"/>';
+  });
+  if (at !== undefined) svg += '<line x1="' + x(at) + '" x2="' + x(at) + '" y1="0" y2="' + h + '" stroke="#f08c00"/>';
+  return svg + "</svg>";
+}
+"##;
 
 const TEMPLATE: &str = r##"<!DOCTYPE html>
 <html lang="en">
@@ -302,7 +339,7 @@ body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
 </div>
 <script type="text/plain" id="packed">
 /*DATA*/</script>
-<script>
+<script>/*DRAWING*/
 // Each game packed on its own (gzip, base64: a line each, kept out of the script so that the page
 // parses fast), unpacked when opened; then the games' titles.
 const packed = document.getElementById("packed").textContent.split("\n").filter((l) => l);
@@ -346,17 +383,7 @@ function show() {
   $("board").dataset.ply = ply;
   $("legend").textContent = g.legend;
   $("evals").innerHTML = evals(g);
-  // Ring what the last move touched: the cells or cards the picture names in data-mark.
-  const svg = $("board").querySelector("svg");
-  g.marks[ply].forEach((name) => {
-    const target = svg.querySelector('[data-mark="' + CSS.escape(name) + '"]');
-    if (!target) return;
-    const box = target.getBBox();
-    const ring = document.createElementNS(svg.namespaceURI, "rect");
-    [["x", box.x - 3], ["y", box.y - 3], ["width", box.width + 6], ["height", box.height + 6], ["rx", 6], ["class", "last-move"]]
-      .forEach(([k, v]) => ring.setAttribute(k, v));
-    svg.appendChild(ring);
-  });
+  ring($("board").querySelector("svg"), g.marks[ply]);
   document.querySelectorAll("#list a").forEach((a, i) => {
     a.className = i === game ? "current" : "";
     if (i === game) a.scrollIntoView({ block: "nearest" });
@@ -381,29 +408,14 @@ function show() {
     }
   });
 }
-// Each seat's evaluation of its own position over the game (the `score` of its engine's `info`),
-// squashed into -1..1 by s / (|s| + 200) so that a won game's huge score stays on the picture;
-// a line marks the ply shown.
-const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+// Each seat's score over the game, with the names of the seats that gave one.
 function evals(g) {
-  const scored = g.moves.filter((m) => m.score !== null && m.score !== undefined && m.who !== null);
-  if (scored.length === 0) return "";
-  const w = 480, h = 160, n = Math.max(1, g.moves.length);
-  const x = (i) => (i * w / n).toFixed(1);
-  const y = (s) => (h / 2 - s / (Math.abs(s) + 200) * (h / 2 - 4)).toFixed(1);
-  const seats = [...new Set(scored.map((m) => m.who))].sort();
-  let svg = '<svg width="' + w + '" height="' + h + '" data-evals="' + scored.length + '">';
-  svg += '<rect width="' + w + '" height="' + h + '" fill="#fafafa" stroke="#ccc"/>';
-  svg += '<line x1="0" x2="' + w + '" y1="' + h / 2 + '" y2="' + h / 2 + '" stroke="#bbb"/>';
-  seats.forEach((seat) => {
-    const points = [];
-    g.moves.forEach((m, i) => { if (m.who === seat && m.score !== null && m.score !== undefined) points.push(x(i + 1) + "," + y(m.score)); });
-    const name = g.moves.find((m) => m.who === seat).seat;
-    svg += '<polyline fill="none" stroke-width="2" stroke="' + COLOURS[seat % COLOURS.length] + '" points="' + points.join(" ") + '" data-seat="' + seat + '"><title>' + name.replace(/[<&]/g, "") + '</title></polyline>';
-  });
-  svg += '<line x1="' + x(ply) + '" x2="' + x(ply) + '" y1="0" y2="' + h + '" stroke="#f08c00"/></svg>';
+  const scores = g.moves.flatMap((m, i) =>
+    m.score !== null && m.score !== undefined && m.who !== null ? [[i + 1, m.who, m.score]] : []);
+  if (scores.length === 0) return "";
+  const seats = [...new Set(scores.map((s) => s[1]))].sort();
   const key = seats.map((seat) => '<span style="color:' + COLOURS[seat % COLOURS.length] + '">&#9632; </span>' + g.moves.find((m) => m.who === seat).seat.replace(/[<&]/g, "")).join(" &nbsp; ");
-  return svg + '<div class="note">each engine\'s score of its own position (info), s / (|s| + 200): ' + key + '</div>';
+  return curves(scores, g.moves.length, 480, 160, ply) + '<div class="note">each engine\'s score of its own position (info), s / (|s| + 200): ' + key + '</div>';
 }
 function go(to) { if (!games[game]) return; ply = Math.max(0, Math.min(games[game].moves.length, to)); show(); }
 $("first").onclick = () => go(0);

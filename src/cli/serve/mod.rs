@@ -99,7 +99,8 @@ fn serve(
 ) -> std::io::Result<()> {
     let mut watch = Watch::new(files, sprt);
     watch.refresh();
-    let page = Arc::new(page::PAGE.as_bytes().to_vec());
+    let drawing = crate::render::viewer::DRAWING_SCRIPT;
+    let page = Arc::new(page::PAGE.replace("/*DRAWING*/", drawing).into_bytes());
     let mut looked = Instant::now();
     let watch = std::cell::RefCell::new(watch);
     http::serve(

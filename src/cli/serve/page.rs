@@ -33,36 +33,9 @@ h2 { font-size: 18px; margin: 16px 0 6px; }
 <div id="report"></div>
 <h2>Finished games (<span id="count">0</span>, newest first)</h2>
 <div id="finished"></div>
-<script>
+<script>/*DRAWING*/
 const $ = (id) => document.getElementById(id);
 let version = 0;
-function ring(svg, names) {
-  names.forEach((name) => {
-    const target = svg.querySelector('[data-mark="' + CSS.escape(name) + '"]');
-    if (!target) return;
-    const box = target.getBBox();
-    const r = document.createElementNS(svg.namespaceURI, "rect");
-    [["x", box.x - 3], ["y", box.y - 3], ["width", box.width + 6], ["height", box.height + 6], ["rx", 6], ["class", "last-move"]]
-      .forEach(([k, v]) => r.setAttribute(k, v));
-    svg.appendChild(r);
-  });
-}
-// Each engine's score of its own position over the game so far (its `info`), squashed into -1..1
-// by s / (|s| + 200), as in the viewer.
-const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
-function curves(g) {
-  if (g.scores.length === 0) return "";
-  const w = 360, h = 90, n = Math.max(g.ply, 1);
-  const x = (p) => (p * w / n).toFixed(1);
-  const y = (s) => (h / 2 - s / (Math.abs(s) + 200) * (h / 2 - 3)).toFixed(1);
-  let svg = '<svg class="evals" width="' + w + '" height="' + h + '"><rect width="' + w + '" height="' + h + '" fill="#fafafa" stroke="#ccc"/>';
-  svg += '<line x1="0" x2="' + w + '" y1="' + h / 2 + '" y2="' + h / 2 + '" stroke="#bbb"/>';
-  [...new Set(g.scores.map((s) => s[1]))].sort().forEach((seat) => {
-    const points = g.scores.filter((s) => s[1] === seat).map((s) => x(s[0]) + "," + y(s[2])).join(" ");
-    svg += '<polyline fill="none" stroke-width="2" stroke="' + COLOURS[seat % COLOURS.length] + '" points="' + points + '" data-seat="' + seat + '"/>';
-  });
-  return svg + "</svg>";
-}
 function show(state) {
   $("report").innerHTML = state.report;
   $("progress").textContent = state.progress;
@@ -85,7 +58,7 @@ function show(state) {
     clocks.className = "clocks";
     clocks.textContent = g.clocks.join("   ");
     const evals = document.createElement("div");
-    evals.innerHTML = curves(g);
+    evals.innerHTML = curves(g.scores, g.ply, 360, 90);
     div.append(title, board, last, clocks, evals);
     live.appendChild(div);
     const svg = board.querySelector("svg");
