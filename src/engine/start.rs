@@ -164,7 +164,6 @@ impl Engine {
             spare_lines: Vec::new(),
             answer: String::new(),
             info: None,
-            bad_info: None,
             outbox: String::new(),
             outbox_from: 1,
             last_write_from: 1,

@@ -101,8 +101,6 @@ pub struct Engine {
     pub(super) cpu: Option<usize>,
     /// Its last `info` line before the answer read last.
     pub(super) info: Option<Info>,
-    /// Its first `info` line that could not be read, and why.
-    pub(super) bad_info: Option<String>,
 }
 
 /// How many spare command lines an engine keeps (more are never pending at once in a game).
@@ -340,11 +338,6 @@ impl Engine {
         self.info.take()
     }
 
-    /// The first `info` line it sent that could not be read, and why.
-    pub fn bad_info(&self) -> Option<&str> {
-        self.bad_info.as_deref()
-    }
-
     /// Sends `command` and returns its answer's payload, reading earlier answers first.
     pub fn request(&mut self, command: &str, deadline: Instant) -> Result<String, EngineError> {
         self.send(command)?;
@@ -401,12 +394,9 @@ impl Engine {
                         "sent more than {MAX_INFO_LINES} info lines before one answer"
                     )));
                 }
-                match line.parse::<Info>() {
-                    Ok(info) => self.info = Some(info),
-                    Err(e) if self.bad_info.is_none() => {
-                        self.bad_info = Some(format!("`{}`: {e}", shorten(line)));
-                    }
-                    Err(_) => {}
+                // One that cannot be read is dropped here; check-engine names it.
+                if let Ok(info) = line.parse::<Info>() {
+                    self.info = Some(info);
                 }
                 text.truncate(mark);
                 if Instant::now() > self.extended(deadline) {
