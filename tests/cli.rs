@@ -853,6 +853,41 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
         .assert()
         .success()
         .stdout(predicate::str::contains("(random vs search)"));
+    // The ladder's levels by number; a level that is not one is refused.
+    let ladder = dir.join("ladder.jsonl");
+    referee()
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "2",
+            "--movetime",
+            "200",
+        ])
+        .args(["--engine", "level=3", "--engine", "level=1", "--out"])
+        .arg(&ladder)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Score of level3 vs level1: 2 - 0 - 0",
+        ));
+    // Level 3 looks at 10,000 positions a move at most, and says so.
+    let text = std::fs::read_to_string(&ladder).unwrap();
+    let nodes = text.match_indices("\"nodes\":").map(|(at, key)| {
+        let rest = &text[at + key.len()..];
+        rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap()]
+            .parse::<u64>()
+            .unwrap()
+    });
+    assert!(nodes.max().is_some_and(|n| n <= 10_100), "{text}");
+    referee()
+        .args([
+            "match", "--game", "pegs", "--engine", "level=5", "--engine", "level=1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the built-in levels are 1 to 4"));
 }
 
 /// cutechess-cli's spellings out of habit: long options with one dash, `-srand`; its options the

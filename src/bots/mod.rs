@@ -269,8 +269,10 @@ struct BotState {
     seed: u64,
     /// The bot's seed mixed with the seed `newgame` gave for this game.
     game_seed: u64,
-    /// At most this many positions or playouts a move (`nodes=N` in `newgame`).
+    /// At most this many positions or playouts a move (`nodes=N` in `newgame`, else
+    /// `default_nodes`, the bot's own `--nodes`).
     nodes: u64,
+    default_nodes: u64,
     /// The game as its seat follows it, once `newgame` has started one.
     view: Option<SeatView>,
     history: Vec<String>,
@@ -305,7 +307,7 @@ impl BotState {
                 self.nodes = (new.option("nodes"))
                     .and_then(|n| n.parse::<u64>().ok())
                     .filter(|&n| n > 0)
-                    .unwrap_or(u64::MAX);
+                    .unwrap_or(self.default_nodes);
                 let view = SeatView::start(&new)?;
                 if let Some(terminal) = &mut self.terminal {
                     let names: Vec<String> = (new.option("names"))
@@ -396,7 +398,7 @@ fn clock_text(clock: &ClockKeys) -> Option<String> {
 pub fn run(
     game_id: &str,
     strategy: Strategy,
-    seed: u64,
+    (seed, nodes): (u64, Option<u64>),
     input: impl BufRead,
     output: impl Write,
     terminal: Option<HumanTerminal>,
@@ -408,7 +410,8 @@ pub fn run(
         strategy,
         seed,
         game_seed: seed,
-        nodes: u64::MAX,
+        nodes: nodes.unwrap_or(u64::MAX),
+        default_nodes: nodes.unwrap_or(u64::MAX),
         view: None,
         history: Vec::new(),
         terminal,
@@ -464,7 +467,7 @@ mod tests {
             run(
                 "pegs",
                 Strategy::Search,
-                5,
+                (5, None),
                 input.as_bytes(),
                 &mut output,
                 None,
@@ -507,7 +510,7 @@ mod tests {
             run(
                 "pegs",
                 Strategy::Random,
-                5,
+                (5, None),
                 input.as_bytes(),
                 &mut output,
                 None,

@@ -269,6 +269,45 @@ pub fn builtin_engine(
     Ok(spec)
 }
 
+/// The built-in ladder (`--engine level=N`): how level N (from 1) chooses, and at most how many
+/// positions or playouts a move it looks at. Level 1 plays at random; 2 and 3 search with a fixed
+/// budget, the same moves on any machine while their clock allows; 4 searches for as long as its
+/// clock allows.
+pub const LEVELS: [(&str, Option<u64>); 4] = [
+    ("random", None),
+    ("search", Some(300)),
+    ("search", Some(10_000)),
+    ("search", None),
+];
+
+/// Level `level` of the ladder ([`LEVELS`]) as an engine named `levelN`, run as a process of
+/// the program `exe` (quoted for a shell) with `seed` and the keys of `each`.
+pub fn level_engine(
+    exe: &str,
+    game: &str,
+    level: &str,
+    seed: u64,
+    each: &str,
+) -> Result<EngineSpec, EngineSpecError> {
+    let known = || EngineSpecError {
+        flag: "--engine",
+        text: format!("level={level}"),
+        reason: format!("the built-in levels are 1 to {}", LEVELS.len()),
+    };
+    let number: usize = level.parse().map_err(|_| known())?;
+    let (strategy, nodes) = *number
+        .checked_sub(1)
+        .and_then(|i| LEVELS.get(i))
+        .ok_or_else(known)?;
+    let mut command = builtin_command(exe, game, strategy, seed);
+    if let Some(nodes) = nodes {
+        command.push_str(&format!(" --nodes {nodes}"));
+    }
+    let mut spec = EngineSpec::parse_with(&command, each)?;
+    spec.command.name = format!("level{number}");
+    Ok(spec)
+}
+
 /// The human seat (`--engine human`): a person at the terminal the referee was started from,
 /// through the built-in engine of the program `exe` (quoted for a shell) that asks them.
 pub fn human_engine(exe: &str, game: &str) -> Result<EngineSpec, EngineSpecError> {

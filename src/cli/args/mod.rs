@@ -158,6 +158,11 @@ pub enum Command {
         /// The seed of its random choices; the same seed and game give the same moves.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// The search looks at most at N positions (alpha-beta) or playouts (Monte Carlo) a move,
+        /// within its clock: the same moves on any machine while the clock allows (a `nodes=`
+        /// key in `newgame` overrides it). Default: as many as its clock allows.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
     },
     /// Walk an engine through every situation the protocol defines for a game and say, check by
     /// check, what it got wrong, with the lines exchanged.

@@ -11,7 +11,7 @@ use crate::cli::error::{CommandResult, Ended, Error};
 pub fn run(
     game: &str,
     strategy: StrategyArg,
-    seed: u64,
+    (seed, nodes): (u64, Option<u64>),
     stdout: io::StdoutLock<'static>,
 ) -> CommandResult {
     let strategy = match strategy {
@@ -20,7 +20,14 @@ pub fn run(
         StrategyArg::Human => Strategy::Human,
     };
     if strategy != Strategy::Human {
-        crate::bots::run(game, strategy, seed, io::stdin().lock(), stdout, None)?;
+        crate::bots::run(
+            game,
+            strategy,
+            (seed, nodes),
+            io::stdin().lock(),
+            stdout,
+            None,
+        )?;
         return Ok(Ended::Done);
     }
     let protocol = |fd: u8, write: bool| {
@@ -43,7 +50,7 @@ pub fn run(
     crate::bots::run(
         game,
         strategy,
-        seed,
+        (seed, None),
         io::BufReader::new(commands),
         answers,
         Some(terminal),
