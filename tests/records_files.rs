@@ -288,7 +288,12 @@ fn validate_keeps_no_problem_in_memory() {
         match json {
             true => {
                 let report: Value = serde_json::from_str(&stdout).unwrap();
-                assert_eq!(report["problems"].as_array().unwrap().len(), 300_000);
+                let problems = report["problems"].as_array().unwrap();
+                assert_eq!(problems.len(), 300_000);
+                // Checked by several threads, told in the file's order.
+                for (i, problem) in problems.iter().enumerate() {
+                    assert_eq!(problem["line"], i + 1);
+                }
                 assert_eq!(report["records"], 300_000);
             }
             false => assert!(

@@ -213,8 +213,37 @@ impl Duplicates {
         file: usize,
         line: usize,
     ) -> Option<(usize, usize)> {
+        let key = self.keys().key(record)?;
+        self.note(key, file, line)
+    }
+
+    /// What makes the keys, for threads that read records apart from the one that notes them.
+    pub fn keys(&self) -> DuplicateKeys {
+        DuplicateKeys(self.hasher.clone())
+    }
+
+    /// Notes the record of `key` (from [`DuplicateKeys::key`]) at `line` of file number `file`;
+    /// returns where it was seen first if it was.
+    pub fn note(&mut self, key: u64, file: usize, line: usize) -> Option<(usize, usize)> {
+        match self.seen.get(&key) {
+            Some(&first) => Some(first),
+            None => {
+                self.seen.insert(key, (file, line));
+                None
+            }
+        }
+    }
+}
+
+/// The key of a record for [`Duplicates`], made on any thread.
+#[derive(Clone)]
+pub struct DuplicateKeys(std::hash::RandomState);
+
+impl DuplicateKeys {
+    /// The key of `record`, or `None` when it has no `game` tag and is never a duplicate.
+    pub fn key(&self, record: &Record) -> Option<u64> {
         let number = record.tags.get("game")?;
-        let mut hasher = self.hasher.build_hasher();
+        let mut hasher = self.0.build_hasher();
         (
             &record.game,
             &record.variant,
@@ -225,14 +254,7 @@ impl Duplicates {
             number,
         )
             .hash(&mut hasher);
-        let key = std::hash::Hasher::finish(&hasher);
-        match self.seen.get(&key) {
-            Some(&first) => Some(first),
-            None => {
-                self.seen.insert(key, (file, line));
-                None
-            }
-        }
+        Some(std::hash::Hasher::finish(&hasher))
     }
 }
 

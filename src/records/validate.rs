@@ -1,11 +1,13 @@
 //! `validate`: replays records against the rules and reports each problem with its place.
 
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
+use std::sync::{Mutex, mpsc};
 
 use serde::Serialize;
 
 use crate::records::fast::FastLines;
-use crate::records::file::{Duplicates, EntryError, RawEntry, Reader};
+use crate::records::file::{DuplicateKeys, Duplicates, EntryError, RawEntry, Reader};
 use crate::records::replay::result_of;
 use crate::records::{End, FORMAT, GameResult, Ply, PlyText, Record, VERSION};
 use crate::rules::AnyGame;
@@ -178,7 +180,9 @@ impl<'a> Report<'a> {
     }
 
     /// Checks every record `reader` gives, from `file` (number `index` of the input, for the
-    /// duplicates' places), one at a time.
+    /// duplicates' places): read here in order, parsed and replayed by a thread per core (at
+    /// most 8), and reported here in order. The lines out at once hold at most
+    /// [`IN_FLIGHT_BYTES`] (or one longer line), in at most 4 batches a worker.
     pub fn check_reader<R: std::io::Read>(
         &mut self,
         file: &str,
@@ -187,62 +191,233 @@ impl<'a> Report<'a> {
         index: usize,
     ) {
         let before = self.records;
-        let mut fast = FastLines::default();
-        loop {
-            let (line, raw) = match reader.next_raw() {
-                Ok(Some(next)) => next,
-                Ok(None) if self.records == before => {
-                    let problem = RecordProblem::new(ProblemKind::Empty, "holds no records");
-                    return self.add(file, 0, problem);
-                }
-                Ok(None) => return,
-                Err(e) => return self.unreadable(file, &e),
-            };
-            self.records += 1;
-            let fast_read = match raw {
-                RawEntry::Line { text, .. } => fast.read(text),
-                RawEntry::Parsed(_) => None,
-            };
-            let checked = match fast_read {
-                Some((record, plies)) => self
-                    .duplicate(&record, duplicates, index, line, file)
-                    .map_or_else(|| check_plies(&record, plies.into_iter()), Err),
-                None => match raw.parse() {
-                    Ok(record) => self
-                        .duplicate(&record, duplicates, index, line, file)
-                        .map_or_else(|| check_record(&record), Err),
-                    Err(EntryError::Json(e)) => Err(malformed(&e)),
-                    Err(e) => Err(RecordProblem::new(ProblemKind::Malformed, e.to_string())),
-                },
-            };
-            match checked {
-                Ok(plies) => {
-                    self.valid += 1;
-                    self.plies += plies;
-                }
-                Err(problem) => self.add(file, line, problem),
+        let mut failed = false;
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let keys = duplicates.keys();
+        let (jobs, queue) = mpsc::sync_channel::<(usize, Vec<Job>)>(2 * workers);
+        let (done, results) = mpsc::channel::<(usize, Vec<Checked>)>();
+        let queue = Mutex::new(queue);
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                let (queue, done, keys) = (&queue, done.clone(), keys.clone());
+                scope.spawn(move || {
+                    let mut fast = FastLines::default();
+                    // A poisoned lock (another worker panicked) or no more jobs: stop.
+                    while let Ok(Ok((number, batch))) = queue.lock().map(|q| q.recv()) {
+                        let checked = batch.into_iter().map(|job| job.check(&keys, &mut fast));
+                        if done.send((number, checked.collect())).is_err() {
+                            return;
+                        }
+                    }
+                });
             }
+            drop(done);
+            let mut order = InOrder::default();
+            let mut batch = Vec::new();
+            let mut batch_bytes = 0;
+            loop {
+                let job = match reader.next_raw() {
+                    Ok(Some((line, raw))) => Some(Job::new(line, raw)),
+                    Ok(None) => None,
+                    Err(e) => {
+                        self.unreadable(file, &e);
+                        failed = true;
+                        None
+                    }
+                };
+                let end = job.is_none();
+                if let Some(job) = job {
+                    self.records += 1;
+                    batch_bytes += job.bytes();
+                    batch.push(job);
+                }
+                // Records go out in batches: a hand-over between threads costs more than
+                // checking a short record.
+                if batch.is_empty() || (!end && batch_bytes < BATCH_BYTES && batch.len() < 256) {
+                    if end {
+                        break;
+                    }
+                    continue;
+                }
+                // Within bounds: the lines' bytes, and the batches out (their problems wait here).
+                while order.bytes > 0
+                    && (order.bytes + batch_bytes > IN_FLIGHT_BYTES || order.out() >= 4 * workers)
+                {
+                    let Some(checked) = order.next(&results) else {
+                        break;
+                    };
+                    self.take(checked, duplicates, index, file);
+                }
+                let number = order.send(std::mem::take(&mut batch_bytes));
+                if jobs.send((number, std::mem::take(&mut batch))).is_err() || end {
+                    break;
+                }
+            }
+            drop(jobs);
+            while let Some(checked) = order.next(&results) {
+                self.take(checked, duplicates, index, file);
+            }
+        });
+        if self.records == before && !failed {
+            let problem = RecordProblem::new(ProblemKind::Empty, "holds no records");
+            self.add(file, 0, problem);
         }
     }
 
-    /// The problem when `record` (file number `index`, `line`) is a game seen before.
-    fn duplicate(
-        &self,
-        record: &Record,
+    /// Counts the records of a batch and reports their problems.
+    fn take(&mut self, batch: Vec<Checked>, duplicates: &mut Duplicates, index: usize, file: &str) {
+        for checked in batch {
+            self.take_one(checked, duplicates, index, file);
+        }
+    }
+
+    /// Counts one checked record and reports its problem: that it is a game seen before, first.
+    fn take_one(
+        &mut self,
+        checked: Checked,
         duplicates: &mut Duplicates,
         index: usize,
-        line: usize,
         file: &str,
-    ) -> Option<RecordProblem> {
-        let (first_file, first_line) = duplicates.first_seen(record, index, line)?;
-        Some(RecordProblem::new(
-            ProblemKind::Duplicate,
-            format!(
-                "game {} again: the same game is at {}:{first_line}",
-                record.tags.get("game").map_or("?", String::as_str),
-                self.files.get(first_file).map_or(file, String::as_str)
-            ),
-        ))
+    ) {
+        let duplicate = checked.key.and_then(|(key, game)| {
+            let (first_file, first_line) = duplicates.note(key, index, checked.line)?;
+            Some(RecordProblem::new(
+                ProblemKind::Duplicate,
+                format!(
+                    "game {game} again: the same game is at {}:{first_line}",
+                    self.files.get(first_file).map_or(file, String::as_str)
+                ),
+            ))
+        });
+        match duplicate.map_or(checked.outcome, Err) {
+            Ok(plies) => {
+                self.valid += 1;
+                self.plies += plies;
+            }
+            Err(problem) => self.add(file, checked.line, problem),
+        }
+    }
+}
+
+/// The most bytes of lines read ahead of the report while workers check them.
+pub const IN_FLIGHT_BYTES: usize = 4 << 20;
+
+/// The bytes of lines handed to a worker at once (or 256 lines).
+const BATCH_BYTES: usize = 256 << 10;
+
+/// A record's line (or the record a JSON file gave), to be checked on a worker thread.
+struct Job {
+    line: usize,
+    entry: Entry,
+}
+
+enum Entry {
+    Line { text: Vec<u8>, whole: bool },
+    Parsed(Box<Result<Record, EntryError>>),
+}
+
+/// A record checked: its line, its key for [`Duplicates`] with its game number, and its plies
+/// or its first problem.
+struct Checked {
+    line: usize,
+    key: Option<(u64, String)>,
+    outcome: Result<usize, RecordProblem>,
+}
+
+impl Job {
+    fn new(line: usize, raw: RawEntry<'_>) -> Job {
+        let entry = match raw {
+            RawEntry::Line { text, whole } => Entry::Line {
+                text: text.to_vec(),
+                whole,
+            },
+            RawEntry::Parsed(parsed) => Entry::Parsed(parsed),
+        };
+        Job { line, entry }
+    }
+
+    fn bytes(&self) -> usize {
+        match &self.entry {
+            Entry::Line { text, .. } => text.len(),
+            Entry::Parsed(_) => std::mem::size_of::<Record>(),
+        }
+    }
+
+    /// Parsed (in place where the line is in the referee's form, else by serde_json), keyed and
+    /// replayed.
+    fn check(self, keys: &DuplicateKeys, fast: &mut FastLines) -> Checked {
+        let key = |record: &Record| Some((keys.key(record)?, record.tags.get("game")?.clone()));
+        let fast_read = match &self.entry {
+            Entry::Line { text, .. } => fast.read(text),
+            Entry::Parsed(_) => None,
+        };
+        let (key, outcome) = match fast_read {
+            Some((record, plies)) => (key(&record), check_plies(&record, plies.into_iter())),
+            None => {
+                let parsed = match self.entry {
+                    Entry::Line { ref text, whole } => RawEntry::Line { text, whole }.parse(),
+                    Entry::Parsed(parsed) => *parsed,
+                };
+                match parsed {
+                    Ok(record) => (key(&record), check_record(&record)),
+                    Err(EntryError::Json(e)) => (None, Err(malformed(&e))),
+                    Err(e) => (
+                        None,
+                        Err(RecordProblem::new(ProblemKind::Malformed, e.to_string())),
+                    ),
+                }
+            }
+        };
+        Checked {
+            line: self.line,
+            key,
+            outcome,
+        }
+    }
+}
+
+/// The workers' results (a batch each), which come back in any order, handed on in the order of
+/// their batches.
+#[derive(Default)]
+struct InOrder {
+    /// Jobs sent.
+    sent: usize,
+    /// The number of the next result to hand on.
+    next: usize,
+    /// The bytes of the jobs not handed on, and each one's.
+    bytes: usize,
+    sizes: VecDeque<usize>,
+    /// Results that came before their turn.
+    early: BTreeMap<usize, Vec<Checked>>,
+}
+
+impl InOrder {
+    /// The batches sent and not handed on.
+    fn out(&self) -> usize {
+        self.sent - self.next
+    }
+
+    /// Notes a batch of `bytes` sent; its number.
+    fn send(&mut self, bytes: usize) -> usize {
+        self.bytes += bytes;
+        self.sizes.push_back(bytes);
+        self.sent += 1;
+        self.sent - 1
+    }
+
+    /// The next result in order, waiting for it; `None` when every job's was handed on (or the
+    /// workers are gone).
+    fn next(&mut self, results: &mpsc::Receiver<(usize, Vec<Checked>)>) -> Option<Vec<Checked>> {
+        while self.next < self.sent {
+            if let Some(checked) = self.early.remove(&self.next) {
+                self.next += 1;
+                self.bytes -= self.sizes.pop_front().unwrap_or(0);
+                return Some(checked);
+            }
+            let (number, checked) = results.recv().ok()?;
+            self.early.insert(number, checked);
+        }
+        None
     }
 }
 
