@@ -422,7 +422,7 @@ impl InOrder {
 }
 
 /// Validates every file (`.jsonl` line by line, anything else as JSON values; `-` is standard
-/// input, read as `.jsonl`), one record at a time, into `report`.
+/// input, read as `.jsonl`), in order, into `report`: see [`Report::check_reader`].
 pub fn validate_files(paths: &[std::path::PathBuf], report: &mut Report<'_>) {
     let mut duplicates = Duplicates::default();
     for (index, path) in paths.iter().enumerate() {
