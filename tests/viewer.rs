@@ -321,3 +321,61 @@ fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
     chromium(&dir, &url, &[&format!("--screenshot={}", shot.display())]);
     assert!(std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"));
 }
+
+/// A stranger's records may name a seat anything: a name that closes the page's script and opens
+/// its own, or an element with a handler, must stay text. The pages keep exactly their own
+/// scripts, and Chromium shows the name as it is written.
+#[test]
+fn a_hostile_name_in_the_records_stays_text_in_the_pages() {
+    let work = Workspace::new("viewer-hostile-name");
+    let dir = work.dir().to_path_buf();
+    let hostile = "</script><script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\">";
+    let benign = dir.join("benign.jsonl");
+    referee()
+        .args(["match", "--game", "pegs", "--games", "1", "--seed", "3"])
+        .args(["--engine", "random", "--engine", "random", "--out"])
+        .arg(&benign)
+        .assert()
+        .success();
+    let mut record: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&benign).unwrap().trim()).unwrap();
+    record["seats"][0]["name"] = hostile.into();
+    let bad = dir.join("hostile.jsonl");
+    std::fs::write(&bad, format!("{record}\n")).unwrap();
+    referee().arg("validate").arg(&bad).assert().success();
+    for command in ["view", "report"] {
+        let page = |records: &Path, name: &str| {
+            let out = dir.join(format!("{command}-{name}.html"));
+            referee()
+                .arg(command)
+                .arg(records)
+                .arg("-o")
+                .arg(&out)
+                .assert()
+                .success();
+            std::fs::read_to_string(out).unwrap()
+        };
+        let (plain, attacked) = (page(&benign, "benign"), page(&bad, "hostile"));
+        for tag in ["<script", "</script", "<img"] {
+            assert_eq!(
+                attacked.matches(tag).count(),
+                plain.matches(tag).count(),
+                "{command}: {tag}"
+            );
+        }
+        if Command::new("chromium").arg("--version").output().is_err() {
+            assert!(std::env::var_os("REFEREE_REQUIRE_CHROMIUM").is_none());
+            continue;
+        }
+        let url = format!(
+            "file://{}",
+            dir.join(format!("{command}-hostile.html")).display()
+        );
+        let dom = String::from_utf8(chromium(&dir, &url, &["--dump-dom"])).unwrap();
+        assert!(!dom.contains("pwned</title>"), "{command}: the name ran");
+        assert!(
+            dom.contains("&lt;/script&gt;&lt;script&gt;document.title"),
+            "{command}: {dom}"
+        );
+    }
+}

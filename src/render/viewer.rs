@@ -246,8 +246,14 @@ impl<W: std::io::Write> PageWriter<W> {
     /// Ends the page with the list of the games; returns the output.
     pub fn finish(mut self) -> Result<W, PageError> {
         let (_, tail) = TEMPLATE.split_once("/*DATA*/").unwrap_or(("", ""));
-        // Plain strings: serialising cannot fail.
-        let titles = serde_json::to_string(&self.titles).unwrap_or_default();
+        // Plain strings: serialising cannot fail. The list goes inside a <script>: a name from
+        // a stranger's records must not end it (`</script>`), so `<`, `>` and `&` are written as
+        // JSON escapes, which the script reads back as the same characters.
+        let titles = serde_json::to_string(&self.titles)
+            .unwrap_or_default()
+            .replace('<', "\\u003c")
+            .replace('>', "\\u003e")
+            .replace('&', "\\u0026");
         // The script first, so that nothing in a title is taken for a placeholder.
         let tail = tail.replace("/*DRAWING*/", DRAWING_SCRIPT);
         self.out
