@@ -6,8 +6,8 @@
 //! sharing a win, half each for a draw) weigh the log-probabilities of its winners, so the
 //! likelihood's equations say, for every engine, that its points equal its expected points.
 //! Newton's method finds the maximum; the covariance is the sandwich `H⁻¹ B H⁻¹` (`H` the
-//! information, `B` the sum over games of each game's score outer product), which stays honest
-//! when draws or shared wins make games less random than the model says.
+//! information, `B` the covariance of the games' scores with the draws the games show), which is
+//! narrower than the model's `H⁻¹` where draws make games less random than it says.
 
 use super::cholesky::Cholesky;
 
@@ -88,6 +88,42 @@ fn add_information(game: &Game, theta: &[f64], scale: f64, information: &mut [f6
     }
 }
 
+/// The covariance of the games' scores at `theta` (`m`×`m`), as the model says with draws: a
+/// two-seat game's score is `x - e` for the first seat (`x` its points, `e` its expected points)
+/// and the opposite for the other, and when a share `d` of the two-seat games is drawn, `x` has
+/// variance `e(1 - e) - d/4` (`w + d/4 - e²` with wins `w = e - d/2`); `d` is estimated as
+/// `draws / (games + 2)`, a little under the share seen, so that draws alone never make a game
+/// look certain, and kept within what `e` allows. A game of more seats counts its information: the model's own
+/// variance, which shared wins can only make smaller. (The scores' observed outer products, the
+/// usual sandwich, are no estimate at all with few games: two engines that drew once would be
+/// rated equal with no error.)
+fn score_covariance(games: &[Game], theta: &[f64]) -> Vec<f64> {
+    let m = theta.len();
+    let two_seat = games.iter().filter(|g| g.seats.len() == 2);
+    let played: f64 = two_seat.clone().map(|g| g.count).sum();
+    let drawn: f64 = (two_seat.filter(|g| g.seats.iter().all(|&(_, p)| p == 0.5)))
+        .map(|g| g.count)
+        .sum();
+    let draw_share = drawn / (played + 2.0);
+    let mut covariance = vec![0.0; m * m];
+    for game in games {
+        let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
+        match game.seats.as_slice() {
+            &[(a, _), (b, _)] if points > 0.0 => {
+                let e = chances(game, theta)[0];
+                let d = draw_share.min(2.0 * e.min(1.0 - e));
+                let variance = game.count * (e * (1.0 - e) - d / 4.0).max(0.0);
+                covariance[a * m + a] += variance;
+                covariance[b * m + b] += variance;
+                covariance[a * m + b] -= variance;
+                covariance[b * m + a] -= variance;
+            }
+            _ => add_information(game, theta, game.count, &mut covariance),
+        }
+    }
+    covariance
+}
+
 /// The total log-likelihood.
 fn log_likelihood(games: &[Game], theta: &[f64]) -> f64 {
     (games.iter())
@@ -141,20 +177,13 @@ pub fn fit(m: usize, games: &[Game]) -> Option<Fit> {
             break;
         }
     }
-    // The information and the games' scores at the maximum, for the sandwich.
+    // The information at the maximum, and the covariance of the games' scores as the model
+    // gives it there (see `score_covariance`), for the sandwich.
     let mut information = vec![0.0; m * m];
-    let mut meat = vec![0.0; (m - 1) * (m - 1)];
     for game in games {
         add_information(game, &theta, game.count, &mut information);
-        // Each game of the kind adds the same score's outer product.
-        let mut score = vec![0.0; m];
-        add_score(game, &theta, 1.0, &mut score);
-        for i in 1..m {
-            for j in 1..m {
-                meat[(i - 1) * (m - 1) + (j - 1)] += game.count * score[i] * score[j];
-            }
-        }
     }
+    let meat = reduced(&score_covariance(games, &theta), m);
     let bread = Cholesky::new(&reduced(&information, m), m - 1)?.inverse();
     let n = m - 1;
     let product = |a: &[f64], b: &[f64]| {

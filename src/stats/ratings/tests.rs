@@ -257,3 +257,27 @@ fn the_order_the_records_are_read_in_changes_nothing() {
     let backward = pool(&reversed).rate(&Options::default()).unwrap();
     assert_eq!(forward, backward);
 }
+
+#[test]
+fn a_single_draw_leaves_an_honest_interval() {
+    // b and c drew their one game and both lost to a: equal, but nothing like certain. (The
+    // observed scores' sandwich gave them no error at all.)
+    let ratings = pool(&[
+        (&["a", "b"], &[0]),
+        (&["a", "c"], &[0]),
+        (&["b", "c"], &[0, 1]),
+    ])
+    .rate(&Options::default())
+    .unwrap();
+    for name in ["b", "c"] {
+        let Standing::Rated { elo, error } = standing(&ratings, name) else {
+            panic!("{name} is rated");
+        };
+        assert!(elo.abs() < 1e-6, "{name}: {elo}");
+        // Only their game is fitted (a is a bound): a share 1/(1 + 2) of draws, so the score's
+        // variance is 1/4 - 1/12 = 1/6; over an information of 1/4, squared, their difference
+        // has sd 1.63 in natural units, 284 Elo; each one's half of it, ± 1.96 × 142 = 278.
+        assert!((error - 278.0).abs() < 1.0, "{name}: ±{error}");
+    }
+    assert!(matches!(standing(&ratings, "a"), Standing::AtLeast(_)));
+}
