@@ -232,33 +232,15 @@ fn bash(dir: &Path, script: &str) -> Command {
     command
 }
 
-/// The output of a child that must end by itself within [`PATIENCE`].
-fn finish(mut child: Child, what: &str) -> (bool, String) {
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > PATIENCE {
-            let _ = child.kill();
-            panic!("`{what}` ran past {PATIENCE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let output = format!("{}{}", out.join().unwrap(), err.join().unwrap());
-    (status.success(), output)
+/// Whether a child ended well by itself within [`PATIENCE`], and its output.
+fn finish(child: Child, what: &str) -> (bool, String) {
+    let output = common::wait_sampled(child, &format!("`{what}`"), PATIENCE, |_| {});
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
 }
 
 /// A `referee serve` command: it must serve its page until Ctrl-C stops it, with status 0.

@@ -149,8 +149,9 @@ fn until(
 fn the_page_follows_a_run_move_by_move_and_game_by_game() {
     let work = Workspace::new("serve-live");
     let (out, live) = (work.file("t.jsonl"), work.file("t.live"));
-    // Three engines, three games of DVONN, 40 ms a move: a few seconds a game.
-    let mut run = start_run("dvonn", 2, 3, 40, &out, &live);
+    // Three engines, three games of DVONN, 100 ms a move: about ten seconds a game, so that the
+    // browser, slow to start on a busy machine, still finds games to draw.
+    let mut run = start_run("dvonn", 2, 3, 100, &out, &live);
     let progress = live.with_extension("progress").display().to_string();
     let server = Server::start_with(&out, Some(&live), &["--progress", &progress]);
     let limit = Duration::from_secs(60);
@@ -205,7 +206,16 @@ fn the_page_follows_a_run_move_by_move_and_game_by_game() {
         let at = dom.find(&format!("{name}=\""))? + name.len() + 2;
         dom[at..].split('"').next()?.parse().ok()
     };
-    if let Some(before) = chromium(&server, &work) {
+    if let Some(mut before) = chromium(&server, &work) {
+        // Between two games none is in progress: look again until one is.
+        let deadline = Instant::now() + limit;
+        while !before.contains(r#"class="game""#) && Instant::now() < deadline {
+            assert!(
+                run.try_wait().unwrap().is_none(),
+                "the run ended before the page showed a game in progress"
+            );
+            before = chromium(&server, &work).unwrap();
+        }
         std::thread::sleep(Duration::from_millis(1500));
         let after = chromium(&server, &work).unwrap();
         for dom in [&before, &after] {

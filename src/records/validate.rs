@@ -191,7 +191,8 @@ impl<'a> Report<'a> {
         index: usize,
     ) {
         let before = self.records;
-        let mut failed = false;
+        // Told after the problems of the lines before it.
+        let mut read_error = None;
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
         let keys = duplicates.keys();
         let (jobs, queue) = mpsc::sync_channel::<(usize, Vec<Job>)>(2 * workers);
@@ -220,8 +221,7 @@ impl<'a> Report<'a> {
                     Ok(Some((line, raw))) => Some(Job::new(line, raw)),
                     Ok(None) => None,
                     Err(e) => {
-                        self.unreadable(file, &e);
-                        failed = true;
+                        read_error = Some(e);
                         None
                     }
                 };
@@ -258,9 +258,13 @@ impl<'a> Report<'a> {
                 self.take(checked, duplicates, index, file);
             }
         });
-        if self.records == before && !failed {
-            let problem = RecordProblem::new(ProblemKind::Empty, "holds no records");
-            self.add(file, 0, problem);
+        match read_error {
+            Some(e) => self.unreadable(file, &e),
+            None if self.records == before => {
+                let problem = RecordProblem::new(ProblemKind::Empty, "holds no records");
+                self.add(file, 0, problem);
+            }
+            None => {}
         }
     }
 

@@ -122,9 +122,8 @@ pub fn run_sampled(
     command: &mut std::process::Command,
     input: Option<Vec<u8>>,
     timeout: std::time::Duration,
-    mut sample: impl FnMut(u32),
+    sample: impl FnMut(u32),
 ) -> std::process::Output {
-    use std::io::Read;
     if input.is_some() {
         command.stdin(std::process::Stdio::piped());
     }
@@ -139,6 +138,18 @@ pub fn run_sampled(
             let _ = std::io::Write::write_all(&mut stdin, &input);
         });
     }
+    wait_sampled(child, &format!("{command:?}"), timeout, sample)
+}
+
+/// Waits for `child` (started with its stdout and stderr piped) to end, killing it and failing
+/// with `what` after `timeout`, calling `sample` with its process id every 20 ms; its output.
+pub fn wait_sampled(
+    mut child: std::process::Child,
+    what: &str,
+    timeout: std::time::Duration,
+    mut sample: impl FnMut(u32),
+) -> std::process::Output {
+    use std::io::Read;
     // Read the pipes on threads, so a chatty child never blocks on them.
     let mut stdout = child.stdout.take().unwrap();
     let mut stderr = child.stderr.take().unwrap();
@@ -160,7 +171,7 @@ pub fn run_sampled(
         sample(child.id());
         if start.elapsed() > timeout {
             child.kill().unwrap();
-            panic!("{command:?} ran past {timeout:?}");
+            panic!("{what} ran past {timeout:?}");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
