@@ -111,8 +111,8 @@ fn blocks(text: &str) -> Vec<Vec<String>> {
 }
 
 /// A folder of the engines and records the README's commands name, made once: `./mybot`, `./a`
-/// to `./c`, `A` to `D` (on the `PATH`) and `./bot-v1` are the Python random bot of `examples/`,
-/// `./bot-v2` the built-in DVONN search bot, `./prima` a CodeCup program; `shard-*.jsonl` (with their
+/// to `./c` and `A` to `D` (on the `PATH`) are the Python random bot of `examples/`, `./bot-v1`
+/// and `./bot-v2` the built-in DVONN random and search bots, `./prima` a CodeCup program; `shard-*.jsonl` (with their
 /// progress files), `league-*.jsonl` and `new.jsonl` are records of short runs.
 fn stand_ins() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -125,10 +125,16 @@ fn stand_ins() -> &'static Path {
         std::fs::create_dir_all(dir.join("bin")).unwrap();
         let scripts = [
             ("mybot", format!("exec python3 {}", random_bot.display())),
-            ("bot-v1", format!("exec python3 {}", random_bot.display())),
+            (
+                "bot-v1",
+                format!("exec {} bot --game dvonn --strategy random", bin.display()),
+            ),
             (
                 "bot-v2",
-                format!("exec {} bot --game dvonn --nodes 300", bin.display()),
+                format!(
+                    "exec {} bot --game dvonn --strategy search --nodes 300",
+                    bin.display()
+                ),
             ),
             (
                 "prima",
@@ -335,20 +341,27 @@ fn every_command_the_readme_shows_runs_as_written() {
     ] {
         assert!(commands.iter().any(|c| c.trim() == wanted), "{wanted}");
     }
-    // Four blocks at a time: most commands wait on engines' clocks, which run by the wall clock.
+    // Four blocks at a time, the longest (most commands) first: most commands wait on engines'
+    // clocks, which run by the wall clock.
+    let mut order: Vec<usize> = (0..blocks.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(blocks[i].len()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        let mut running = Vec::new();
-        for (index, block) in blocks.iter().enumerate() {
-            if running.len() == 4 {
-                let handle: std::thread::ScopedJoinHandle<'_, ()> = running.remove(0);
-                if let Err(panic) = handle.join() {
-                    std::panic::resume_unwind(panic);
-                }
-            }
-            running.push(scope.spawn(move || run_block(index, block)));
-        }
-        for handle in running {
-            if let Err(panic) = handle.join() {
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    loop {
+                        let taken = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&index) = order.get(taken) else {
+                            return;
+                        };
+                        run_block(index, &blocks[index]);
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            if let Err(panic) = worker.join() {
                 std::panic::resume_unwind(panic);
             }
         }
