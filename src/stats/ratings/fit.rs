@@ -93,10 +93,10 @@ fn add_information(game: &Game, theta: &[f64], scale: f64, information: &mut [f6
 /// and the opposite for the other, and when a share `d` of the two-seat games is drawn, `x` has
 /// variance `e(1 - e) - d/4` (`w + d/4 - e²` with wins `w = e - d/2`); `d` is estimated as
 /// `draws / (games + 2)`, a little under the share seen, so that draws alone never make a game
-/// look certain, and kept within what `e` allows. A game of more seats counts its information: the model's own
-/// variance, which shared wins can only make smaller. (The scores' observed outer products, the
-/// usual sandwich, are no estimate at all with few games: two engines that drew once would be
-/// rated equal with no error.)
+/// look certain, and kept within what `e` allows. A game of more seats counts its information:
+/// the model's own variance, which shared wins can only make smaller. (The scores' observed outer
+/// products, the usual sandwich, are no estimate at all with few games: two engines that drew
+/// once would be rated equal with no error.)
 fn score_covariance(games: &[Game], theta: &[f64]) -> Vec<f64> {
     let m = theta.len();
     let two_seat = games.iter().filter(|g| g.seats.len() == 2);
