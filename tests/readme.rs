@@ -112,8 +112,9 @@ fn blocks(text: &str) -> Vec<Vec<String>> {
 
 /// A folder of the engines and records the README's commands name, made once: `./mybot`, `./a`
 /// to `./c` and `A` to `D` (on the `PATH`) are the Python random bot of `examples/`, `./bot-v1`
-/// and `./bot-v2` the built-in DVONN random and search bots, `./prima` a CodeCup program; `shard-*.jsonl` (with their
-/// progress files), `league-*.jsonl` and `new.jsonl` are records of short runs.
+/// and `./bot-v2` the built-in DVONN random and search bots, `./prima` a CodeCup program;
+/// `shard-*.jsonl` (with their progress files), `league-*.jsonl` and `new.jsonl` are records of
+/// short runs.
 fn stand_ins() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
