@@ -1,6 +1,7 @@
 //! Built-in engines: strategies that choose moves, and the engine side of the protocol for them.
 
 pub mod double_view;
+mod evaluate;
 pub mod human;
 pub mod montecarlo;
 pub mod search;
@@ -16,11 +17,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::protocol::{Answerer, ClockKeys, Command, GameKeys, Info};
 use crate::rules::double::{self, Double};
-use crate::rules::double_dutch::DoubleDutch;
-use crate::rules::dvonn::Dvonn;
 use crate::rules::game::{Actor, Game, Seat, Setup};
-use crate::rules::pegs::Pegs;
-use crate::rules::wyx::Wyx;
 use crate::rules::{AnyGame, AnyMove};
 use montecarlo::Sampled;
 use search::{Budget, Evaluate, search};
@@ -44,65 +41,6 @@ impl Strategy {
             Strategy::Random => "random",
             Strategy::Search => "search",
             Strategy::Human => "human",
-        }
-    }
-}
-
-impl Evaluate for Dvonn {
-    /// Pieces controlled, then mobility: a stack that can move can still score.
-    fn evaluate(&self, seat: Seat) -> i32 {
-        let scores = self.scores();
-        let other = 1 - seat;
-        let material = (scores[seat] - scores[other]) as i32;
-        let mobility = self.step_count(seat) as i32 - self.step_count(other) as i32;
-        100 * material + 10 * mobility
-    }
-}
-
-impl Evaluate for DoubleDutch {
-    /// The last seat to slide wins, so what counts is being able to slide when others cannot:
-    /// own regular moves against the most any other seat has.
-    fn evaluate(&self, seat: Seat) -> i32 {
-        let mobility: Vec<i32> = (0..self.seats())
-            .map(|s| self.slide_count(s) as i32)
-            .collect();
-        let best_other = (0..self.seats())
-            .filter(|&s| s != seat)
-            .map(|s| mobility[s])
-            .max()
-            .unwrap_or(0);
-        10 * (mobility[seat] - best_other)
-    }
-}
-
-impl Evaluate for Pegs {
-    /// Pegs, and how far the most advanced peg has come: reaching the far row wins at once.
-    fn evaluate(&self, seat: Seat) -> i32 {
-        let scores = self.scores();
-        let other = 1 - seat;
-        let material = (scores[seat] - scores[other]) as i32;
-        let race = self.best_advance(seat) - self.best_advance(other);
-        100 * material + 20 * race
-    }
-}
-
-impl Evaluate for Wyx {
-    /// Pawns on the board (over both rounds in Double Wyx): the score itself.
-    fn evaluate(&self, seat: Seat) -> i32 {
-        let scores = self.scores();
-        (100 * (scores[seat] - scores[1 - seat])) as i32
-    }
-}
-
-impl Evaluate for AnyGame {
-    fn evaluate(&self, seat: Seat) -> i32 {
-        match self {
-            AnyGame::Dvonn(game) => game.evaluate(seat),
-            AnyGame::DoubleDutch(game) => game.evaluate(seat),
-            AnyGame::Pegs(game) => game.evaluate(seat),
-            AnyGame::Wyx(game) => game.evaluate(seat),
-            // Hidden hands: the search must not see them; the Monte Carlo bot samples instead.
-            AnyGame::Double(game) => -game.scores()[seat] as i32,
         }
     }
 }

@@ -127,7 +127,7 @@ struct Slide {
 }
 
 /// A Double Dutch position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DoubleDutch {
     seats: u8,
     /// Each seat's pieces on the board.

@@ -161,7 +161,7 @@ impl fmt::Display for Move {
 }
 
 /// The two colours; seat 0 is White.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Colour {
     White = 0,
     Black = 1,
@@ -184,7 +184,7 @@ impl Colour {
 }
 
 /// A DVONN position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Dvonn {
     occupied: u64,
     /// Stacks topped by each colour, indexed by `Colour`; the rest of `occupied` are lone DVONN pieces.

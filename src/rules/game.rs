@@ -70,7 +70,7 @@ pub enum Viewer {
 }
 
 /// How a game stands.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// Not over yet.
     Ongoing,

@@ -53,7 +53,7 @@ const fn cross() -> u64 {
 const BOARD: u64 = cross();
 
 /// The rules variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// Steps forward or sideways; captures diagonally forward, and compulsory.
     Standard,
@@ -171,7 +171,7 @@ impl fmt::Display for Move {
 }
 
 /// A Pegs position, with the history the draw rules need.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pegs {
     variant: Variant,
     pegs: [u64; 2],

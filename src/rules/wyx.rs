@@ -197,7 +197,7 @@ impl fmt::Display for Move {
 type Rack = [[Domino; PER_COLUMN]; COLUMNS];
 
 /// A Wyx position (or a Double Wyx match of two rounds).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Wyx {
     double: bool,
     rack: Rack,
