@@ -20,7 +20,7 @@ use crate::rules::double::{self, Double};
 use crate::rules::game::{Actor, Game, Seat, Setup};
 use crate::rules::{AnyGame, AnyMove};
 use montecarlo::Sampled;
-use search::{Budget, Evaluate, search};
+use search::{Budget, search};
 
 /// How a built-in bot chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
