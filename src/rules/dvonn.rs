@@ -112,6 +112,24 @@ impl Cell {
         cells(BOARD)
     }
 
+    /// Its neighbours on the board: six, or fewer at the edge.
+    pub fn neighbours(self) -> impl Iterator<Item = Cell> {
+        cells(NEIGHBOURS[self.0 as usize])
+    }
+
+    /// The fewest steps between it and `other` along the board's lines.
+    pub fn distance(self, other: Cell) -> u8 {
+        // The lines are x, y and x = y: a step changes x, y or both by one, the same way.
+        let dx = i16::from(other.x()) - i16::from(self.x());
+        let dy = i16::from(other.y()) - i16::from(self.y());
+        let steps = if dx.signum() * dy.signum() >= 0 {
+            dx.abs().max(dy.abs())
+        } else {
+            dx.abs() + dy.abs()
+        };
+        steps as u8
+    }
+
     /// The cell `distance` steps away in direction `(dx, dy)`, if it is on the board.
     fn step(self, (dx, dy): (i8, i8), distance: u8) -> Option<Cell> {
         let x = self.x() as i32 + dx as i32 * distance as i32;
@@ -246,6 +264,20 @@ impl Dvonn {
             }
         }
         false
+    }
+
+    /// Calls `found` with every stack move `seat` would have if it were to move (for
+    /// evaluations): the cell it leaves and the cell it lands on.
+    pub fn each_stack_move(&self, seat: Seat, mut found: impl FnMut(Cell, Cell)) {
+        let colour = if seat == 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        self.each_step(colour, |from, to| {
+            found(from, to);
+            false
+        });
     }
 
     /// How many stack moves `seat` would have if it were to move (for evaluations).

@@ -10,18 +10,24 @@ use crate::rules::{AnyGame, AnyMove};
 
 use super::search::{Evaluate, key_of};
 
+mod dvonn;
+
 impl Evaluate for Dvonn {
-    /// Pieces controlled, then mobility: a stack that can move can still score.
+    /// See [`dvonn`].
     fn evaluate(&self, seat: Seat) -> i32 {
-        let scores = self.scores();
-        let other = 1 - seat;
-        let material = (scores[seat] - scores[other]) as i32;
-        let mobility = self.step_count(seat) as i32 - self.step_count(other) as i32;
-        100 * material + 10 * mobility
+        if self.placing() {
+            dvonn::placing(self, seat)
+        } else {
+            dvonn::stacking(self, seat)
+        }
     }
 
     fn key(&self) -> u64 {
         key_of(self)
+    }
+
+    fn promise(&self, mv: &Self::Move) -> i32 {
+        dvonn::promise(self, mv)
     }
 }
 
