@@ -70,15 +70,15 @@ pub fn stacking(game: &Dvonn, seat: Seat) -> i32 {
             worth[owner] += 40 + 15 * life(dvonns.nearest(cell)) + weight * pieces;
         }
     }
-    for owner in 0..2 {
+    for (owner, worth) in worth.iter_mut().enumerate() {
         game.each_stack_move(owner, |_, to| {
-            worth[owner] += 4;
+            *worth += 4;
             if let Some(target) = game.stack(to) {
                 if target.top.is_some_and(|t| t != owner) {
-                    worth[owner] += 10 + 10 * i32::from(target.height);
+                    *worth += 10 + 10 * i32::from(target.height);
                 }
                 if target.holds_dvonn {
-                    worth[owner] += 10;
+                    *worth += 10;
                 }
             }
         });
