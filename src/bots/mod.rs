@@ -17,6 +17,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::protocol::{Answerer, ClockKeys, Command, GameKeys, Info};
 use crate::rules::double::{self, Double};
+use crate::rules::dvonn::Cell;
 use crate::rules::game::{Actor, Game, Seat, Setup};
 use crate::rules::{AnyGame, AnyMove};
 use montecarlo::Sampled;
@@ -171,14 +172,15 @@ fn double_search(
     )
 }
 
-/// How long to think, from `genmove`'s clock facts (milliseconds): a share of the time left plus
-/// most of the increment, or under half a fixed move time; a second when no clock runs. The rest
-/// is for the answer's trip, the process being scheduled, and unoptimised builds.
-pub fn thinking_time(clock: &ClockKeys) -> Duration {
+/// How long to think, from `genmove`'s clock facts (milliseconds) and the bot's guess of how
+/// many moves it has left to play (`movestogo` when the clock says): a share of the time left
+/// plus most of the increment, or under half a fixed move time; a second when no clock runs. The
+/// rest is for the answer's trip, the process being scheduled, and unoptimised builds.
+pub fn thinking_time(clock: &ClockKeys, moves_left: u64) -> Duration {
     let ms = if let Some(movetime) = clock.movetime {
         (movetime * 45 / 100).saturating_sub(2)
     } else if let Some(time) = clock.time {
-        let moves = clock.movestogo.unwrap_or(30).clamp(1, 30);
+        let moves = clock.movestogo.unwrap_or(moves_left).clamp(1, 30);
         let inc = clock.inc.unwrap_or(0);
         (time / (moves + 2) + inc * 8 / 10)
             .min(time * 3 / 10)
@@ -187,6 +189,20 @@ pub fn thinking_time(clock: &ClockKeys) -> Duration {
         1000
     };
     Duration::from_millis(ms.max(1))
+}
+
+/// About how many more moves the seat to move will make: 30 where the game gives no better
+/// guess. A DVONN stack move takes at least one stack off the board, and a seat makes about
+/// two in five of the moves left, so the time left is spread over those (at a fixed 30, the
+/// search bot used 4 s of a 10 s game and lost on the board to programs that used it all).
+fn moves_left(game: &AnyGame) -> u64 {
+    match game {
+        AnyGame::Dvonn(dvonn) if !dvonn.placing() => {
+            let stacks = Cell::all().filter(|&c| dvonn.stack(c).is_some()).count() as u64;
+            (stacks * 2 / 5).clamp(4, 30)
+        }
+        _ => 30,
+    }
 }
 
 /// The part of a move's thinking time `think` the search spends on the move at hand: all of it,
@@ -281,7 +297,7 @@ impl BotState {
                         .map(|answer| answer.to_string())
                         .map_err(|e| e.to_string());
                 }
-                let think = thinking_time(&clock);
+                let think = thinking_time(&clock, moves_left(game));
                 let budget = (think, self.nodes);
                 let (mv, thought) =
                     choose_and_tell(self.strategy, game, &self.history, self.game_seed, budget)
@@ -466,7 +482,7 @@ mod tests {
                 .filter_map(|w| w.split_once('='))
                 .map(|(k, v)| (k.to_owned(), v.to_owned()))
                 .collect();
-            thinking_time(&ClockKeys::read(&options))
+            thinking_time(&ClockKeys::read(&options), 30)
         };
         assert_eq!(clock(""), Duration::from_secs(1));
         assert_eq!(clock("movetime=1000"), Duration::from_millis(448));
