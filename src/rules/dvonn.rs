@@ -107,6 +107,16 @@ impl Cell {
         1 << self.0
     }
 
+    /// Its bit in [`Bits`]' sets.
+    pub fn bit(self) -> u64 {
+        self.mask()
+    }
+
+    /// Its bit's index, `11 * Y + X`.
+    pub fn index(self) -> usize {
+        self.0.into()
+    }
+
     /// Every cell, row by row from A1.
     pub fn all() -> impl Iterator<Item = Cell> {
         cells(BOARD)
@@ -468,6 +478,44 @@ impl Dvonn {
     }
 }
 
+/// The board as sets of cells, one bit a cell (bit `11 * Y + X`, as [`Cell`] numbers them): for
+/// evaluations that look at every stack at every position of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits<'a> {
+    /// Cells with a stack.
+    pub occupied: u64,
+    /// Stacks topped by each seat's colour (0: White); the rest of `occupied` are lone DVONN pieces.
+    pub tops: [u64; 2],
+    /// Stacks holding a DVONN piece.
+    pub dvonn: u64,
+    /// Each cell's height by bit index (0 where empty).
+    pub height: &'a [u8; 64],
+}
+
+impl Bits<'_> {
+    /// The cells next to any cell of `cells`.
+    pub fn around(cells: u64) -> u64 {
+        spread(cells)
+    }
+
+    /// The cells of `set`, as bit indexes.
+    pub fn each(set: u64) -> impl Iterator<Item = u8> {
+        super::game::bits(set)
+    }
+}
+
+impl Dvonn {
+    /// The board as bit sets.
+    pub fn bits(&self) -> Bits<'_> {
+        Bits {
+            occupied: self.occupied,
+            tops: self.tops,
+            dvonn: self.dvonn,
+            height: &self.height,
+        }
+    }
+}
+
 impl Dvonn {
     /// The variants and seat counts it allows.
     pub const ALLOWED: Allowed = Allowed {
@@ -787,5 +835,30 @@ mod tests {
             assert!(err.reason.contains(reason), "{text}: {}", err.reason);
         }
         assert_eq!(game.count_legal(), 41);
+    }
+
+    /// Distances agree with a breadth-first walk over neighbours, for every pair of cells.
+    #[test]
+    fn distance_is_the_fewest_steps_between_neighbours() {
+        for start in Cell::all() {
+            let mut steps = std::collections::HashMap::from([(start, 0u8)]);
+            let mut frontier = vec![start];
+            while !frontier.is_empty() {
+                let mut next = Vec::new();
+                for cell in frontier {
+                    for near in cell.neighbours() {
+                        if !steps.contains_key(&near) {
+                            steps.insert(near, steps[&cell] + 1);
+                            next.push(near);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+            assert_eq!(steps.len(), 49);
+            for (cell, walked) in steps {
+                assert_eq!(start.distance(cell), walked, "{start} to {cell}");
+            }
+        }
     }
 }
