@@ -3,6 +3,7 @@
 pub mod double_view;
 mod evaluate;
 pub mod human;
+pub mod ismcts;
 pub mod montecarlo;
 pub mod search;
 mod seat_view;
@@ -137,39 +138,54 @@ pub fn choose_and_tell(
     }
 }
 
-/// Determinized Monte Carlo for DOUBLE from the seat's own view: each playout deals the cards
-/// the seat cannot see anew, plays at random to the end of the round, and scores the seat's share
-/// of the round's lowest penalty.
+/// Information-set Monte Carlo tree search for DOUBLE from the seat's own view ([`ismcts`]):
+/// each iteration deals the cards the seat cannot see anew and plays to the end of the round;
+/// a seat's reward is its share of the round's lowest penalty.
 fn double_search(
     view: &Double,
-    (deadline, playouts): (Instant, u64),
+    (deadline, iterations): (Instant, u64),
     seed: u64,
 ) -> Option<Sampled<double::Move>> {
     let Some(Actor::Seat(me)) = view.to_move() else {
         return None;
     };
     let (round, before) = (view.round(), view.scores());
-    let score = move |g: &Double| {
+    let rewards = move |g: &Double, won: &mut [f64]| {
         if g.round() == round && g.to_move().is_some() {
-            return None;
+            return false;
         }
         let penalties: Vec<i64> = g.scores().iter().zip(&before).map(|(a, b)| a - b).collect();
         let lowest = penalties.iter().copied().min().unwrap_or(0);
         let sharing = penalties.iter().filter(|&&p| p == lowest).count();
-        Some(if penalties[me] == lowest {
-            1.0 / sharing as f64
-        } else {
-            0.0
-        })
+        for (won, &penalty) in won.iter_mut().zip(&penalties) {
+            *won = if penalty == lowest {
+                1.0 / sharing as f64
+            } else {
+                0.0
+            };
+        }
+        true
     };
-    montecarlo::monte_carlo_with(
+    ismcts::ismcts(
         view,
         deadline,
-        playouts,
+        iterations,
         seed,
         |v, rng| double_view::redeal_hidden(v, me, rng),
-        score,
+        rewards,
+        playout_rank,
     )
+}
+
+/// How DOUBLE's playouts choose (highest first): lay a card over two sectors while one can, which
+/// empties the hand fastest; else over one (a card out, one in); else end the turn; draw last.
+fn playout_rank(mv: &double::Move) -> u8 {
+    match mv {
+        double::Move::Cover { .. } => 3,
+        double::Move::Single { .. } => 2,
+        double::Move::Stop => 1,
+        _ => 0,
+    }
 }
 
 /// How long to think, from `genmove`'s clock facts (milliseconds) and the bot's guess of how
@@ -443,6 +459,33 @@ mod tests {
                 .join(" ")
         };
         assert_eq!(strip(&answer()), strip(&first));
+    }
+
+    /// DOUBLE's tree search with an iteration budget chooses the same move twice, after that
+    /// many iterations, and a move the seat may make; another seed may choose another.
+    #[test]
+    fn a_double_search_with_a_budget_is_reproducible() {
+        let mut game = AnyGame::create("double", &Setup::default()).unwrap();
+        let mut moves = Vec::new();
+        while game.to_move() == Some(Actor::Chance) {
+            moves.clear();
+            game.legal_moves(&mut moves);
+            game.play_unchecked(&moves[0]);
+        }
+        let AnyGame::Double(table) = &game else {
+            unreachable!()
+        };
+        // The whole table: the search deals what the seat cannot see anew for each iteration.
+        let view = table.clone();
+        let far = Instant::now() + Duration::from_secs(600);
+        let found = double_search(&view, (far, 400), 7).unwrap();
+        assert_eq!(found.playouts, 400);
+        let again = double_search(&view, (far, 400), 7).unwrap();
+        assert_eq!(found.best, again.best);
+        assert_eq!(found.worth, again.worth);
+        moves.clear();
+        game.legal_moves(&mut moves);
+        assert!(moves.contains(&AnyMove::Double(found.best)), "{found:?}");
     }
 
     #[test]

@@ -1,16 +1,16 @@
-//! Each game's evaluation for the search: what a position is worth to a seat, and which moves to
-//! try first.
+//! Each game's evaluation for the search, a file a game: what a position is worth to a seat, and
+//! which moves to try first. Each file's comment says the ideas behind its game's evaluation.
 
-use crate::rules::double_dutch::DoubleDutch;
 use crate::rules::dvonn::Dvonn;
 use crate::rules::game::{Game, Seat};
-use crate::rules::pegs::Pegs;
-use crate::rules::wyx::Wyx;
 use crate::rules::{AnyGame, AnyMove};
 
 use super::search::{Evaluate, key_of};
 
+mod double_dutch;
 mod dvonn;
+mod pegs;
+mod wyx;
 
 impl Evaluate for Dvonn {
     /// See [`dvonn`].
@@ -28,53 +28,6 @@ impl Evaluate for Dvonn {
 
     fn promise(&self, mv: &Self::Move) -> i32 {
         dvonn::promise(self, mv)
-    }
-}
-
-impl Evaluate for DoubleDutch {
-    /// The last seat to slide wins, so what counts is being able to slide when others cannot:
-    /// own regular moves against the most any other seat has.
-    fn evaluate(&self, seat: Seat) -> i32 {
-        let mobility: Vec<i32> = (0..self.seats())
-            .map(|s| self.slide_count(s) as i32)
-            .collect();
-        let best_other = (0..self.seats())
-            .filter(|&s| s != seat)
-            .map(|s| mobility[s])
-            .max()
-            .unwrap_or(0);
-        10 * (mobility[seat] - best_other)
-    }
-
-    fn key(&self) -> u64 {
-        key_of(self)
-    }
-}
-
-impl Evaluate for Pegs {
-    /// Pegs, and how far the most advanced peg has come: reaching the far row wins at once.
-    fn evaluate(&self, seat: Seat) -> i32 {
-        let scores = self.scores();
-        let other = 1 - seat;
-        let material = (scores[seat] - scores[other]) as i32;
-        let race = self.best_advance(seat) - self.best_advance(other);
-        100 * material + 20 * race
-    }
-
-    fn key(&self) -> u64 {
-        key_of(self)
-    }
-}
-
-impl Evaluate for Wyx {
-    /// Pawns on the board (over both rounds in Double Wyx): the score itself.
-    fn evaluate(&self, seat: Seat) -> i32 {
-        let scores = self.scores();
-        (100 * (scores[seat] - scores[1 - seat])) as i32
-    }
-
-    fn key(&self) -> u64 {
-        key_of(self)
     }
 }
 
