@@ -297,9 +297,10 @@ pub enum OnFaultArg {
 pub enum StrategyArg {
     /// A uniformly random legal move.
     Random,
-    /// Alpha-beta search within the clock (Monte Carlo for three seats and DOUBLE): about a
-    /// thirtieth of what is left a move, plus most of the increment; a DVONN placement gets an
-    /// eighth of that, so the stack moves get the clock.
+    /// Alpha-beta search within the clock (Monte Carlo playouts for three seats, information-set
+    /// Monte Carlo tree search for DOUBLE): about a thirtieth of what is left a move, plus most of
+    /// the increment; a DVONN stack move spreads what is left over the moves the stacks still
+    /// allow, and a placement gets an eighth, so the stack moves get the clock.
     Search,
     /// A person at the terminal: the referee starts it for `--engine human`, with the protocol on
     /// descriptors 3 and 4 and the terminal on standard input and output.
