@@ -13,7 +13,7 @@ mod pegs;
 mod wyx;
 
 impl Evaluate for Dvonn {
-    /// See [`dvonn`].
+    /// See `evaluate/dvonn.rs`: stack moves and placements judged apart.
     fn evaluate(&self, seat: Seat) -> i32 {
         if self.placing() {
             dvonn::placing(self, seat)
