@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use referee::bots::montecarlo::monte_carlo;
+use referee::bots::ismcts::perfect_information;
 use referee::bots::search::{Budget, search};
 use referee::bots::{Strategy, choose};
 use referee::rules::AnyGame;
@@ -46,7 +46,7 @@ fn play_game(id: &str, variant: Option<&str>, sides: &[Side], seed: u64) -> Outc
             }
             Side::Playouts(n) => {
                 let far = Instant::now() + Duration::from_secs(3600);
-                monte_carlo(&game, far, n, seed + history.len() as u64).map(|s| s.best)
+                perfect_information(&game, far, n, seed + history.len() as u64).map(|s| s.best)
             }
         }
         .unwrap();

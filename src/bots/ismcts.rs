@@ -20,7 +20,6 @@ use std::time::Instant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::montecarlo::Sampled;
 use crate::rules::game::{Actor, Game, Seat};
 
 /// Plies after which an iteration is cut short and scores nothing: a guard, far past any round.
@@ -28,6 +27,18 @@ const PLAYOUT_LIMIT: usize = 10_000;
 
 /// UCB1's exploration constant for rewards between 0 and 1.
 const EXPLORATION: f64 = 0.7;
+
+/// What the search chose: the root move tried most often, its mean worth, and how many
+/// iterations there were in all.
+#[derive(Clone, Debug)]
+pub struct Sampled<M> {
+    /// The move.
+    pub best: M,
+    /// Its mean worth to the root seat, 0 to 1; `None` when it was the only move.
+    pub worth: Option<f64>,
+    /// Iterations (each one playout) in all.
+    pub playouts: u64,
+}
 
 /// A move out of a tree node.
 struct Edge<M> {
@@ -170,4 +181,37 @@ pub fn ismcts<G: Game>(
 fn ucb<M>(edge: &Edge<M>) -> f64 {
     let visits = f64::from(edge.visits.max(1));
     edge.reward / visits + EXPLORATION * (f64::from(edge.available).ln() / visits).sqrt()
+}
+
+/// The tree search for a game every seat sees whole (three-seat Double Dutch): no cards to deal,
+/// playouts at random, a seat's reward its share of the win.
+pub fn perfect_information<G: Game>(
+    game: &G,
+    deadline: Instant,
+    max_iterations: u64,
+    seed: u64,
+) -> Option<Sampled<G::Move>> {
+    let seats = game.seats();
+    let rewards = move |end: &G, won: &mut [f64]| {
+        if end.to_move().is_some() {
+            return false;
+        }
+        let winners = end.outcome().winners(seats);
+        for (seat, won) in won.iter_mut().enumerate() {
+            *won = match winners.contains(&seat) {
+                true => 1.0 / winners.len() as f64,
+                false => 0.0,
+            };
+        }
+        true
+    };
+    ismcts(
+        game,
+        deadline,
+        max_iterations,
+        seed,
+        |g, _| g.clone(),
+        rewards,
+        |_| 0,
+    )
 }

@@ -4,7 +4,6 @@ pub mod double_view;
 mod evaluate;
 pub mod human;
 pub mod ismcts;
-pub mod montecarlo;
 pub mod search;
 mod seat_view;
 
@@ -21,7 +20,7 @@ use crate::rules::double::{self, Double};
 use crate::rules::dvonn::Cell;
 use crate::rules::game::{Actor, Game, Seat, Setup};
 use crate::rules::{AnyGame, AnyMove};
-use montecarlo::Sampled;
+use ismcts::Sampled;
 use search::{Budget, search};
 
 /// How a built-in bot chooses.
@@ -115,7 +114,7 @@ pub fn choose_and_tell(
         }
         Strategy::Search if game.seats() > 2 => {
             let deadline = Instant::now() + think;
-            montecarlo::monte_carlo(game, deadline, nodes, fnv1a(seed, history)).map(sampled)
+            ismcts::perfect_information(game, deadline, nodes, fnv1a(seed, history)).map(sampled)
         }
         // A person chooses at the terminal, not here.
         Strategy::Human => None,

@@ -297,7 +297,7 @@ pub enum OnFaultArg {
 pub enum StrategyArg {
     /// A uniformly random legal move.
     Random,
-    /// Alpha-beta search within the clock (Monte Carlo playouts for three seats, information-set
+    /// Alpha-beta search within the clock (Monte Carlo tree search for three seats, information-set
     /// Monte Carlo tree search for DOUBLE): about a thirtieth of what is left a move, plus most of
     /// the increment; a DVONN stack move spreads what is left over the moves the stacks still
     /// allow, and a placement gets an eighth, so the stack moves get the clock.
