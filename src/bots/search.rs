@@ -340,9 +340,17 @@ pub fn search<G: Evaluate>(game: &G, budget: Budget, tie_break: u64) -> Option<F
     if moves.len() == 1 {
         return Some(found);
     }
-    // A slot per position the search may visit, up to 2^17 (a few MB): more would cost more to
-    // clear than it saves in a move's search.
-    let bits = budget.max_nodes.clamp(1 << 10, 1 << 17).next_power_of_two();
+    // A slot per position the search may visit (at most its budget, and no more than two a
+    // microsecond of its time), up to 2^17 (a few MB): more would cost more to clear than it
+    // saves, and clearing must not eat a short move's time.
+    let micros = budget
+        .deadline
+        .saturating_duration_since(Instant::now())
+        .as_micros();
+    let reachable = u64::try_from(micros).unwrap_or(u64::MAX).saturating_mul(2);
+    let bits = (budget.max_nodes.min(reachable))
+        .clamp(1 << 10, 1 << 17)
+        .next_power_of_two();
     let mut searcher = Searcher {
         root,
         deadline: budget.deadline,
