@@ -290,21 +290,6 @@ impl Dvonn {
         });
     }
 
-    /// How many stack moves `seat` would have if it were to move (for evaluations).
-    pub fn step_count(&self, seat: usize) -> usize {
-        let colour = if seat == 0 {
-            Colour::White
-        } else {
-            Colour::Black
-        };
-        let mut count = 0;
-        self.each_step(colour, |_, _| {
-            count += 1;
-            false
-        });
-        count
-    }
-
     fn has_step(&self, colour: Colour) -> bool {
         self.each_step(colour, |_, _| true)
     }

@@ -155,7 +155,13 @@ pub fn promise(game: &Dvonn, mv: &Move) -> i32 {
             }
             promise
         }
-        Move::Place(cell) => -i32::from(DvonnCells::of(game).nearest(cell).min(10)),
+        // Nearer a DVONN piece first: 1 or 2 cells away, then the rest.
+        Move::Place(cell) => {
+            let bits = game.bits();
+            let near1 = Bits::around(bits.dvonn);
+            let near2 = near1 | Bits::around(near1);
+            i32::from(near1 & cell.bit() != 0) + i32::from(near2 & cell.bit() != 0)
+        }
         Move::Pass => 0,
     }
 }

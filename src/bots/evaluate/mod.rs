@@ -38,7 +38,7 @@ impl Evaluate for AnyGame {
             AnyGame::DoubleDutch(game) => game.evaluate(seat),
             AnyGame::Pegs(game) => game.evaluate(seat),
             AnyGame::Wyx(game) => game.evaluate(seat),
-            // Hidden hands: the search must not see them; the Monte Carlo bot samples instead.
+            // Hidden hands: alpha-beta must not see them; DOUBLE's tree search deals them anew.
             AnyGame::Double(game) => -game.scores()[seat] as i32,
         }
     }
