@@ -59,8 +59,8 @@ struct Node<M> {
 }
 
 /// The root move tried most often, its mean reward to the root seat, and how many iterations
-/// there were; `None` when the game is over or a chance event is next. `rewards` fills in each
-/// seat's reward (0 to 1) and returns `true` once the iteration's game is over.
+/// there were; `None` when the game is over or a chance event is next. `rewards` returns `true`
+/// once the iteration's game is over, and only then fills in each seat's reward (0 to 1).
 pub fn ismcts<G: Game>(
     game: &G,
     deadline: Instant,
@@ -94,11 +94,10 @@ pub fn ismcts<G: Game>(
         let mut node = 0;
         let mut in_tree = true;
         path.clear();
+        // Nothing won unless `rewards` says the game is over: an iteration cut short scores 0.
         won.iter_mut().for_each(|w| *w = 0.0);
-        let mut over = false;
         for _ in 0..PLAYOUT_LIMIT {
             if rewards(&world, &mut won) {
-                over = true;
                 break;
             }
             legal.clear();
@@ -108,16 +107,13 @@ pub fn ismcts<G: Game>(
             }
             let seat = match world.to_move() {
                 Some(Actor::Seat(seat)) if in_tree => seat,
-                Some(Actor::Seat(_)) => {
-                    // Past the tree: a move of the best rank the policy gives, at random.
-                    let top = legal.iter().map(&policy).max().unwrap_or(0);
-                    legal.retain(|mv| policy(mv) == top);
-                    let pick = rng.random_range(0..legal.len());
-                    world.play_unchecked(&legal[pick]);
-                    continue;
-                }
-                // A chance event: at random.
-                _ => {
+                actor => {
+                    // Past the tree, a seat plays a move of the best rank the policy gives; a
+                    // chance event is any. Either at random among those.
+                    if matches!(actor, Some(Actor::Seat(_))) {
+                        let top = legal.iter().map(&policy).max().unwrap_or(0);
+                        legal.retain(|mv| policy(mv) == top);
+                    }
                     let pick = rng.random_range(0..legal.len());
                     world.play_unchecked(&legal[pick]);
                     continue;
@@ -156,9 +152,6 @@ pub fn ismcts<G: Game>(
             };
             path.push((node, chosen));
             node = tree[node].edges[chosen].child;
-        }
-        if !over {
-            won.iter_mut().for_each(|w| *w = 0.0);
         }
         for &(node, edge) in &path {
             let edge = &mut tree[node].edges[edge];

@@ -112,11 +112,6 @@ impl Cell {
         self.mask()
     }
 
-    /// Its bit's index, `11 * Y + X`.
-    pub fn index(self) -> usize {
-        self.0.into()
-    }
-
     /// Every cell, row by row from A1.
     pub fn all() -> impl Iterator<Item = Cell> {
         cells(BOARD)
@@ -466,37 +461,29 @@ impl Dvonn {
 /// The board as sets of cells, one bit a cell (bit `11 * Y + X`, as [`Cell`] numbers them): for
 /// evaluations that look at every stack at every position of a search.
 #[derive(Clone, Copy, Debug)]
-pub struct Bits<'a> {
+pub struct Bits {
     /// Cells with a stack.
     pub occupied: u64,
     /// Stacks topped by each seat's colour (0: White); the rest of `occupied` are lone DVONN pieces.
     pub tops: [u64; 2],
     /// Stacks holding a DVONN piece.
     pub dvonn: u64,
-    /// Each cell's height by bit index (0 where empty).
-    pub height: &'a [u8; 64],
 }
 
-impl Bits<'_> {
+impl Bits {
     /// The cells next to any cell of `cells`.
     pub fn around(cells: u64) -> u64 {
         spread(cells)
-    }
-
-    /// The cells of `set`, as bit indexes.
-    pub fn each(set: u64) -> impl Iterator<Item = u8> {
-        super::game::bits(set)
     }
 }
 
 impl Dvonn {
     /// The board as bit sets.
-    pub fn bits(&self) -> Bits<'_> {
+    pub fn bits(&self) -> Bits {
         Bits {
             occupied: self.occupied,
             tops: self.tops,
             dvonn: self.dvonn,
-            height: &self.height,
         }
     }
 }
