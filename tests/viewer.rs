@@ -203,6 +203,22 @@ fn the_viewer_steps_through_every_game_in_chromium() {
                 "game {game}: {class}"
             );
         }
+        // Every part is placed and named as `render` places and names it: the page's script
+        // rebuilds the pictures from their changes as the referee writes them.
+        let attributes = |text: &str, name: &str| -> Vec<String> {
+            let key = format!(r#"{name}=""#);
+            text.match_indices(&key)
+                .map(|(at, _)| {
+                    let value = &text[at + key.len()..];
+                    value[..value.find('"').unwrap()].to_owned()
+                })
+                .collect()
+        };
+        for name in ["transform", "data-mark"] {
+            let placed = attributes(board, name);
+            assert!(!placed.is_empty(), "game {game}: no {name}");
+            assert_eq!(placed, attributes(&svg, name), "game {game}: {name}");
+        }
         // The search bots' evaluations: a curve per seat, and what each said beside its moves.
         let evals =
             &dom[dom.find(r#"<div id="evals""#).unwrap()..dom.find(r#"<div id="moves""#).unwrap()];

@@ -1,44 +1,215 @@
-//! A few helpers to write SVG text: the games draw their pictures with them, without I/O.
+//! A few helpers to write SVG text: the games draw their pictures with them, without I/O. A
+//! picture is lines (an element each) and parts (a piece, a card: elements drawn at the origin
+//! and placed with a translation); written as a scene, the parts are drawn once per game and a
+//! picture is a list of numbers, which is what makes a page of thousands of games cheap.
 
-use std::fmt::Write as _;
+use std::fmt::{Display, Write as _};
 
-/// An SVG picture being written.
+use rustc_hash::FxHashMap;
+
+/// An SVG picture being written: as text, or as a [`Scene`]'s items.
 pub struct Svg {
     text: String,
+    scene: Option<Scene>,
+}
+
+/// The pictures of one game as items that share their lines and parts: each distinct line, part
+/// and mark is kept once, under a number.
+#[derive(Default)]
+pub struct Scene {
+    /// The distinct lines, parts (their elements at the origin) and marks, in first-seen order.
+    pub list: Vec<String>,
+    numbers: FxHashMap<String, u32>,
+    /// What each part was drawn for (its key, private to the game that draws it).
+    parts: FxHashMap<String, u32>,
+    key: String,
+    /// The picture being written.
+    pub items: Vec<Item>,
+}
+
+/// One line of a picture, or a part placed on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(untagged)]
+pub enum Item {
+    /// The line of this number in the scene's list.
+    Line(u32),
+    /// A part: its number, where it goes (x and y in tenths) and its mark's number, if any
+    /// (`data-mark`, which names a cell or card; -1 when it has none).
+    Part([i64; 4]),
+}
+
+impl Scene {
+    /// The number of `text` in the list, added if new.
+    fn number(&mut self, text: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(text) {
+            return n;
+        }
+        let n = self.list.len() as u32;
+        self.list.push(text.to_owned());
+        self.numbers.insert(text.to_owned(), n);
+        n
+    }
+
+    /// A picture's text from its items: what [`Svg::finish`] writes for the same drawing, and
+    /// what the viewer's script does in the browser.
+    pub fn text(&self, items: &[Item]) -> String {
+        let lines: Vec<String> = items
+            .iter()
+            .map(|item| match *item {
+                Item::Line(n) => self.list[n as usize].clone(),
+                Item::Part([part, x, y, mark]) => {
+                    let mut text = String::from("<g");
+                    if let Ok(mark) = usize::try_from(mark) {
+                        let _ = write!(text, " data-mark=\"{}\"", self.list[mark]);
+                    }
+                    let _ = write!(
+                        text,
+                        " transform=\"translate({} {})\">{}</g>",
+                        Tenths::of(x),
+                        Tenths::of(y),
+                        self.list[part as usize]
+                    );
+                    text
+                }
+            })
+            .collect();
+        lines.join("\n")
+    }
 }
 
 /// Text safe inside SVG elements and attributes.
 pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A number with one decimal, as `{:.1}` writes it but without the exact float formatting that
 /// dominates the cost of a picture: the pictures' coordinates are sums of halves and the corners
 /// of hexagons, so rounding the tenths halfway up or to even never differs in practice.
-struct Tenths(f64);
+struct Tenths(i64);
+
+impl Tenths {
+    fn from(value: f64) -> Tenths {
+        Tenths((value * 10.0).round() as i64)
+    }
+
+    fn of(tenths: i64) -> Tenths {
+        Tenths(tenths)
+    }
+}
 
 impl std::fmt::Display for Tenths {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let tenths = (self.0 * 10.0).round() as i64;
-        let sign = if tenths < 0 { "-" } else { "" };
-        let abs = tenths.unsigned_abs();
-        write!(f, "{sign}{}.{}", abs / 10, abs % 10)
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let abs = self.0.unsigned_abs();
+        let mut digits = itoa::Buffer::new();
+        f.write_str(sign)?;
+        f.write_str(digits.format(abs / 10))?;
+        f.write_str(".")?;
+        f.write_str(digits.format(abs % 10))
     }
 }
 
 impl Svg {
     /// A picture `width` by `height` user units, with a white background.
     pub fn new(width: f64, height: f64) -> Svg {
-        let mut text = String::new();
+        Svg::start(width, height, None)
+    }
+
+    /// The same picture written as `scene`'s items (its lines and parts numbered there).
+    pub fn in_scene(width: f64, height: f64, mut scene: Scene) -> Svg {
+        scene.items.clear();
+        Svg::start(width, height, Some(scene))
+    }
+
+    fn start(width: f64, height: f64, scene: Option<Scene>) -> Svg {
+        let mut svg = Svg {
+            text: String::new(),
+            scene,
+        };
+        // Whole units, rounded as `{:.0}` rounds them (half to even never arises: the sizes are
+        // whole numbers).
+        let (width, height) = (width.round() as i64, height.round() as i64);
         let _ = write!(
-            text,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}" font-family="sans-serif">"#
+            svg.text,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-family="sans-serif">"#
         );
-        let _ = write!(text, r#"<rect width="100%" height="100%" fill="white"/>"#);
-        Svg { text }
+        let _ = write!(
+            svg.text,
+            r#"<rect width="100%" height="100%" fill="white"/>"#
+        );
+        svg.line_done();
+        svg
+    }
+
+    /// In a scene, the line just written becomes an item.
+    fn line_done(&mut self) {
+        if let Some(scene) = &mut self.scene {
+            let text = self.text.trim_start_matches('\n');
+            let n = scene.number(text);
+            scene.items.push(Item::Line(n));
+            self.text.clear();
+        }
+    }
+
+    /// A part at (`x`, `y`), named `mark` for a viewer that marks the last move: `draw` draws
+    /// its elements around the origin. `key` says everything the drawing depends on (within one
+    /// game's pictures): in a scene, a part is drawn once per key.
+    pub fn part(
+        &mut self,
+        key: std::fmt::Arguments,
+        x: f64,
+        y: f64,
+        mark: Option<&dyn Display>,
+        draw: impl FnOnce(&mut Svg),
+    ) {
+        let (x, y) = (Tenths::from(x), Tenths::from(y));
+        let Some(scene) = &mut self.scene else {
+            self.text.push_str("\n<g");
+            if let Some(mark) = mark {
+                let _ = write!(self.text, " data-mark=\"{}\"", escape(&mark.to_string()));
+            }
+            let _ = write!(self.text, " transform=\"translate({x} {y})\">");
+            draw(self);
+            self.text.push_str("</g>");
+            return;
+        };
+        scene.key.clear();
+        let _ = scene.key.write_fmt(key);
+        let part = match scene.parts.get(&scene.key) {
+            Some(&part) => part,
+            None => {
+                let mut alone = Svg {
+                    text: String::new(),
+                    scene: None,
+                };
+                draw(&mut alone);
+                let part = scene.number(&alone.text);
+                scene.parts.insert(scene.key.clone(), part);
+                part
+            }
+        };
+        let mark = match mark {
+            Some(mark) => {
+                scene.key.clear();
+                let _ = write!(scene.key, "{mark}");
+                let escaped = escape(&scene.key);
+                i64::from(scene.number(&escaped))
+            }
+            None => -1,
+        };
+        scene
+            .items
+            .push(Item::Part([i64::from(part), x.0, y.0, mark]));
     }
 
     /// A circle; `class` says what it shows (tests count pieces by it).
@@ -46,10 +217,11 @@ impl Svg {
         let _ = write!(
             self.text,
             "\n<circle class=\"{class}\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"/>",
-            Tenths(x),
-            Tenths(y),
-            Tenths(r)
+            Tenths::from(x),
+            Tenths::from(y),
+            Tenths::from(r)
         );
+        self.line_done();
     }
 
     /// A rectangle.
@@ -58,35 +230,26 @@ impl Svg {
         let _ = write!(
             self.text,
             "\n<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\"/>",
-            Tenths(x),
-            Tenths(y),
-            Tenths(w),
-            Tenths(h)
+            Tenths::from(x),
+            Tenths::from(y),
+            Tenths::from(w),
+            Tenths::from(h)
         );
+        self.line_done();
     }
 
     /// A closed polygon through `points`.
     pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, stroke: &str, class: &str) {
         let points: Vec<String> = points
             .iter()
-            .map(|&(x, y)| format!("{},{}", Tenths(x), Tenths(y)))
+            .map(|&(x, y)| format!("{},{}", Tenths::from(x), Tenths::from(y)))
             .collect();
         let _ = write!(
             self.text,
             "\n<polygon class=\"{class}\" points=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\"/>",
             points.join(" ")
         );
-    }
-
-    /// Starts a group for the cell or card the picture calls `name` (`D4`, `c31`): a viewer finds
-    /// it by `data-mark` to mark the last move. Ends with [`Svg::end_mark`].
-    pub fn start_mark(&mut self, name: &str) {
-        let _ = write!(self.text, "\n<g data-mark=\"{}\">", escape(name));
-    }
-
-    /// Ends the group [`Svg::start_mark`] began.
-    pub fn end_mark(&mut self) {
-        self.text.push_str("</g>");
+        self.line_done();
     }
 
     /// Text centred on (`x`, `y`).
@@ -94,11 +257,12 @@ impl Svg {
         let _ = write!(
             self.text,
             "\n<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{fill}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
-            Tenths(x),
-            Tenths(y),
+            Tenths::from(x),
+            Tenths::from(y),
             size.round() as i64,
             escape(text)
         );
+        self.line_done();
     }
 
     /// Left-aligned text from (`x`, `y`).
@@ -106,11 +270,12 @@ impl Svg {
         let _ = write!(
             self.text,
             "\n<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#222\" dominant-baseline=\"central\">{}</text>",
-            Tenths(x),
-            Tenths(y),
+            Tenths::from(x),
+            Tenths::from(y),
             size.round() as i64,
             escape(text)
         );
+        self.line_done();
     }
 
     /// Two caption lines from `y` down: the first and last lines of a text picture (the status
@@ -125,6 +290,13 @@ impl Svg {
     pub fn finish(mut self) -> String {
         self.text.push_str("\n</svg>");
         self.text
+    }
+
+    /// The finished picture as its scene's items (`items`).
+    pub fn finish_scene(mut self) -> Option<Scene> {
+        self.text.push_str("</svg>");
+        self.line_done();
+        self.scene
     }
 }
 

@@ -2,8 +2,9 @@
 //! games of a records file and steps through any of them.
 //!
 //! Every position is drawn here, in Rust, as SVG (the same pictures as `referee render`), so the
-//! page needs no rules of its own. A picture travels as its change from the one before (the lines
-//! kept, dropped and added), and each game is packed on its own and unpacked when it is opened: the
+//! page needs no rules of its own. A game's pictures share one list of their distinct lines, and a
+//! picture travels as its change from the one before (lines kept, dropped, and added by their
+//! number in that list); each game is packed on its own and unpacked when it is opened: the
 //! page grows with the moves, not with pictures of every position, and it is written one game at
 //! a time, so memory is bounded by the largest game, whatever the number of games. The page opens
 //! the game and ply named in its address (`#game=2&ply=10`), and `steps=N` there presses the right
@@ -19,6 +20,7 @@ use crate::protocol::Info;
 use crate::records::replay::{ReplayError, replay_steps};
 use crate::records::{End, Record};
 use crate::render::board::Picture;
+use crate::render::svg::{Item, Scene};
 use crate::rules::game::{Game, Viewer};
 
 use std::io::Write;
@@ -32,9 +34,11 @@ struct PageGame {
     legend: &'static str,
     /// Per ply: who played, what, the time used and the clock left.
     moves: Vec<PageMove>,
+    /// Every distinct line, part and mark of the game's pictures, once (see [`Scene`]).
+    lines: Vec<String>,
     /// The picture before the first ply and after each ply, each as its change from the one
     /// before (see [`delta`]).
-    frames: Vec<Vec<serde_json::Value>>,
+    frames: Vec<Vec<Change>>,
     /// Per picture, the cells or cards its last move touched (`data-mark` in the picture).
     marks: Vec<Vec<String>>,
     scores: Vec<Vec<i64>>,
@@ -103,15 +107,16 @@ pub fn end_text(record: &Record) -> String {
 
 fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
     let mut frames = Vec::new();
-    let mut previous = String::new();
+    let mut scene = Scene::default();
+    let mut previous = Vec::new();
     // What each ply touched, marked on the picture after it; nothing on the first.
     let mut marks = vec![Vec::new()];
     let mut scores = Vec::new();
     let mut moves = Vec::new();
     let end = replay_steps(&record.moves, record, |game, next| {
-        let picture = game.svg(Viewer::Everyone);
-        frames.push(delta(&previous, &picture));
-        previous = picture;
+        scene = game.scene(Viewer::Everyone, std::mem::take(&mut scene));
+        frames.push(delta(&previous, &scene.items));
+        previous = std::mem::take(&mut scene.items);
         scores.push(game.scores());
         let Some((ply, mv)) = next else {
             return;
@@ -137,40 +142,75 @@ fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
         result: end_text(record),
         legend: end.legend(),
         moves,
+        lines: scene.list,
         frames,
         marks,
         scores,
     })
 }
 
-/// A picture as its change from `before`, line by line (every element of the pictures is a line
-/// of its own): a positive number keeps that many lines, a negative one drops that many, a string
-/// is a line added.
-fn delta(before: &str, after: &str) -> Vec<serde_json::Value> {
-    use similar::{Algorithm, DiffOp, capture_diff_slices};
-    let old: Vec<&str> = before.lines().collect();
-    let new: Vec<&str> = after.lines().collect();
-    let added = |from: usize, len: usize| new[from..from + len].iter().map(|l| (*l).into());
-    let mut out: Vec<serde_json::Value> = Vec::new();
-    for op in capture_diff_slices(Algorithm::Myers, &old, &new) {
-        match op {
-            DiffOp::Equal { len, .. } => out.push(len.into()),
-            DiffOp::Delete { old_len, .. } => out.push((-(old_len as i64)).into()),
-            DiffOp::Insert {
-                new_index, new_len, ..
-            } => out.extend(added(new_index, new_len)),
-            DiffOp::Replace {
-                old_len,
-                new_index,
-                new_len,
-                ..
-            } => {
-                out.push((-(old_len as i64)).into());
-                out.extend(added(new_index, new_len));
-            }
+/// One step of a picture's change from the one before.
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+enum Change {
+    /// Keeps (> 0) or drops (< 0) that many lines.
+    Skip(i64),
+    /// Adds these lines and parts.
+    Add(Vec<Item>),
+}
+
+/// A picture (its items) as its change from `before` (Myers' shortest edit script).
+fn delta(before: &[Item], after: &[Item]) -> Vec<Change> {
+    let mut changes = Changes {
+        after,
+        out: Vec::new(),
+    };
+    let _ = similar::algorithms::myers::diff(
+        &mut changes,
+        before,
+        0..before.len(),
+        after,
+        0..after.len(),
+    );
+    changes.out
+}
+
+/// Collects the edit script as [`Change`]s, runs of a kind joined.
+struct Changes<'a> {
+    after: &'a [Item],
+    out: Vec<Change>,
+}
+
+impl Changes<'_> {
+    fn skip(&mut self, n: i64) {
+        match self.out.last_mut() {
+            Some(Change::Skip(last)) if (*last > 0) == (n > 0) => *last += n,
+            _ => self.out.push(Change::Skip(n)),
         }
     }
-    out
+}
+
+impl similar::algorithms::DiffHook for Changes<'_> {
+    type Error = std::convert::Infallible;
+
+    fn equal(&mut self, _old: usize, _new: usize, len: usize) -> Result<(), Self::Error> {
+        self.skip(len as i64);
+        Ok(())
+    }
+
+    fn delete(&mut self, _old: usize, len: usize, _new: usize) -> Result<(), Self::Error> {
+        self.skip(-(len as i64));
+        Ok(())
+    }
+
+    fn insert(&mut self, _old: usize, new: usize, len: usize) -> Result<(), Self::Error> {
+        let items = &self.after[new..new + len];
+        match self.out.last_mut() {
+            Some(Change::Add(last)) => last.extend_from_slice(items),
+            _ => self.out.push(Change::Add(items.to_vec())),
+        }
+        Ok(())
+    }
 }
 
 /// Why the page cannot be written.
@@ -275,7 +315,8 @@ function ring(svg, names) {
     const r = document.createElementNS(svg.namespaceURI, "rect");
     [["x", box.x - 3], ["y", box.y - 3], ["width", box.width + 6], ["height", box.height + 6], ["rx", 6], ["class", "last-move"]]
       .forEach(([k, v]) => r.setAttribute(k, v));
-    svg.appendChild(r);
+    // Inside the part, whose own coordinates getBBox gives.
+    target.appendChild(r);
   });
 }
 // Each engine's score of its own position over a game of `plies` plies (its `info`: `scores` are
@@ -352,19 +393,25 @@ const packed = document.getElementById("packed").textContent.split("\n").filter(
 const titles = /*TITLES*/;
 let games = [], game = 0, ply = 0;
 const $ = (id) => document.getElementById(id);
-// A game's pictures from their changes: a number keeps (> 0) or drops (< 0) lines, a string adds one.
-function pictures(changes) {
-  let lines = [];
+// A game's pictures from their changes: a number keeps (> 0) or drops (< 0) items, a list adds
+// items: a line (its number in the game's list of lines) or a part [number, x, y, mark] (x and y
+// in tenths, the mark's number or -1), written as Scene::text writes it.
+function pictures(changes, list) {
+  const tenths = (t) => (t < 0 ? "-" : "") + Math.floor(Math.abs(t) / 10) + "." + Math.abs(t) % 10;
+  const text = (item) => typeof item === "number" ? list[item] :
+    "<g" + (item[3] >= 0 ? ' data-mark="' + list[item[3]] + '"' : "") +
+    ' transform="translate(' + tenths(item[1]) + " " + tenths(item[2]) + ')">' + list[item[0]] + "</g>";
+  let items = [];
   return changes.map((change) => {
     const next = [];
     let at = 0;
     for (const op of change) {
-      if (typeof op === "string") next.push(op);
-      else if (op > 0) { for (let k = 0; k < op; k++) next.push(lines[at + k]); at += op; }
+      if (Array.isArray(op)) op.forEach((item) => next.push(item));
+      else if (op > 0) { for (let k = 0; k < op; k++) next.push(items[at + k]); at += op; }
       else at -= op;
     }
-    lines = next;
-    return lines.join("\n");
+    items = next;
+    return items.map(text).join("\n");
   });
 }
 async function load(i) {
@@ -372,7 +419,7 @@ async function load(i) {
     const bytes = Uint8Array.from(atob(packed[i]), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     const g = JSON.parse(await new Response(stream).text());
-    g.frames = pictures(g.frames);
+    g.frames = pictures(g.frames, g.lines);
     games = [];
     games[i] = g;
   }
@@ -515,5 +562,72 @@ mod end_tests {
             end_text(&record),
             "won by ann; bob loses by time loss: over by 5 ms"
         );
+    }
+}
+
+#[cfg(test)]
+mod scene_tests {
+    use super::*;
+    use crate::records::replay::Replay;
+    use crate::rules::game::Setup;
+
+    /// The page script's rebuilding of a picture's items from its change, in Rust.
+    fn apply(before: &[Item], changes: &[Change]) -> Vec<Item> {
+        let (mut next, mut at) = (Vec::new(), 0);
+        for change in changes {
+            match change {
+                Change::Add(items) => next.extend_from_slice(items),
+                Change::Skip(n) if *n > 0 => {
+                    next.extend_from_slice(&before[at..at + *n as usize]);
+                    at += *n as usize;
+                }
+                Change::Skip(n) => at += n.unsigned_abs() as usize,
+            }
+        }
+        next
+    }
+
+    /// Every position of a game of each kind (and of DOUBLE as a seat sees it), rebuilt from the
+    /// changes the page carries, is the very picture `referee render` draws.
+    #[test]
+    fn pictures_rebuilt_from_their_changes_are_the_pictures() {
+        for (id, variant, seats, viewer) in [
+            ("dvonn", None, 2, Viewer::Everyone),
+            ("double-dutch", None, 3, Viewer::Everyone),
+            ("pegs", Some("turbo"), 2, Viewer::Everyone),
+            ("wyx", Some("double"), 2, Viewer::Everyone),
+            ("double", None, 4, Viewer::Everyone),
+            ("double", None, 3, Viewer::Seat(1)),
+        ] {
+            let setup = Setup {
+                variant: variant.map(str::to_owned),
+                seats: Some(seats),
+                seed: 11,
+                layout: None,
+            };
+            let mut replay = Replay::new(id, &setup).unwrap();
+            let (mut scene, mut shown, mut moves) = (Scene::default(), Vec::new(), Vec::new());
+            let mut plies = 0;
+            for i in 0..400 {
+                plies = i;
+                scene = replay.game().scene(viewer, scene);
+                let changes = delta(&shown, &scene.items);
+                shown = apply(&shown, &changes);
+                assert_eq!(shown, scene.items, "{id} ply {i}");
+                assert_eq!(
+                    scene.text(&shown),
+                    replay.game().svg(viewer),
+                    "{id} ply {i}"
+                );
+                replay.settle_chance();
+                moves.clear();
+                replay.game().legal_moves(&mut moves);
+                let Some(mv) = moves.get((i * 7919) % moves.len().max(1)) else {
+                    break;
+                };
+                replay.play(&mv.to_string()).unwrap();
+            }
+            assert!(plies > 30, "{id}: {plies} plies");
+        }
     }
 }

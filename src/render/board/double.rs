@@ -23,17 +23,19 @@ fn sector_fill(sector: u8) -> &'static str {
 
 /// Draws a card as three sectors at (`x`, `y`), with its number above.
 fn card(svg: &mut Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
-    svg.start_mark(&card.to_string());
-    svg.rect(x - 2.0, y - 2.0, 94.0, 34.0, "#fff", "#333", "card");
-    for (i, &s) in sectors.iter().enumerate() {
-        let sx = x + i as f64 * 30.0;
-        svg.rect(sx, y, 30.0, 30.0, sector_fill(s), "#fff", "sector");
-        if s == b'J' || s == b'H' {
-            svg.text(sx + 15.0, y + 15.0, 14.0, "#fff", &(s as char).to_string());
+    let laid = std::str::from_utf8(&sectors).unwrap_or_default();
+    let key = format_args!("{card} {laid}");
+    svg.part(key, x, y, Some(&card), |svg| {
+        svg.rect(-2.0, -2.0, 94.0, 34.0, "#fff", "#333", "card");
+        for (i, &s) in sectors.iter().enumerate() {
+            let sx = i as f64 * 30.0;
+            svg.rect(sx, 0.0, 30.0, 30.0, sector_fill(s), "#fff", "sector");
+            if s == b'J' || s == b'H' {
+                svg.text(sx + 15.0, 15.0, 14.0, "#fff", &(s as char).to_string());
+            }
         }
-    }
-    svg.text(x + 45.0, y - 9.0, 10.0, "#555", &card.to_string());
-    svg.end_mark();
+        svg.text(45.0, -9.0, 10.0, "#555", &card.to_string());
+    });
 }
 
 /// Draws `seat`'s hand in the row starting at `y`: the cards when `shown`, their backs if not.
@@ -48,7 +50,9 @@ fn hand(svg: &mut Svg, game: &Double, seat: usize, y: f64, shown: bool) {
     if !shown {
         for i in 0..cards.len() {
             let x = 170.0 + i as f64 * 24.0;
-            svg.rect(x, y, 20.0, 30.0, "#668", "#333", "hidden");
+            svg.part(format_args!("back"), x, y, None, |svg| {
+                svg.rect(0.0, 0.0, 20.0, 30.0, "#668", "#333", "hidden");
+            });
         }
         return;
     }
@@ -61,14 +65,21 @@ fn hand(svg: &mut Svg, game: &Double, seat: usize, y: f64, shown: bool) {
     }
 }
 
+/// Rows of cards `seat`'s hand takes on the picture.
+fn rows(game: &Double, viewer: Viewer, seat: usize) -> usize {
+    match shown(viewer, seat) {
+        true => game.hand(seat).len().max(1).div_ceil(PER_ROW),
+        false => 1,
+    }
+}
+
+fn shown(viewer: Viewer, seat: usize) -> bool {
+    viewer == Viewer::Everyone || viewer == Viewer::Seat(seat)
+}
+
 impl Picture for Double {
-    fn svg(&self, viewer: Viewer) -> String {
+    fn size(&self, viewer: Viewer) -> (f64, f64) {
         let seats = self.seats();
-        let shown = |seat: usize| viewer == Viewer::Everyone || viewer == Viewer::Seat(seat);
-        let rows = |seat: usize| match shown(seat) {
-            true => self.hand(seat).len().max(1).div_ceil(PER_ROW),
-            false => 1,
-        };
         let widest = (0..seats)
             .map(|s| self.hand(s).len().min(PER_ROW))
             .max()
@@ -77,27 +88,28 @@ impl Picture for Double {
         let width = 180.0 + widest as f64 * 100.0;
         let height = 120.0
             + (0..seats)
-                .map(|s| rows(s) as f64 * 48.0 + 14.0)
+                .map(|s| rows(self, viewer, s) as f64 * 48.0 + 14.0)
                 .sum::<f64>();
-        let mut svg = Svg::new(width.max(520.0), height);
-        let status = self.render(viewer);
-        svg.label(15.0, 18.0, 14.0, status.lines().next().unwrap_or_default());
+        (width.max(520.0), height)
+    }
+
+    fn draw(&self, viewer: Viewer, svg: &mut Svg) {
+        svg.label(15.0, 18.0, 14.0, &self.status());
         match self.ends() {
             Some([left, right]) => {
                 svg.label(15.0, 60.0, 13.0, "left end");
-                card(&mut svg, 90.0, 45.0, left.card, left.sectors);
+                card(svg, 90.0, 45.0, left.card, left.sectors);
                 svg.label(215.0, 60.0, 13.0, "right end");
-                card(&mut svg, 295.0, 45.0, right.card, right.sectors);
+                card(svg, 295.0, 45.0, right.card, right.sectors);
             }
             None => svg.label(15.0, 60.0, 13.0, "the snake is not started"),
         }
         svg.label(420.0, 60.0, 13.0, &format!("stock {}", self.stock_size()));
         let mut y = 120.0;
-        for seat in 0..seats {
-            hand(&mut svg, self, seat, y, shown(seat));
-            y += rows(seat) as f64 * 48.0 + 14.0;
+        for seat in 0..self.seats() {
+            hand(svg, self, seat, y, shown(viewer, seat));
+            y += rows(self, viewer, seat) as f64 * 48.0 + 14.0;
         }
-        svg.finish()
     }
 
     fn marks(&self, mv: &Move) -> Vec<String> {

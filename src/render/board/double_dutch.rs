@@ -10,32 +10,38 @@ use crate::rules::game::Viewer;
 const SEAT_FILLS: [&str; 3] = ["#f2e6c9", "#3b2a1a", "#c33"];
 
 impl Picture for DoubleDutch {
-    fn svg(&self, _viewer: Viewer) -> String {
+    fn size(&self, _viewer: Viewer) -> (f64, f64) {
         // Wide enough for the supply line under the board.
-        let mut svg = Svg::new(7.0 * 44.0 + 260.0, 7.0 * 38.0 + 110.0);
+        (7.0 * 44.0 + 260.0, 7.0 * 38.0 + 110.0)
+    }
+
+    fn draw(&self, _viewer: Viewer, svg: &mut Svg) {
         for cell in Cell::all() {
             let (c, r) = (cell.column(), cell.row());
             let shift = if r % 2 == 1 { 22.0 } else { 0.0 };
             let x = 45.0 + f64::from(c) * 44.0 + shift;
             let y = 40.0 + f64::from(6 - r) * 38.0;
-            svg.start_mark(&cell.to_string());
-            svg.polygon(&hexagon(x, y, 25.0), "#f8f8f0", "#bbb", "cell");
-            match self.piece(cell) {
-                None => svg.text(x, y, 9.0, "#bbb", &cell.to_string()),
-                Some(piece) if piece.flipped => {
-                    let class = format!("piece flipped seat{}", piece.seat);
-                    let diamond = [(x, y - 15.0), (x + 15.0, y), (x, y + 15.0), (x - 15.0, y)];
-                    svg.polygon(&diamond, SEAT_FILLS[piece.seat], "#111", &class);
+            let piece = self.piece(cell);
+            // An empty cell shows its name; a piece hides it.
+            let named = piece.is_none().then_some(cell);
+            let key = format_args!("{piece:?} {named:?}");
+            svg.part(key, x, y, Some(&cell), |svg| {
+                svg.polygon(&hexagon(0.0, 0.0, 25.0), "#f8f8f0", "#bbb", "cell");
+                match piece {
+                    None => svg.text(0.0, 0.0, 9.0, "#bbb", &cell.to_string()),
+                    Some(piece) if piece.flipped => {
+                        let class = format!("piece flipped seat{}", piece.seat);
+                        let diamond = [(0.0, -15.0), (15.0, 0.0), (0.0, 15.0), (-15.0, 0.0)];
+                        svg.polygon(&diamond, SEAT_FILLS[piece.seat], "#111", &class);
+                    }
+                    Some(piece) => {
+                        let class = format!("piece flat seat{}", piece.seat);
+                        svg.circle(0.0, 0.0, 14.0, SEAT_FILLS[piece.seat], "#111", &class);
+                    }
                 }
-                Some(piece) => {
-                    let class = format!("piece flat seat{}", piece.seat);
-                    svg.circle(x, y, 14.0, SEAT_FILLS[piece.seat], "#111", &class);
-                }
-            }
-            svg.end_mark();
+            });
         }
         svg.caption(7.0 * 38.0 + 55.0, &self.render(Viewer::Everyone));
-        svg.finish()
     }
 
     fn marks(&self, mv: &Move) -> Vec<String> {

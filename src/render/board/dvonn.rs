@@ -6,19 +6,23 @@ use crate::rules::Game;
 use crate::rules::dvonn::{Cell, Dvonn, Move};
 use crate::rules::game::Viewer;
 
+const STEP: f64 = 48.0;
+const ROW: f64 = 42.0;
+
 impl Picture for Dvonn {
-    fn svg(&self, _viewer: Viewer) -> String {
-        const STEP: f64 = 48.0;
-        const ROW: f64 = 42.0;
-        let mut svg = Svg::new(10.0 * STEP + 80.0, 4.0 * ROW + 120.0);
+    fn size(&self, _viewer: Viewer) -> (f64, f64) {
+        (10.0 * STEP + 80.0, 4.0 * ROW + 120.0)
+    }
+
+    fn draw(&self, _viewer: Viewer, svg: &mut Svg) {
         for cell in Cell::all() {
             let x = 40.0 + (f64::from(cell.x()) - f64::from(cell.y()) / 2.0 + 1.0) * STEP;
             let y = 40.0 + f64::from(4 - cell.y()) * ROW;
-            svg.start_mark(&cell.to_string());
             let Some(stack) = self.stack(cell) else {
-                svg.circle(x, y, 4.0, "#ccc", "none", "cell");
-                svg.text(x, y + 13.0, 9.0, "#aaa", &cell.to_string());
-                svg.end_mark();
+                svg.part(format_args!("{cell}"), x, y, Some(&cell), |svg| {
+                    svg.circle(0.0, 0.0, 4.0, "#ccc", "none", "cell");
+                    svg.text(0.0, 13.0, 9.0, "#aaa", &cell.to_string());
+                });
                 continue;
             };
             let (class, fill, ink) = match stack.top {
@@ -26,15 +30,17 @@ impl Picture for Dvonn {
                 Some(_) => ("stack black", "#222", "#eee"),
                 None => ("stack dvonn", "#d22", "#fff"),
             };
-            svg.circle(x, y, 19.0, fill, "#111", class);
-            if stack.holds_dvonn && stack.top.is_some() {
-                svg.circle(x, y, 22.0, "none", "#d22", "dvonn-mark");
-            }
-            svg.text(x, y, 15.0, ink, &stack.height.to_string());
-            svg.end_mark();
+            let ringed = stack.holds_dvonn && stack.top.is_some();
+            let key = format_args!("{class} {} {ringed}", stack.height);
+            svg.part(key, x, y, Some(&cell), |svg| {
+                svg.circle(0.0, 0.0, 19.0, fill, "#111", class);
+                if ringed {
+                    svg.circle(0.0, 0.0, 22.0, "none", "#d22", "dvonn-mark");
+                }
+                svg.text(0.0, 0.0, 15.0, ink, &stack.height.to_string());
+            });
         }
         svg.caption(4.0 * ROW + 85.0, &self.render(Viewer::Everyone));
-        svg.finish()
     }
 
     fn marks(&self, mv: &Move) -> Vec<String> {

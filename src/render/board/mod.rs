@@ -7,13 +7,33 @@ mod dvonn;
 mod pegs;
 mod wyx;
 
+use crate::render::svg::{Scene, Svg};
 use crate::rules::game::{Game, Viewer};
 use crate::rules::{AnyGame, AnyMove, dispatch, dispatch_move};
 
 /// A game that can be drawn.
 pub trait Picture: Game {
+    /// The picture's width and height as `viewer` sees the position.
+    fn size(&self, viewer: Viewer) -> (f64, f64);
+
+    /// Draws the position as `viewer` may see it.
+    fn draw(&self, viewer: Viewer, svg: &mut Svg);
+
     /// An SVG picture of the position as `viewer` may see it.
-    fn svg(&self, viewer: Viewer) -> String;
+    fn svg(&self, viewer: Viewer) -> String {
+        let (width, height) = self.size(viewer);
+        let mut svg = Svg::new(width, height);
+        self.draw(viewer, &mut svg);
+        svg.finish()
+    }
+
+    /// The same picture as `scene`'s items (after the pictures it already holds of this game).
+    fn scene(&self, viewer: Viewer, scene: Scene) -> Scene {
+        let (width, height) = self.size(viewer);
+        let mut svg = Svg::in_scene(width, height, scene);
+        self.draw(viewer, &mut svg);
+        svg.finish_scene().unwrap_or_default()
+    }
 
     /// What `mv`, about to be played here, touches, as the picture names its cells or cards
     /// (`data-mark` in the SVG): a viewer marks them on the picture after the move.
@@ -24,8 +44,12 @@ pub trait Picture: Game {
 }
 
 impl Picture for AnyGame {
-    fn svg(&self, viewer: Viewer) -> String {
-        dispatch!(self, g => g.svg(viewer))
+    fn size(&self, viewer: Viewer) -> (f64, f64) {
+        dispatch!(self, g => g.size(viewer))
+    }
+
+    fn draw(&self, viewer: Viewer, svg: &mut Svg) {
+        dispatch!(self, g => g.draw(viewer, svg))
     }
 
     fn marks(&self, mv: &AnyMove) -> Vec<String> {

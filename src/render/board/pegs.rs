@@ -7,8 +7,11 @@ use crate::rules::game::Viewer;
 use crate::rules::pegs::{Cell, Move, Pegs};
 
 impl Picture for Pegs {
-    fn svg(&self, _viewer: Viewer) -> String {
-        let mut svg = Svg::new(7.0 * 44.0 + 60.0, 7.0 * 44.0 + 100.0);
+    fn size(&self, _viewer: Viewer) -> (f64, f64) {
+        (7.0 * 44.0 + 60.0, 7.0 * 44.0 + 100.0)
+    }
+
+    fn draw(&self, _viewer: Viewer, svg: &mut Svg) {
         for cell in Cell::all() {
             let x = 30.0 + f64::from(cell.column()) * 44.0 + 22.0;
             let y = 30.0 + f64::from(6 - cell.row()) * 44.0 + 22.0;
@@ -16,20 +19,23 @@ impl Picture for Pegs {
                 true => ("#f5d76e", "corner"),
                 false => ("#f4f1ea", "hole"),
             };
-            svg.start_mark(&cell.to_string());
-            svg.rect(x - 21.0, y - 21.0, 42.0, 42.0, fill, "#ccc", class);
-            match self.peg(cell) {
-                Some(0) => svg.circle(x, y, 14.0, "#c22", "#111", "peg south"),
-                Some(_) => svg.circle(x, y, 14.0, "#222", "#111", "peg north"),
-                None => {
-                    svg.circle(x, y, 5.0, "#999", "none", "empty");
-                    svg.text(x, y + 13.0, 9.0, "#aaa", &cell.to_string());
+            let peg = self.peg(cell);
+            // An empty hole shows its name; a peg hides it.
+            let named = peg.is_none().then_some(cell);
+            let key = format_args!("{class} {peg:?} {named:?}");
+            svg.part(key, x, y, Some(&cell), |svg| {
+                svg.rect(-21.0, -21.0, 42.0, 42.0, fill, "#ccc", class);
+                match peg {
+                    Some(0) => svg.circle(0.0, 0.0, 14.0, "#c22", "#111", "peg south"),
+                    Some(_) => svg.circle(0.0, 0.0, 14.0, "#222", "#111", "peg north"),
+                    None => {
+                        svg.circle(0.0, 0.0, 5.0, "#999", "none", "empty");
+                        svg.text(0.0, 13.0, 9.0, "#aaa", &cell.to_string());
+                    }
                 }
-            }
-            svg.end_mark();
+            });
         }
         svg.caption(7.0 * 44.0 + 55.0, &self.render(Viewer::Everyone));
-        svg.finish()
     }
 
     fn marks(&self, mv: &Move) -> Vec<String> {

@@ -9,10 +9,13 @@ use crate::rules::wyx::{COLUMNS, Move, PER_COLUMN, Square, Wyx, is_strong, pawns
 const SQUARE: f64 = 44.0;
 
 impl Picture for Wyx {
-    fn svg(&self, _viewer: Viewer) -> String {
-        let mut svg = Svg::new(8.0 * SQUARE + 470.0, 8.0 * SQUARE + 100.0);
+    fn size(&self, _viewer: Viewer) -> (f64, f64) {
+        (8.0 * SQUARE + 470.0, 8.0 * SQUARE + 100.0)
+    }
+
+    fn draw(&self, _viewer: Viewer, svg: &mut Svg) {
         for square in Square::all() {
-            draw_square(self, &mut svg, square);
+            draw_square(self, svg, square);
         }
         let rack_x = 8.0 * SQUARE + 60.0;
         svg.label(rack_x, 18.0, 13.0, "rack (next domino at the foot)");
@@ -23,12 +26,13 @@ impl Picture for Wyx {
             let left = self.rack_column(column);
             for (i, domino) in (PER_COLUMN - left.len()..).zip(left) {
                 let y = 30.0 + (PER_COLUMN - 1 - i) as f64 * 44.0;
-                svg.rect(x, y + 4.0, 42.0, 34.0, "#fffbe8", "#998", "domino");
-                svg.text(x + 21.0, y + 21.0, 11.0, "#222", &domino.to_string());
+                svg.part(format_args!("{domino}"), x, y, None, |svg| {
+                    svg.rect(0.0, 4.0, 42.0, 34.0, "#fffbe8", "#998", "domino");
+                    svg.text(21.0, 21.0, 11.0, "#222", &domino.to_string());
+                });
             }
         }
         svg.caption(8.0 * SQUARE + 60.0, &self.render(Viewer::Everyone));
-        svg.finish()
     }
 
     fn marks(&self, mv: &Move) -> Vec<String> {
@@ -51,32 +55,35 @@ impl Picture for Wyx {
 fn draw_square(wyx: &Wyx, svg: &mut Svg, square: Square) {
     let x = 30.0 + f64::from(square.file()) * SQUARE;
     let y = 30.0 + f64::from(7 - square.rank()) * SQUARE;
-    let (fill, class) = match is_strong(square) {
-        true => ("#e8dcb0", "strong"),
-        false => ("#f7f5ee", "square"),
-    };
-    svg.start_mark(&square.to_string());
-    svg.rect(x, y, SQUARE, SQUARE, fill, "#ccc", class);
-    if is_strong(square) {
-        let pawns = pawns_for(square).to_string();
-        svg.text(x + 8.0, y + 9.0, 10.0, "#8a7a40", &pawns);
-    }
-    let (cx, cy) = (x + SQUARE / 2.0, y + SQUARE / 2.0);
-    if let Some((colour, count)) = wyx.pawns(square) {
-        let (class, fill, ink) = [
-            ("pawns white", "#fff", "#111"),
-            ("pawns black", "#222", "#fff"),
-        ][colour];
-        svg.circle(cx, cy + 6.0, 11.0, fill, "#111", class);
-        svg.text(cx, cy + 6.0, 11.0, ink, &count.to_string());
-    }
-    if let Some(colour) = (0..2).find(|&c| wyx.knight(c) == square) {
-        let (class, fill, ink) = [
-            ("knight white", "#fff", "#111"),
-            ("knight black", "#222", "#fff"),
-        ][colour];
-        svg.rect(cx - 11.0, cy - 18.0, 22.0, 16.0, fill, "#111", class);
-        svg.text(cx, cy - 10.0, 12.0, ink, "N");
-    }
-    svg.end_mark();
+    let strong = is_strong(square).then(|| pawns_for(square));
+    let pawns = wyx.pawns(square);
+    let knight = (0..2).find(|&c| wyx.knight(c) == square);
+    let key = format_args!("{strong:?} {pawns:?} {knight:?}");
+    svg.part(key, x, y, Some(&square), |svg| {
+        let (fill, class) = match strong {
+            Some(_) => ("#e8dcb0", "strong"),
+            None => ("#f7f5ee", "square"),
+        };
+        svg.rect(0.0, 0.0, SQUARE, SQUARE, fill, "#ccc", class);
+        if let Some(strong) = strong {
+            svg.text(8.0, 9.0, 10.0, "#8a7a40", &strong.to_string());
+        }
+        let (cx, cy) = (SQUARE / 2.0, SQUARE / 2.0);
+        if let Some((colour, count)) = pawns {
+            let (class, fill, ink) = [
+                ("pawns white", "#fff", "#111"),
+                ("pawns black", "#222", "#fff"),
+            ][colour];
+            svg.circle(cx, cy + 6.0, 11.0, fill, "#111", class);
+            svg.text(cx, cy + 6.0, 11.0, ink, &count.to_string());
+        }
+        if let Some(colour) = knight {
+            let (class, fill, ink) = [
+                ("knight white", "#fff", "#111"),
+                ("knight black", "#222", "#fff"),
+            ][colour];
+            svg.rect(cx - 11.0, cy - 18.0, 22.0, 16.0, fill, "#111", class);
+            svg.text(cx, cy - 10.0, 12.0, ink, "N");
+        }
+    });
 }

@@ -7,18 +7,20 @@ use super::cards::{Card, sectors};
 use crate::rules::game::{Actor, Game, Viewer};
 
 impl Double {
-    /// The position as text: status, the snake's ends, each hand as `viewer` may see it.
-    pub(super) fn text(&self, viewer: Viewer) -> String {
+    /// The first line of the text picture: round, ply and who acts.
+    pub fn status(&self) -> String {
         let status = match self.to_move() {
             None => format!("game over, {}", self.outcome()),
             Some(Actor::Chance) => "cards leave the stock".to_owned(),
             Some(Actor::Seat(seat)) => format!("seat {seat} to act"),
         };
-        let mut text = format!(
-            "double round {} ply {}: {status}\n",
-            self.round + 1,
-            self.ply
-        );
+        format!("double round {} ply {}: {status}", self.round + 1, self.ply)
+    }
+
+    /// The position as text: status, the snake's ends, each hand as `viewer` may see it.
+    pub(super) fn text(&self, viewer: Viewer) -> String {
+        let mut text = self.status();
+        text.push('\n');
         match self.ends {
             Some([left, right]) => {
                 let _ = writeln!(
