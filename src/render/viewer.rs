@@ -32,6 +32,8 @@ struct PageGame {
     result: String,
     /// What the picture's symbols mean.
     legend: &'static str,
+    /// The seats' names.
+    seats: Vec<String>,
     /// Per ply: who played, what, the time used and the clock left.
     moves: Vec<PageMove>,
     /// Every distinct line, part and mark of the game's pictures, once (see [`Scene`]).
@@ -44,18 +46,19 @@ struct PageGame {
     scores: Vec<Vec<i64>>,
 }
 
+/// A ply as the page unpacks it (an array, the fields unnamed: a game has hundreds): what was
+/// played, by which seat (`None` for chance), the milliseconds it used and had left, what the
+/// engine said of its thinking (`info`, in words; empty when it said nothing), and its score from
+/// its own seat's view.
 #[derive(Serialize)]
-struct PageMove {
-    text: String,
-    seat: String,
-    clock: String,
-    /// The seat's number, for the evaluation graph; `None` for chance.
-    who: Option<usize>,
-    /// What the engine said of its thinking (`info`), in words; empty when it said nothing.
-    info: String,
-    /// Its evaluation, from its own seat's view.
-    score: Option<i64>,
-}
+struct PageMove(
+    String,
+    Option<usize>,
+    Option<f64>,
+    Option<f64>,
+    String,
+    Option<i64>,
+);
 
 /// An engine's `info` in a few words: `score 35 · depth 7 · 120422 nodes · 410 ms · pv C1,E3E4
 /// · hashfull=7 · its text`.
@@ -122,25 +125,21 @@ fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
             return;
         };
         marks.push(game.marks(mv));
-        moves.push(PageMove {
-            text: ply.mv.clone(),
-            seat: ply
-                .seat
-                .map_or("chance".to_owned(), |s| record.seat_name(s).to_owned()),
-            clock: match (ply.time_ms, ply.clock_ms) {
-                (Some(used), Some(left)) => format!("{used} ms, {left} ms left"),
-                _ => String::new(),
-            },
-            who: ply.seat,
-            info: ply.info.as_ref().map(info_text).unwrap_or_default(),
-            score: ply.info.as_ref().and_then(|i| i.score),
-        });
+        moves.push(PageMove(
+            ply.mv.clone(),
+            ply.seat,
+            ply.time_ms,
+            ply.clock_ms,
+            ply.info.as_ref().map(info_text).unwrap_or_default(),
+            ply.info.as_ref().and_then(|i| i.score),
+        ));
     })?;
     let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
     Ok(PageGame {
         title: format!("{}. {}: {}", index + 1, record.game, names.join(" vs ")),
         result: end_text(record),
         legend: end.legend(),
+        seats: record.seats.iter().map(|s| s.name.clone()).collect(),
         moves,
         lines: scene.list,
         frames,
@@ -420,6 +419,11 @@ async function load(i) {
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     const g = JSON.parse(await new Response(stream).text());
     g.frames = pictures(g.frames, g.lines);
+    g.moves = g.moves.map(([text, who, used, left, info, score]) => ({
+      text, who, info, score,
+      seat: who === null ? "chance" : g.seats[who] ?? "?",
+      clock: used === null || left === null ? "" : used + " ms, " + left + " ms left",
+    }));
     games = [];
     games[i] = g;
   }
