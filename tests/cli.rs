@@ -881,6 +881,33 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
             .unwrap()
     });
     assert!(nodes.max().is_some_and(|n| n <= 10_100), "{text}");
+    // DOUBLE's ladder has smaller budgets: its level 3 makes at most 300 playouts a move.
+    let double = dir.join("double-ladder.jsonl");
+    referee()
+        .args(["match", "--game", "double", "--games", "1", "--seed", "2"])
+        .args([
+            "--movetime",
+            "2000",
+            "--engine",
+            "level=3",
+            "--engine",
+            "level=1",
+        ])
+        .arg("--out")
+        .arg(&double)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&double).unwrap();
+    let nodes: Vec<u64> = (text.match_indices("\"nodes\":"))
+        .map(|(at, key)| {
+            let rest = &text[at + key.len()..];
+            rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap()]
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(nodes.iter().any(|&n| n == 300), "{text}");
+    assert!(nodes.iter().all(|&n| n <= 300), "{text}");
     referee()
         .args([
             "match", "--game", "pegs", "--engine", "level=5", "--engine", "level=1",

@@ -147,13 +147,14 @@ pub enum Command {
     /// Run a built-in engine that speaks the engine protocol on stdin/stdout.
     ///
     /// The ladder `--engine level=N` seats in `match` and `tournament`: level 1 is `--strategy
-    /// random`; 2 and 3 are `--strategy search --nodes 300` and `--nodes 10000`; 4 is `--strategy
-    /// search`, for as long as its clock allows. Each level's Elo against the one below (levels
-    /// 2, 3 and 4; 60 games at 2+0.02, with the 95% interval or bound): DVONN at least +516,
-    /// +325 ± 151, +199 ± 107; Double Dutch at least +516, +372, +516; Pegs at least +427, +372,
-    /// then +417 ± 200; Wyx at least +516, then +512 ± 254, +207 ± 102; DOUBLE at least +516, then
-    /// +83 ± 93, and level 4 no stronger than 3 at that clock. DVONN's level 4 scored 26-13-1
-    /// against PrimaDvonna, a CodeCup program, at 10+0 (README, "Sparring partners").
+    /// random`; 2 and 3 are `--strategy search --nodes 300` and `--nodes 10000` (in DOUBLE
+    /// `--nodes 30` and `--nodes 300`); 4 is `--strategy search`, for as long as its clock
+    /// allows. Each level's Elo against the one below (levels 2, 3 and 4; 60 games at 2+0.02,
+    /// DOUBLE 200, with the 95% interval or bound): DVONN at least +516, +325 ± 151, +199 ± 107;
+    /// Double Dutch at least +516, +372, +516; Pegs at least +427, +372, then +417 ± 200; Wyx at
+    /// least +516, then +512 ± 254, +207 ± 102; DOUBLE +676 ± 367, +196 ± 57, +70 ± 50. DVONN's
+    /// level 4 scored 26-13-1 against PrimaDvonna, a CodeCup program, at 10+0 (README, "Sparring
+    /// partners").
     ///
     /// Example: referee match --game dvonn --engine 'referee bot --game dvonn --strategy search'
     /// --engine 'referee bot --game dvonn'
