@@ -22,6 +22,8 @@ pub struct Scene {
     numbers: FxHashMap<String, u32>,
     /// What each part was drawn for (its key, private to the game that draws it).
     parts: FxHashMap<String, u32>,
+    /// The items of each group drawn (by its key, as parts).
+    groups: FxHashMap<String, Vec<Item>>,
     key: String,
     /// The picture being written.
     pub items: Vec<Item>,
@@ -284,6 +286,29 @@ impl Svg {
         let mut lines = text_picture.lines();
         self.label(15.0, y, 14.0, lines.next().unwrap_or_default());
         self.label(15.0, y + 23.0, 12.0, lines.last().unwrap_or_default());
+    }
+
+    /// A group of lines and parts that `draw` draws, and that `key` says everything of (within
+    /// one game's pictures, like a part's): in a scene, drawn once per key and then repeated.
+    /// Where a game changes a little of its picture at a time (a hand of DOUBLE), the rest is
+    /// not drawn again.
+    pub fn group(&mut self, key: std::fmt::Arguments, draw: impl FnOnce(&mut Svg)) {
+        let Some(scene) = &mut self.scene else {
+            draw(self);
+            return;
+        };
+        scene.key.clear();
+        let _ = scene.key.write_fmt(key);
+        if let Some(items) = scene.groups.get(&scene.key) {
+            scene.items.extend_from_slice(items);
+            return;
+        }
+        let (key, start) = (scene.key.clone(), scene.items.len());
+        draw(self);
+        if let Some(scene) = &mut self.scene {
+            let items = scene.items[start..].to_vec();
+            scene.groups.insert(key, items);
+        }
     }
 
     /// The finished picture.

@@ -40,12 +40,26 @@ fn card(svg: &mut Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
 
 /// Draws `seat`'s hand in the row starting at `y`: the cards when `shown`, their backs if not.
 fn hand(svg: &mut Svg, game: &Double, seat: usize, y: f64, shown: bool) {
-    let cards = game.hand(seat);
-    let summary = format!(
-        "seat {seat}: {} cards, {} pts",
-        cards.len(),
-        game.total(seat)
-    );
+    let (cards, total) = (game.hand(seat), game.total(seat));
+    // A move changes one hand at most: the others are drawn as they were.
+    let key = format_args!("{seat} {y} {shown} {total} {}", Hand(cards));
+    svg.group(key, |svg| draw_hand(svg, cards, total, seat, y, shown));
+}
+
+/// The cards of a hand, a character each, for a key.
+struct Hand<'a>(&'a [Card]);
+
+impl std::fmt::Display for Hand<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write as _;
+        self.0
+            .iter()
+            .try_for_each(|c| f.write_char(char::from(b'0'.wrapping_add(c.0))))
+    }
+}
+
+fn draw_hand(svg: &mut Svg, cards: &[Card], total: u32, seat: usize, y: f64, shown: bool) {
+    let summary = format!("seat {seat}: {} cards, {total} pts", cards.len());
     svg.label(15.0, y + 15.0, 12.0, &summary);
     if !shown {
         for i in 0..cards.len() {
