@@ -906,7 +906,7 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
                 .unwrap()
         })
         .collect();
-    assert!(nodes.iter().any(|&n| n == 300), "{text}");
+    assert!(nodes.contains(&300), "{text}");
     assert!(nodes.iter().all(|&n| n <= 300), "{text}");
     referee()
         .args([

@@ -55,21 +55,25 @@ impl Scene {
     /// A picture's text from its items: what [`Svg::finish`] writes for the same drawing, and
     /// what the viewer's script does in the browser.
     pub fn text(&self, items: &[Item]) -> String {
+        let listed = |n: i64| {
+            let n = usize::try_from(n).ok()?;
+            self.list.get(n).map(String::as_str)
+        };
         let lines: Vec<String> = items
             .iter()
             .map(|item| match *item {
-                Item::Line(n) => self.list[n as usize].clone(),
+                Item::Line(n) => listed(n.into()).unwrap_or_default().to_owned(),
                 Item::Part([part, x, y, mark]) => {
                     let mut text = String::from("<g");
-                    if let Ok(mark) = usize::try_from(mark) {
-                        let _ = write!(text, " data-mark=\"{}\"", self.list[mark]);
+                    if let Some(mark) = listed(mark) {
+                        let _ = write!(text, " data-mark=\"{mark}\"");
                     }
                     let _ = write!(
                         text,
                         " transform=\"translate({} {})\">{}</g>",
-                        Tenths::of(x),
-                        Tenths::of(y),
-                        self.list[part as usize]
+                        Tenths(x),
+                        Tenths(y),
+                        listed(part).unwrap_or_default()
                     );
                     text
                 }
@@ -102,10 +106,6 @@ struct Tenths(i64);
 impl Tenths {
     fn from(value: f64) -> Tenths {
         Tenths((value * 10.0).round() as i64)
-    }
-
-    fn of(tenths: i64) -> Tenths {
-        Tenths(tenths)
     }
 }
 
