@@ -873,14 +873,21 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
             "Score of level3 vs level1: 2 - 0 - 0",
         ));
     // Level 3 looks at 10,000 positions a move at most, and says so.
+    let nodes = |text: &str| -> Vec<u64> {
+        (text.match_indices("\"nodes\":"))
+            .map(|(at, key)| {
+                let rest = &text[at + key.len()..];
+                rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap()]
+                    .parse()
+                    .unwrap()
+            })
+            .collect()
+    };
     let text = std::fs::read_to_string(&ladder).unwrap();
-    let nodes = text.match_indices("\"nodes\":").map(|(at, key)| {
-        let rest = &text[at + key.len()..];
-        rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap()]
-            .parse::<u64>()
-            .unwrap()
-    });
-    assert!(nodes.max().is_some_and(|n| n <= 10_100), "{text}");
+    assert!(
+        nodes(&text).into_iter().max().is_some_and(|n| n <= 10_100),
+        "{text}"
+    );
     // DOUBLE's ladder has smaller budgets: its level 3 makes at most 300 playouts a move.
     let double = dir.join("double-ladder.jsonl");
     referee()
@@ -898,14 +905,7 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
         .assert()
         .success();
     let text = std::fs::read_to_string(&double).unwrap();
-    let nodes: Vec<u64> = (text.match_indices("\"nodes\":"))
-        .map(|(at, key)| {
-            let rest = &text[at + key.len()..];
-            rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap()]
-                .parse()
-                .unwrap()
-        })
-        .collect();
+    let nodes = nodes(&text);
     assert!(nodes.contains(&300), "{text}");
     assert!(nodes.iter().all(|&n| n <= 300), "{text}");
     referee()
