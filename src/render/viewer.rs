@@ -2,13 +2,14 @@
 //! games of a records file and steps through any of them.
 //!
 //! Every position is drawn here, in Rust, as SVG (the same pictures as `referee render`), so the
-//! page needs no rules of its own. A game's pictures share one list of their distinct lines, and a
-//! picture travels as its change from the one before (lines kept, dropped, and added by their
-//! number in that list); each game is packed on its own and unpacked when it is opened: the
-//! page grows with the moves, not with pictures of every position, and it is written one game at
-//! a time, so memory is bounded by the largest game, whatever the number of games. The page opens
-//! the game and ply named in its address (`#game=2&ply=10`), and `steps=N` there presses the right
-//! arrow key N times once loaded, so a headless browser can step through a game.
+//! page needs no rules of its own. A game's pictures are drawn as one [`Scene`]: their distinct
+//! lines and parts (a piece, a card) listed once, and a picture travels as its change from the one
+//! before (items kept, dropped, and added by their numbers); each game is packed on its own and
+//! unpacked when it is opened: the page grows with the moves, not with pictures of every position,
+//! and it is written one game at a time, so memory is bounded by the largest game, whatever the
+//! number of games. The page opens the game and ply named in its address (`#game=2&ply=10`), and
+//! `steps=N` there presses the right arrow key N times once loaded, so a headless browser can step
+//! through a game.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -152,9 +153,9 @@ fn page_game(index: usize, record: &Record) -> Result<PageGame, ReplayError> {
 #[derive(Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 enum Change {
-    /// Keeps (> 0) or drops (< 0) that many lines.
+    /// Keeps (> 0) or drops (< 0) that many items.
     Skip(i64),
-    /// Adds these lines and parts.
+    /// Adds these items (lines and parts).
     Add(Vec<Item>),
 }
 

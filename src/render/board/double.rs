@@ -58,6 +58,7 @@ impl std::fmt::Display for Hand<'_> {
     }
 }
 
+/// The hand's summary, then its cards or their backs.
 fn draw_hand(svg: &mut Svg, cards: &[Card], total: u32, seat: usize, y: f64, shown: bool) {
     let summary = format!("seat {seat}: {} cards, {total} pts", cards.len());
     svg.label(15.0, y + 15.0, 12.0, &summary);
@@ -87,6 +88,7 @@ fn rows(game: &Double, viewer: Viewer, seat: usize) -> usize {
     }
 }
 
+/// Whether `viewer` sees `seat`'s cards.
 fn shown(viewer: Viewer, seat: usize) -> bool {
     viewer == Viewer::Everyone || viewer == Viewer::Seat(seat)
 }
