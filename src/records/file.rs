@@ -471,14 +471,28 @@ fn open_locked(path: &Path) -> Result<File, OutError> {
         .mode(0o600)
         .open(path)
         .map_err(io_error)?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(OutError::Locked {
-            path: path.to_owned(),
-        }),
-        Err(std::fs::TryLockError::Error(e)) => Err(io_error(e)),
+    // A run killed outright may leave an engine it was starting between its fork and its exec,
+    // holding a copy of the locked file until the exec closes it: a lock still held after
+    // LOCK_PATIENCE is another run's.
+    let patience = std::time::Instant::now() + LOCK_PATIENCE;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < patience => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(OutError::Locked {
+                    path: path.to_owned(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_error(e)),
+        }
     }
 }
+
+/// How long a run waits for the lock of its records file before it says another run has it.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Repairs the end of a file that reads as records: a `torn` last line (its line and error) cut,
 /// or a last newline added; says what was done.
