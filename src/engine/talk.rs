@@ -547,16 +547,23 @@ impl Engine {
         let Some(main) = main else {
             return Ok(None);
         };
-        let mut fds = vec![PollFd::from_borrowed_fd(main, main_flags)];
-        if let Some(err) = &self.stderr {
-            fds.push(PollFd::new(err, PollFlags::IN));
-        }
-        let stderr_at = self.stderr.as_ref().map(|_| 1);
-        let pidfd_at = self.pidfd.as_ref().map(|fd| {
-            fds.push(PollFd::new(fd, PollFlags::IN));
-            fds.len() - 1
+        // At most three descriptors, in an array (a wait costs no allocation); the slots past
+        // `len` are never polled.
+        let first = PollFd::from_borrowed_fd(main, main_flags);
+        let mut fds = [first.clone(), first.clone(), first];
+        let mut len = 1;
+        let stderr_at = self.stderr.as_ref().map(|err| {
+            fds[len] = PollFd::new(err, PollFlags::IN);
+            len += 1;
+            len - 1
         });
-        poll(&mut fds, Some(timeout))?;
+        let pidfd_at = self.pidfd.as_ref().map(|fd| {
+            fds[len] = PollFd::new(fd, PollFlags::IN);
+            len += 1;
+            len - 1
+        });
+        let fds = &mut fds[..len];
+        poll(fds, Some(timeout))?;
         let ready = |i: usize| !fds[i].revents().is_empty();
         Ok(Some((
             ready(0),

@@ -244,7 +244,7 @@ fn play_one(
     for engine in &mut engines {
         engine.set_transcript(None);
     }
-    let mut record = replay.record(&names, end);
+    let mut record = replay.into_record(&names, end);
     record.tags.insert("game".into(), (index + 1).to_string());
     if let (Some(transcript), Some(path)) = (&transcript, log_path) {
         let result = serde_json::to_string(&record.end).unwrap_or_default();

@@ -3,12 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use nom::Parser;
-use nom::branch::alt;
-use nom::character::complete::{char, digit1};
-use nom::combinator::{all_consuming, map_res, opt, rest};
-use nom::sequence::preceded;
-
 /// One answer to one command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Response {
@@ -68,22 +62,31 @@ impl FromStr for Response {
     /// Reads one answer: its lines, with or without the closing empty line. Tabs count as
     /// spaces, as GTP treats them.
     fn from_str(text: &str) -> Result<Response, ResponseError> {
+        // Read at every ply, so by hand: a mark, digits, then nothing or a space and the rest.
         let text = text.trim_end_matches(['\n', '\r']);
-        let mut parser = all_consuming((
-            alt((char('='), char('?'))),
-            opt(map_res(digit1, str::parse::<u64>)),
-            opt(preceded(alt((char(' '), char('\t'))), rest)),
-        ));
-        let parsed: nom::IResult<&str, _> = parser.parse(text);
-        let (_, (mark, id, payload)) = parsed.map_err(|_| ResponseError)?;
-        let payload = payload.unwrap_or_default().replace('\t', " ");
+        let ok = match text.as_bytes().first() {
+            Some(b'=') => true,
+            Some(b'?') => false,
+            _ => return Err(ResponseError),
+        };
+        let rest = &text[1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let id = match digits {
+            0 => None,
+            _ => Some(rest[..digits].parse::<u64>().map_err(|_| ResponseError)?),
+        };
+        let payload = match rest.as_bytes().get(digits) {
+            None => "",
+            Some(b' ' | b'\t') => &rest[digits + 1..],
+            Some(_) => return Err(ResponseError),
+        };
+        let payload = match payload.contains('\t') {
+            true => payload.replace('\t', " "),
+            false => payload.to_owned(),
+        };
         Ok(Response {
             id,
-            body: if mark == '=' {
-                Ok(payload)
-            } else {
-                Err(payload)
-            },
+            body: if ok { Ok(payload) } else { Err(payload) },
         })
     }
 }
@@ -124,11 +127,25 @@ mod tests {
             Ok(Response::ok(Some(4), "left c31"))
         );
         assert_eq!("?\tbad".parse(), Ok(Response::error(None, "bad")));
+        assert_eq!("=7".parse(), Ok(Response::ok(Some(7), "")));
+        assert_eq!("= ".parse(), Ok(Response::ok(None, "")));
+        assert_eq!(
+            "=18446744073709551615  D2\r\n".parse(),
+            Ok(Response::ok(Some(u64::MAX), " D2"))
+        );
     }
 
     #[test]
     fn garbage_is_not_a_response() {
-        for text in ["", "x", "=x", "?12x", "!1 ok"] {
+        for text in [
+            "",
+            "x",
+            "=x",
+            "?12x",
+            "!1 ok",
+            "=99999999999999999999 D2",
+            "=-1 D2",
+        ] {
             assert!(text.parse::<Response>().is_err(), "{text:?}");
         }
     }

@@ -1,18 +1,27 @@
 //! A game being played or replayed: its state, its plies, undo, and the record it makes.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::records::{End, FORMAT, GameResult, Ply, Record, SeatFault, SeatInfo, VERSION};
 use crate::rules::game::{Actor, Game, MoveError, Outcome, Seat, Setup, SetupError};
 use crate::rules::{AnyGame, AnyMove};
 
+/// How many plies a game has room for when it starts.
+const PLIES_RESERVED: usize = 128;
+
+/// How many bytes a move's text has room for before it grows.
+const MOVE_RESERVED: usize = 16;
+
 /// A game with its history, so plies can be taken back and the game written as a record.
 #[derive(Clone, Debug)]
 pub struct Replay {
     game: AnyGame,
+    /// The position before the first ply: a ply is taken back by playing the plies before it
+    /// again from here, so a ply costs no copy of the position.
+    start: AnyGame,
     seed: u64,
-    /// The state before each ply, and the ply.
-    history: Vec<(AnyGame, Ply)>,
+    plies: Vec<Ply>,
     /// Seats the referee plays for, after their faults.
     faults: Vec<SeatFault>,
     /// How many first plies were the opening.
@@ -22,10 +31,13 @@ pub struct Replay {
 impl Replay {
     /// Sets up game `id` as `setup` asks.
     pub fn new(id: &str, setup: &Setup) -> Result<Replay, SetupError> {
+        let game = AnyGame::create(id, setup)?;
         Ok(Replay {
-            game: AnyGame::create(id, setup)?,
+            start: game.clone(),
+            game,
             seed: setup.seed,
-            history: Vec::new(),
+            // Room for a whole game of most kinds: no copies of the plies as it grows.
+            plies: Vec::with_capacity(PLIES_RESERVED),
             faults: Vec::new(),
             opening: None,
         })
@@ -46,23 +58,25 @@ impl Replay {
         let mv = self.game.parse_move(text)?;
         self.game.check(&mv)?;
         let mv = self.game.resolve(&mv);
-        let before = self.game.clone();
-        self.game.play_unchecked(&mv);
-        let seat = match before.to_move() {
+        let seat = match self.game.to_move() {
             Some(Actor::Seat(seat)) => Some(seat),
             _ => None,
         };
+        // The move's words written once, into room enough for any ordinary move.
+        let mut text = String::with_capacity(MOVE_RESERVED);
+        let _ = write!(text, "{mv}");
         let ply = Ply {
-            ply: before.ply(),
+            ply: self.game.ply(),
             seat,
-            mv: mv.to_string(),
+            mv: text,
             time_ms: None,
             clock_ms: None,
             overrun_ms: None,
             referee_delay_ms: None,
             info: None,
         };
-        self.history.push((before, ply));
+        self.game.play_unchecked(&mv);
+        self.plies.push(ply);
         Ok(mv)
     }
 
@@ -72,16 +86,13 @@ impl Replay {
     /// `from` on.
     pub fn rewind_before_last_of(&mut self, seat: Seat, from: usize) -> Option<Vec<Ply>> {
         let last = self
-            .history
+            .plies
             .iter()
-            .rposition(|(_, ply)| ply.seat == Some(seat))
+            .rposition(|ply| ply.seat == Some(seat))
             .filter(|&last| last >= from)?;
-        let kept = self.history[..last]
-            .iter()
-            .map(|(_, ply)| ply.clone())
-            .collect();
-        self.game = self.history[0].0.clone();
-        self.history.clear();
+        let kept = self.plies[..last].to_vec();
+        self.game = self.start.clone();
+        self.plies.clear();
         self.opening = None;
         Some(kept)
     }
@@ -89,7 +100,7 @@ impl Replay {
     /// Plays a ply taken back by [`Replay::rewind_before_last_of`] again, with its times.
     pub fn play_again(&mut self, ply: &Ply) -> Result<AnyMove, MoveError> {
         let mv = self.play(&ply.mv)?;
-        if let Some((_, again)) = self.history.last_mut() {
+        if let Some(again) = self.plies.last_mut() {
             again.time_ms = ply.time_ms;
             again.clock_ms = ply.clock_ms;
             again.overrun_ms = ply.overrun_ms;
@@ -106,7 +117,7 @@ impl Replay {
         late: Duration,
         referee_delay: Duration,
     ) {
-        if let Some((_, ply)) = self.history.last_mut() {
+        if let Some(ply) = self.plies.last_mut() {
             ply.time_ms = Some(milliseconds(time));
             ply.clock_ms = clock.map(milliseconds);
             ply.overrun_ms = (!late.is_zero()).then(|| milliseconds(late));
@@ -116,24 +127,29 @@ impl Replay {
 
     /// How many plies have been played.
     pub fn plies(&self) -> usize {
-        self.history.len()
+        self.plies.len()
     }
 
     /// Ply `index` (from 0), as the record will hold it.
     pub fn ply(&self, index: usize) -> Option<&Ply> {
-        self.history.get(index).map(|(_, ply)| ply)
+        self.plies.get(index)
+    }
+
+    /// The last ply played.
+    pub fn last_ply(&self) -> Option<&Ply> {
+        self.plies.last()
     }
 
     /// Keeps what the last ply's engine said of its thinking.
     pub fn inform_last_ply(&mut self, info: Option<crate::protocol::Info>) {
-        if let Some((_, ply)) = self.history.last_mut() {
+        if let Some(ply) = self.plies.last_mut() {
             ply.info = info;
         }
     }
 
     /// Notes that the plies so far were the game's opening.
     pub fn end_opening(&mut self) {
-        self.opening = Some(self.history.len());
+        self.opening = Some(self.plies.len());
     }
 
     /// Notes that the referee plays for `seat` from now on.
@@ -168,11 +184,10 @@ impl Replay {
 
     /// Takes back the last seat's ply and the chance plies after it; `false` when there is none.
     pub fn undo_seat_ply(&mut self) -> bool {
-        let last_seat_ply = self.history.iter().rposition(|(_, ply)| ply.seat.is_some());
+        let last_seat_ply = self.plies.iter().rposition(|ply| ply.seat.is_some());
         match last_seat_ply {
             Some(index) => {
-                self.game = self.history[index].0.clone();
-                self.history.truncate(index);
+                self.keep_plies(index);
                 true
             }
             None => false,
@@ -181,18 +196,43 @@ impl Replay {
 
     /// Takes back the last ply; `false` when there is none.
     pub fn undo(&mut self) -> bool {
-        match self.history.pop() {
-            Some((before, _)) => {
-                self.game = before;
+        match self.plies.len() {
+            0 => false,
+            plies => {
+                self.keep_plies(plies - 1);
                 true
             }
-            None => false,
         }
+    }
+
+    /// Keeps the first `kept` plies: the position is theirs, played again from the start.
+    fn keep_plies(&mut self, kept: usize) {
+        self.plies.truncate(kept);
+        self.game = self.start.clone();
+        for ply in &self.plies {
+            let mv = self.game.parse_move(&ply.mv);
+            debug_assert!(mv.is_ok(), "a ply played before parses: {}", ply.mv);
+            if let Ok(mv) = mv {
+                self.game.play_unchecked(&mv);
+            }
+        }
+        self.opening = self.opening.map(|opening| opening.min(kept));
     }
 
     /// The record of the game so far, ended by `end` if the referee ended it; a game the rules
     /// ended gets `End::Normal` by itself.
     pub fn record(&self, names: &[String], end: Option<End>) -> Record {
+        self.record_of(names, end, self.plies.clone())
+    }
+
+    /// The record of the game, as [`Replay::record`] makes it, taking the plies rather than
+    /// copying them.
+    pub fn into_record(mut self, names: &[String], end: Option<End>) -> Record {
+        let plies = std::mem::take(&mut self.plies);
+        self.record_of(names, end, plies)
+    }
+
+    fn record_of(&self, names: &[String], end: Option<End>, moves: Vec<Ply>) -> Record {
         let end =
             end.or_else(|| (self.game.outcome() != Outcome::Ongoing).then_some(End::Normal {}));
         Record {
@@ -209,13 +249,9 @@ impl Replay {
                 })
                 .collect(),
             seed: self.seed,
-            setup: self
-                .history
-                .first()
-                .map_or(&self.game, |(start, _)| start)
-                .public_setup(),
+            setup: self.start.public_setup(),
             tags: Default::default(),
-            moves: self.history.iter().map(|(_, ply)| ply.clone()).collect(),
+            moves,
             opening: self.opening,
             result: end
                 .as_ref()
@@ -339,5 +375,45 @@ mod tests {
         assert_eq!(record.end, None);
         assert!(replay.undo() && replay.undo() && !replay.undo());
         assert_eq!(replay.game().ply(), 0);
+    }
+
+    /// Undo plays the kept plies again from the start: every position it goes back to must be
+    /// the one the game had, chance plies included (DOUBLE's deals and draws).
+    #[test]
+    fn undo_goes_back_to_each_position_played() {
+        for &id in crate::rules::GAMES {
+            for seats in [None, Some(3)] {
+                let setup = Setup {
+                    seats,
+                    seed: 5,
+                    ..Setup::default()
+                };
+                let Ok(mut replay) = Replay::new(id, &setup) else {
+                    continue;
+                };
+                let mut positions = vec![replay.game().clone()];
+                let mut moves = Vec::new();
+                let mut pick = 0usize;
+                while replay.game().to_move().is_some() && positions.len() < 120 {
+                    replay.game().legal_moves(&mut moves);
+                    pick = pick.wrapping_mul(31).wrapping_add(7);
+                    let mv = moves[pick % moves.len()].to_string();
+                    moves.clear();
+                    replay.play(&mv).unwrap();
+                    positions.push(replay.game().clone());
+                }
+                positions.pop();
+                while let Some(before) = positions.pop() {
+                    assert!(replay.undo(), "{id}");
+                    assert!(
+                        *replay.game() == before,
+                        "{id} after undo to ply {}",
+                        before.ply()
+                    );
+                    assert_eq!(replay.plies(), positions.len(), "{id}");
+                }
+                assert!(!replay.undo());
+            }
+        }
     }
 }

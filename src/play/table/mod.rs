@@ -2,7 +2,7 @@
 //! engine, faults adjudicated, openings, chance and undo.
 
 use std::collections::VecDeque;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 use std::mem::take;
 use std::time::{Duration, Instant};
 
@@ -213,7 +213,7 @@ impl<P: Player> Table<'_, P> {
                     self.replay.game().legal_moves(&mut moves);
                     let pick = moves[self.rng.below(count(&moves)) as usize].to_string();
                     self.replay.play(&pick).expect("a listed move is legal");
-                    if let Err((at_fault, f)) = self.tell(seat, &pick) {
+                    if let Err((at_fault, f)) = self.tell(seat) {
                         self.fault(at_fault, f)?;
                     }
                     continue;
@@ -306,14 +306,13 @@ impl<P: Player> Table<'_, P> {
                 .expect("a ply played before parses");
             return self.chance(&mv);
         };
-        let mv = self
-            .replay
+        self.replay
             .play_again(&ply)
             .expect("a ply played before is legal");
         if index < self.opening_played {
             self.replay.end_opening();
         }
-        if let Err((at_fault, f)) = self.tell(seat, mv) {
+        if let Err((at_fault, f)) = self.tell(seat) {
             self.fault(at_fault, f)?;
         }
         Ok(())
@@ -383,9 +382,9 @@ impl<P: Player> Table<'_, P> {
         );
         self.opening_played += 1;
         match self.replay.play(&text) {
-            Ok(mv) => {
+            Ok(_) => {
                 self.replay.end_opening();
-                self.tell(seat, mv)
+                self.tell(seat)
             }
             // Openings are checked against the rules when they are read; should one still not
             // fit, the game goes on from where it stands.
@@ -396,15 +395,14 @@ impl<P: Player> Table<'_, P> {
         }
     }
 
-    /// Tells every engine still playing that `seat` played `mv`.
-    pub(super) fn tell(
-        &mut self,
-        seat: usize,
-        mv: impl fmt::Display,
-    ) -> Result<(), (usize, Fault)> {
+    /// Tells every engine still playing that `seat` played the last ply, in the words the
+    /// record keeps (the move is not written out again).
+    pub(super) fn tell(&mut self, seat: usize) -> Result<(), (usize, Fault)> {
         let (mut text, mut line) = (take(&mut self.move_text), take(&mut self.line));
         text.clear();
-        let _ = write!(text, "{mv}");
+        if let Some(ply) = self.replay.last_ply() {
+            text.push_str(&ply.mv);
+        }
         line.clear();
         let _ = write!(
             line,
@@ -554,15 +552,15 @@ impl<P: Player> Table<'_, P> {
         let late = self.clocks[seat]
             .spend(used, self.config.time_margin)
             .map_err(|overrun| (seat, fault(Verdict::TimeLoss, format!("{overrun}: {text}"))))?;
-        let mv = match self.replay.play(text) {
-            Ok(mv) => mv,
+        match self.replay.play(text) {
+            Ok(_) => {}
             Err(e @ MoveError::Parse(_)) => {
                 return Err((seat, fault(Verdict::UnparseableMove, e.to_string())));
             }
             Err(e @ MoveError::Illegal(_)) => {
                 return Err((seat, fault(Verdict::IllegalMove, e.to_string())));
             }
-        };
+        }
         let clock = &self.clocks[seat];
         self.replay.time_last_ply(
             used,
@@ -573,7 +571,7 @@ impl<P: Player> Table<'_, P> {
         self.replay.inform_last_ply(self.engines[seat].take_info());
         // Every engine, the mover included, hears every ply; their answers are read before the
         // next command each gets, so a slow acknowledgement costs no round trip here.
-        self.tell(seat, mv)?;
+        self.tell(seat)?;
         Ok(None)
     }
 }
