@@ -20,14 +20,22 @@ impl FromStr for MoveAnswer {
 
     /// `resign` and `undo` in any case; anything else is a move, spaces around it dropped.
     fn from_str(text: &str) -> Result<MoveAnswer, Self::Err> {
+        Ok(MoveAnswer::word(text).unwrap_or_else(|| MoveAnswer::Move(text.trim().to_owned())))
+    }
+}
+
+impl MoveAnswer {
+    /// `resign` or `undo` as [`MoveAnswer::from_str`] reads them; `None` for a move, which is
+    /// not copied (the match loop reads every answer so).
+    pub fn word(text: &str) -> Option<MoveAnswer> {
         let text = text.trim();
-        Ok(if text.eq_ignore_ascii_case("resign") {
-            MoveAnswer::Resign
+        if text.eq_ignore_ascii_case("resign") {
+            Some(MoveAnswer::Resign)
         } else if text.eq_ignore_ascii_case("undo") {
-            MoveAnswer::Undo
+            Some(MoveAnswer::Undo)
         } else {
-            MoveAnswer::Move(text.to_owned())
-        })
+            None
+        }
     }
 }
 
@@ -57,5 +65,7 @@ mod tests {
         assert_eq!(" RESIGN ".parse(), Ok(MoveAnswer::Resign));
         assert_eq!("Undo".parse(), Ok(MoveAnswer::Undo));
         assert_eq!("d2".parse(), Ok(MoveAnswer::Move("d2".into())));
+        assert_eq!(MoveAnswer::word(" d2 "), None);
+        assert_eq!(MoveAnswer::word(" resign\t"), Some(MoveAnswer::Resign));
     }
 }

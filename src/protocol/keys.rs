@@ -1,7 +1,7 @@
 //! The `key=value` words of `newgame` and `genmove`, typed: the match loop writes them, and the
 //! session, the built-in bots and the example engine read them, all through these two types.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use crate::protocol::command::value_of;
 
@@ -139,10 +139,11 @@ impl ClockKeys {
     }
 }
 
-impl fmt::Display for ClockKeys {
-    /// Written at every ply: the numbers go through `itoa`, not the formatting machinery.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut words = Words::new(f);
+impl ClockKeys {
+    /// Writes the keys into `out`: written at every ply, so into a `String` directly, with the
+    /// numbers through `itoa`, not the formatting machinery.
+    pub fn write_to<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
+        let mut words = Words::new(out);
         words.number("movetime", self.movetime)?;
         words.number("time", self.time)?;
         words.number("inc", self.inc)?;
@@ -160,14 +161,20 @@ impl fmt::Display for ClockKeys {
     }
 }
 
+impl fmt::Display for ClockKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
+    }
+}
+
 /// `key=value` words separated by single spaces.
-struct Words<'a, 'b> {
-    f: &'a mut fmt::Formatter<'b>,
+struct Words<'a, W: fmt::Write> {
+    f: &'a mut W,
     first: bool,
 }
 
-impl<'a, 'b> Words<'a, 'b> {
-    fn new(f: &'a mut fmt::Formatter<'b>) -> Self {
+impl<'a, W: fmt::Write> Words<'a, W> {
+    fn new(f: &'a mut W) -> Self {
         Words { f, first: true }
     }
 

@@ -8,7 +8,7 @@ mod response;
 
 pub use answer::MoveAnswer;
 pub use command::{
-    Answerer, Command, CommandError, NewGame, PlayLine, Request, SPECS, Spec, value_of,
+    Answerer, Command, CommandError, GenmoveLine, NewGame, PlayLine, Request, SPECS, Spec, value_of,
 };
 pub use info::{Info, InfoError, MAX_INFO_LINE, is_info};
 pub use keys::{ClockKeys, GameKeys, KeyError};

@@ -2,7 +2,6 @@
 //! engine, faults adjudicated, openings, chance and undo.
 
 use std::collections::VecDeque;
-use std::fmt::Write as _;
 use std::mem::take;
 use std::time::{Duration, Instant};
 
@@ -15,7 +14,7 @@ use crate::play::player::Player;
 use crate::play::schedule::Scheduled;
 use crate::play::schedule::engine_seed;
 use crate::play::spec::{EngineSpec, Proto};
-use crate::protocol::{ClockKeys, Command, GameKeys, MoveAnswer, NewGame, PlayLine};
+use crate::protocol::{ClockKeys, Command, GameKeys, GenmoveLine, MoveAnswer, NewGame, PlayLine};
 use crate::records::live::LiveEvent;
 use crate::records::replay::Replay;
 use crate::records::{End, Ply, Verdict};
@@ -404,14 +403,11 @@ impl<P: Player> Table<'_, P> {
             text.push_str(&ply.mv);
         }
         line.clear();
-        let _ = write!(
-            line,
-            "{}",
-            PlayLine {
-                seat: Some(seat),
-                mv: &text
-            }
-        );
+        let _ = PlayLine {
+            seat: Some(seat),
+            mv: &text,
+        }
+        .write_to(&mut line);
         let told = self.tell_line(seat, &text, &line);
         (self.move_text, self.line) = (text, line);
         told
@@ -471,10 +467,7 @@ impl<P: Player> Table<'_, P> {
             }
         };
         out.clear();
-        let _ = match keys.any() {
-            true => write!(out, "genmove {seat} {keys}"),
-            false => write!(out, "genmove {seat}"),
-        };
+        let _ = GenmoveLine { seat, keys }.write_to(out);
         self.probe(out);
     }
 
@@ -541,11 +534,10 @@ impl<P: Player> Table<'_, P> {
             let detail = format!("answered genmove with several lines: {text:?}");
             return Err((seat, fault(Verdict::ProtocolError, detail)));
         }
-        let Ok(answer) = text.parse::<MoveAnswer>();
-        match answer {
-            MoveAnswer::Resign => return Ok(Some(End::Resignation { seat })),
+        match MoveAnswer::word(text) {
+            Some(MoveAnswer::Resign) => return Ok(Some(End::Resignation { seat })),
             // A fault while the engines are told ends the game: `Ok(Some(end))`.
-            MoveAnswer::Undo if self.may_undo(seat) => return Ok(self.undo(seat).err()),
+            Some(MoveAnswer::Undo) if self.may_undo(seat) => return Ok(self.undo(seat).err()),
             // An undo the game cannot take is read as a move, which it is not.
             _ => {}
         }

@@ -1,6 +1,6 @@
 //! Commands of the session protocol: the `Command` type, its `Display`, and its nom parser.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::str::FromStr;
 
 use nom::bytes::complete::take_while1;
@@ -10,6 +10,7 @@ use nom::multi::many0;
 use nom::sequence::{separated_pair, terminated};
 use nom::{IResult, Parser};
 
+use crate::protocol::ClockKeys;
 use crate::rules::game::Seat;
 
 /// The arguments of `newgame`.
@@ -439,7 +440,7 @@ impl Command {
 }
 
 /// `play`'s arguments: ` SEAT MOVE`, or ` MOVE` with no seat.
-fn play_args(f: &mut fmt::Formatter<'_>, seat: Option<Seat>, mv: &str) -> fmt::Result {
+fn play_args<W: fmt::Write>(f: &mut W, seat: Option<Seat>, mv: &str) -> fmt::Result {
     if let Some(seat) = seat {
         f.write_char(' ')?;
         f.write_str(itoa::Buffer::new().format(seat))?;
@@ -457,10 +458,45 @@ pub struct PlayLine<'a> {
     pub mv: &'a str,
 }
 
+impl PlayLine<'_> {
+    /// Writes the line into `out` (at every ply, into a `String` directly).
+    pub fn write_to<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
+        out.write_str("play")?;
+        play_args(out, self.seat, self.mv)
+    }
+}
+
 impl fmt::Display for PlayLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("play")?;
-        play_args(f, self.seat, self.mv)
+        self.write_to(f)
+    }
+}
+
+/// A `genmove` command as [`Command::GenMove`] writes it, from the seat and its clock keys: what
+/// the match loop sends at every ply, written with no command built.
+pub struct GenmoveLine<'a> {
+    /// The seat asked to move.
+    pub seat: Seat,
+    /// What the clocks say (nothing when no clock runs).
+    pub keys: &'a ClockKeys,
+}
+
+impl GenmoveLine<'_> {
+    /// Writes the line into `out` (at every ply, into a `String` directly).
+    pub fn write_to<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
+        out.write_str("genmove ")?;
+        out.write_str(itoa::Buffer::new().format(self.seat))?;
+        if self.keys.any() {
+            out.write_char(' ')?;
+            self.keys.write_to(out)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for GenmoveLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 

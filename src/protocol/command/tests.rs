@@ -194,3 +194,42 @@ fn a_play_line_is_written_as_the_play_command_is() {
         "play 1 A1"
     );
 }
+
+#[test]
+fn a_genmove_line_is_written_as_the_genmove_command_is() {
+    let keys = [
+        ClockKeys::default(),
+        ClockKeys {
+            movetime: Some(250),
+            ..ClockKeys::default()
+        },
+        ClockKeys {
+            time: Some(9_900),
+            inc: Some(100),
+            movestogo: Some(40),
+            clocks: vec![10_000, 9_900, 0],
+            ..ClockKeys::default()
+        },
+    ];
+    for (seat, keys) in keys.iter().enumerate() {
+        // The command's options as the keys write them.
+        let written = keys.to_string();
+        let command = Command::GenMove {
+            seat,
+            options: (written.split_whitespace())
+                .filter_map(|word| word.split_once('='))
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+        };
+        let mut line = String::new();
+        GenmoveLine { seat, keys }.write_to(&mut line).unwrap();
+        assert_eq!(line, command.to_string());
+    }
+    let mut line = String::new();
+    let keys = &keys[2];
+    GenmoveLine { seat: 1, keys }.write_to(&mut line).unwrap();
+    assert_eq!(
+        line,
+        "genmove 1 time=9900 inc=100 movestogo=40 clocks=10000,9900,0"
+    );
+}
