@@ -5,6 +5,7 @@
 pub mod cgroup;
 mod command;
 mod end;
+mod fuse;
 pub mod limits;
 mod pipes;
 pub mod process;

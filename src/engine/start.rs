@@ -139,6 +139,9 @@ impl Engine {
             ),
             None => (child.stdin.take(), child.stdout.take()),
         };
+        let stdout_blocking = stdout
+            .as_ref()
+            .and_then(|out| super::fuse::reopen(out.as_fd()));
         let stderr = child.stderr.take();
         let engine = Engine {
             name: command.name.clone(),
@@ -150,6 +153,7 @@ impl Engine {
             pidfd,
             stdin,
             stdout,
+            stdout_blocking,
             stderr,
             out: LineBuffer::default(),
             err: LineBuffer::default(),

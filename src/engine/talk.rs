@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use std::io::{ErrorKind, Write};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
 use std::time::{Duration, Instant};
 
@@ -74,6 +74,8 @@ pub struct Engine {
     pub(super) cgroup: Option<EngineCgroup>,
     pub(super) stdin: Option<ChildStdin>,
     pub(super) stdout: Option<ChildStdout>,
+    /// A blocking description of the same pipe, for reads under a fuse (see `fuse`).
+    pub(super) stdout_blocking: Option<OwnedFd>,
     pub(super) stderr: Option<ChildStderr>,
     pub(super) out: LineBuffer,
     pub(super) err: LineBuffer,
@@ -434,6 +436,7 @@ impl Engine {
         into: &mut String,
     ) -> Result<(), EngineError> {
         let mut looked = !ready;
+        let mut fused = false;
         loop {
             if let Some(bytes) = self.out.take_line(self.stdout.is_none()) {
                 // The buffer holds more than one line's worth: a long line may arrive whole.
@@ -474,6 +477,14 @@ impl Engine {
                 let before = self.out.pending();
                 self.fill_output()?;
                 if self.out.pending() > before || self.stdout.is_none() {
+                    continue;
+                }
+            }
+            // The cheapest wait for a quick answer: a blocking read under the fuse; past it,
+            // the pipes are polled (which also drains stderr and sees an exit).
+            if !fused {
+                fused = true;
+                if self.read_fused(deadline)? {
                     continue;
                 }
             }
@@ -573,6 +584,36 @@ impl Engine {
     }
 
     /// Reads what the engine's output has now, without waiting; notes its end.
+    /// One blocking read of the output under the thread's fuse: `Ok(true)` when it brought
+    /// output or the output's end, `Ok(false)` when the caller is to wait on the pipes instead
+    /// (the fuse burned, or would burn past `deadline`, or there is no blocking description).
+    fn read_fused(&mut self, deadline: Instant) -> Result<bool, EngineError> {
+        let (Some(_), Some(fd)) = (&self.stdout, &self.stdout_blocking) else {
+            return Ok(false);
+        };
+        let began = Instant::now();
+        let mut fused = Fused {
+            fd: fd.as_fd(),
+            deadline: self.extended(deadline),
+            until: None,
+        };
+        let before = self.out.pending();
+        let filled = self.out.fill(&mut fused);
+        if let Some(until) = fused.until {
+            self.note_delay(began, until.saturating_duration_since(began));
+        }
+        match filled {
+            Ok(true) => Ok(self.out.pending() > before),
+            Ok(false) => {
+                (self.stdout, self.stdout_blocking) = (None, None);
+                Ok(true)
+            }
+            Err(e) => Err(EngineError::Protocol(format!(
+                "cannot read its output: {e}"
+            ))),
+        }
+    }
+
     fn fill_output(&mut self) -> Result<(), EngineError> {
         let Some(stdout) = self.stdout.as_mut() else {
             return Ok(());
@@ -580,7 +621,7 @@ impl Engine {
         match self.out.fill(stdout) {
             Ok(true) => Ok(()),
             Ok(false) => {
-                self.stdout = None;
+                (self.stdout, self.stdout_blocking) = (None, None);
                 Ok(())
             }
             Err(e) => Err(EngineError::Protocol(format!(
@@ -632,4 +673,24 @@ enum Want {
 /// At most 200 characters of `text`, for messages quoting what an engine said.
 fn shorten(text: &str) -> String {
     crate::protocol::shorten(text, 200)
+}
+
+/// The engine's output read through [`fuse::read`]: a read not made is `WouldBlock`.
+struct Fused<'a> {
+    fd: BorrowedFd<'a>,
+    deadline: Instant,
+    /// When the fuse of the read made was due.
+    until: Option<Instant>,
+}
+
+impl std::io::Read for Fused<'_> {
+    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
+        match super::fuse::read(self.fd, into, self.deadline) {
+            Some((read, until)) => {
+                self.until = Some(until);
+                read
+            }
+            None => Err(std::io::ErrorKind::WouldBlock.into()),
+        }
+    }
 }

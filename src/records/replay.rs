@@ -19,7 +19,7 @@ pub struct Replay {
     game: AnyGame,
     /// The position before the first ply: a ply is taken back by playing the plies before it
     /// again from here, so a ply costs no copy of the position.
-    start: AnyGame,
+    start: Box<AnyGame>,
     seed: u64,
     plies: Vec<Ply>,
     /// Seats the referee plays for, after their faults.
@@ -33,7 +33,7 @@ impl Replay {
     pub fn new(id: &str, setup: &Setup) -> Result<Replay, SetupError> {
         let game = AnyGame::create(id, setup)?;
         Ok(Replay {
-            start: game.clone(),
+            start: Box::new(game.clone()),
             game,
             seed: setup.seed,
             // Room for a whole game of most kinds: no copies of the plies as it grows.
@@ -91,7 +91,7 @@ impl Replay {
             .rposition(|ply| ply.seat == Some(seat))
             .filter(|&last| last >= from)?;
         let kept = self.plies[..last].to_vec();
-        self.game = self.start.clone();
+        self.game = (*self.start).clone();
         self.plies.clear();
         self.opening = None;
         Some(kept)
@@ -208,7 +208,7 @@ impl Replay {
     /// Keeps the first `kept` plies: the position is theirs, played again from the start.
     fn keep_plies(&mut self, kept: usize) {
         self.plies.truncate(kept);
-        self.game = self.start.clone();
+        self.game = (*self.start).clone();
         for ply in &self.plies {
             let mv = self.game.parse_move(&ply.mv);
             debug_assert!(mv.is_ok(), "a ply played before parses: {}", ply.mv);
