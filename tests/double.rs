@@ -354,3 +354,39 @@ fn in_duplicate_play_no_process_sees_a_deal_twice_or_a_card_it_may_not_see() {
     assert_eq!(games_seen, 36);
     assert!(reused > 0, "no process played two games");
 }
+
+/// The attack: an engine that looks through the descriptors it was started with for another
+/// engine's pipe (whose answers and hand it could read), the records, the live file or a
+/// transcript. Engines start while others run and after others' pipes were opened (two games at
+/// once, duplicate play restarting engines before each repeated deal): each has only its
+/// stdin, stdout and stderr.
+#[test]
+fn an_engine_starts_with_no_descriptor_but_its_three() {
+    let work = Workspace::new("descriptors");
+    let found = work.file("descriptors");
+    let engine = "python3 tests/engines/descriptors.py double";
+    let referee_bin = assert_cmd::cargo::cargo_bin!("referee");
+    referee()
+        .env("REFEREE", referee_bin)
+        .env("DESCRIPTORS_OUT", &found)
+        .args(["match", "--game", "double", "--seats", "4", "--repeat"])
+        .args(["--games", "8", "--seed", "6", "--movetime", "100"])
+        .args(["--concurrency", "2"])
+        .args(["--engine", engine, "--engine", engine, "--engine", engine])
+        .args(["--engine", engine, "--out"])
+        .arg(work.file("games.jsonl"))
+        .arg("--live")
+        .arg(work.file("live.jsonl"))
+        .arg("--log-dir")
+        .arg(work.file("logs"))
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .success();
+    let lines = std::fs::read_to_string(&found).unwrap();
+    let starts: Vec<&str> = lines.lines().collect();
+    // Four seats, restarted for each repeated deal: more engines than one game's.
+    assert!(starts.len() >= 8, "{lines}");
+    for start in starts {
+        assert_eq!(start, "[]", "an engine started holding more than its three");
+    }
+}

@@ -131,14 +131,18 @@ pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
     } = how;
     let cpus = cpu.map(only_cpu).transpose()?;
     // SAFETY: the closure runs in the forked child before exec and makes only async-signal-safe
-    // system calls (setsid, dup2, write, setgroups, setgid, setuid, setrlimit, prctl, getppid,
-    // sched_setaffinity);
+    // system calls (setsid, close_range or fcntl, dup2, write, setgroups, setgid, setuid,
+    // setrlimit, prctl, getppid, sched_setaffinity);
     // it allocates nothing and takes no lock.
     unsafe {
         command.pre_exec(move || {
             if !terminal {
                 nix::unistd::setsid()?;
             }
+            // Nothing the referee holds or inherited (another engine's pipe, the run's files,
+            // a descriptor its own caller left open) reaches the engine: every descriptor past
+            // stderr closes at exec, but those handed over just below.
+            close_from_at_exec(3);
             for &(fd, to) in &fds {
                 if nix::libc::dup2(fd, to) < 0 {
                     return Err(io::Error::last_os_error());
@@ -178,6 +182,30 @@ pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
         .recv()
         .map_err(|_| io::Error::other("the engine starter thread is gone"))?
 }
+
+/// Marks every descriptor from `first` on close-on-exec (not closed now: the spawning library's
+/// own error pipe must live until the exec). Async-signal-safe: system calls only.
+fn close_from_at_exec(first: u32) {
+    // SAFETY: close_range takes plain integers and touches no memory.
+    let marked = unsafe {
+        nix::libc::syscall(
+            nix::libc::SYS_close_range,
+            first,
+            u32::MAX,
+            nix::libc::CLOSE_RANGE_CLOEXEC,
+        )
+    };
+    if marked != 0 {
+        // A kernel before 5.11: one by one, as far as descriptors are commonly numbered.
+        for fd in first..FALLBACK_FDS {
+            // SAFETY: fcntl on a number that may not be open only fails.
+            unsafe { nix::libc::fcntl(fd as i32, nix::libc::F_SETFD, nix::libc::FD_CLOEXEC) };
+        }
+    }
+}
+
+/// How far [`close_from_at_exec`] looks where the kernel has no `close_range`.
+const FALLBACK_FDS: u32 = 65_536;
 
 /// The set of CPUs that holds `cpu` alone.
 fn only_cpu(cpu: usize) -> io::Result<nix::sched::CpuSet> {
