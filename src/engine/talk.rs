@@ -583,7 +583,6 @@ impl Engine {
         )))
     }
 
-    /// Reads what the engine's output has now, without waiting; notes its end.
     /// One blocking read of the output under the thread's fuse: `Ok(true)` when it brought
     /// output or the output's end, `Ok(false)` when the caller is to wait on the pipes instead
     /// (the fuse burned, or would burn past `deadline`, or there is no blocking description).
@@ -614,6 +613,7 @@ impl Engine {
         }
     }
 
+    /// Reads what the engine's output has now, without waiting; notes its end.
     fn fill_output(&mut self) -> Result<(), EngineError> {
         let Some(stdout) = self.stdout.as_mut() else {
             return Ok(());
