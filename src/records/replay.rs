@@ -91,8 +91,7 @@ impl Replay {
             .rposition(|ply| ply.seat == Some(seat))
             .filter(|&last| last >= from)?;
         let kept = self.plies[..last].to_vec();
-        self.game = (*self.start).clone();
-        self.plies.clear();
+        self.keep_plies(0);
         self.opening = None;
         Some(kept)
     }
