@@ -1,9 +1,11 @@
 //! A few helpers to write SVG text: the games draw their pictures with them, without I/O. A
 //! picture is lines (an element each) and parts (a piece, a card: elements drawn at the origin
-//! and placed with a translation); written as a scene, the parts are drawn once per game and a
-//! picture is a list of numbers, which is what makes a page of thousands of games cheap.
+//! and placed with a translation); written as a scene, the parts are drawn once per game (once
+//! per page, with [`SharedParts`]) and a picture is a list of numbers, which is what makes a page
+//! of thousands of games cheap.
 
 use std::fmt::{Display, Write as _};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 
@@ -20,13 +22,62 @@ pub struct Scene {
     /// The distinct lines, parts (their elements at the origin) and marks, in first-seen order.
     pub list: Vec<String>,
     numbers: FxHashMap<String, u32>,
-    /// What each part was drawn for (its key, private to the game that draws it).
-    parts: FxHashMap<String, u32>,
+    /// What each part was drawn for (its key, private to the game that draws it), and its
+    /// number: in `list`, or (below 0) in the shared parts.
+    parts: FxHashMap<String, i64>,
+    /// The parts of every game of a page, and what keys this game's parts there.
+    shared: Option<(Arc<SharedParts>, String)>,
     /// The items of each group drawn (by its key, as parts).
     groups: FxHashMap<String, Vec<Item>>,
     key: String,
     /// The picture being written.
     pub items: Vec<Item>,
+}
+
+/// The parts of the pictures of many games (a page), each drawn once: a card or a piece looks the
+/// same in every game of its kind, and a game refers to it by number instead of carrying it.
+/// What it holds is bounded by the kinds of game and their pieces, not by the number of games.
+#[derive(Default)]
+pub struct SharedParts(Mutex<SharedList>);
+
+#[derive(Default)]
+struct SharedList {
+    numbers: FxHashMap<String, usize>,
+    list: Vec<String>,
+}
+
+impl SharedParts {
+    /// The number of the part `key` names, drawn by `draw` if new: -1 for the first, -2 for the
+    /// next, ... (a game's own lines count up from 0).
+    fn number(&self, key: &str, draw: impl FnOnce() -> String) -> i64 {
+        // A panic elsewhere while the lock was held cannot leave the list half written: each
+        // change is one push and one insert after the drawing.
+        let mut shared = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let n = match shared.numbers.get(key) {
+            Some(&n) => n,
+            None => {
+                let text = draw();
+                let n = shared.list.len();
+                shared.list.push(text);
+                shared.numbers.insert(key.to_owned(), n);
+                n
+            }
+        };
+        -(n as i64) - 1
+    }
+
+    /// The part numbered `n` (below 0).
+    fn text(&self, n: i64) -> Option<String> {
+        let index = usize::try_from(-(n + 1)).ok()?;
+        let shared = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        shared.list.get(index).cloned()
+    }
+
+    /// Every part drawn so far, in order: part -1 first.
+    pub fn list(&self) -> Vec<String> {
+        let shared = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        shared.list.clone()
+    }
 }
 
 /// One line of a picture, or a part placed on it.
@@ -35,12 +86,23 @@ pub struct Scene {
 pub enum Item {
     /// The line of this number in the scene's list.
     Line(u32),
-    /// A part: its number, where it goes (x and y in tenths) and its mark's number, if any
-    /// (`data-mark`, which names a cell or card; -1 when it has none).
+    /// A part: its number (in the scene's list, or below 0 in its [`SharedParts`]), where it goes
+    /// (x and y in tenths) and its mark's number, if any (`data-mark`, which names a cell or
+    /// card; -1 when it has none).
     Part([i64; 4]),
 }
 
 impl Scene {
+    /// A scene whose parts are drawn once in `shared` for every game that shares it; `game` says
+    /// everything a part's drawing may depend on beyond its key (the game, its variant and its
+    /// number of seats), since the keys are private to one game.
+    pub fn sharing(shared: Arc<SharedParts>, game: String) -> Scene {
+        Scene {
+            shared: Some((shared, game)),
+            ..Scene::default()
+        }
+    }
+
     /// The number of `text` in the list, added if new.
     fn number(&mut self, text: &str) -> u32 {
         if let Some(&n) = self.numbers.get(text) {
@@ -59,11 +121,15 @@ impl Scene {
             let n = usize::try_from(n).ok()?;
             self.list.get(n).map(String::as_str)
         };
+        let part = |n: i64| match &self.shared {
+            Some((shared, _)) if n < 0 => shared.text(n).unwrap_or_default(),
+            _ => listed(n).unwrap_or_default().to_owned(),
+        };
         let lines: Vec<String> = items
             .iter()
             .map(|item| match *item {
                 Item::Line(n) => listed(n.into()).unwrap_or_default().to_owned(),
-                Item::Part([part, x, y, mark]) => {
+                Item::Part([n, x, y, mark]) => {
                     let mut text = String::from("<g");
                     if let Some(mark) = listed(mark) {
                         let _ = write!(text, " data-mark=\"{mark}\"");
@@ -73,7 +139,7 @@ impl Scene {
                         " transform=\"translate({} {})\">{}</g>",
                         Tenths(x),
                         Tenths(y),
-                        listed(part).unwrap_or_default()
+                        part(n)
                     );
                     text
                 }
@@ -83,19 +149,29 @@ impl Scene {
     }
 }
 
-/// Text safe inside SVG elements and attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
+/// Text safe inside SVG elements and attributes, written where it is formatted (no new string).
+pub fn escape(text: &str) -> Escaped<'_> {
+    Escaped(text)
+}
+
+/// Text written with `&`, `<`, `>` and `"` escaped: see [`escape`].
+pub struct Escaped<'a>(&'a str);
+
+impl Display for Escaped<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut rest = self.0;
+        while let Some(at) = rest.find(['&', '<', '>', '"']) {
+            f.write_str(&rest[..at])?;
+            f.write_str(match rest.as_bytes()[at] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                _ => "&quot;",
+            })?;
+            rest = &rest[at + 1..];
         }
+        f.write_str(rest)
     }
-    out
 }
 
 /// A number with one decimal, as `{:.1}` writes it but without the exact float formatting that
@@ -190,12 +266,18 @@ impl Svg {
         let part = match scene.parts.get(&scene.key) {
             Some(&part) => part,
             None => {
-                let mut alone = Svg {
-                    text: String::new(),
-                    scene: None,
+                let alone = || {
+                    let mut alone = Svg {
+                        text: String::new(),
+                        scene: None,
+                    };
+                    draw(&mut alone);
+                    alone.text
                 };
-                draw(&mut alone);
-                let part = scene.number(&alone.text);
+                let part = match &scene.shared {
+                    Some((shared, game)) => shared.number(&format!("{game}\n{}", scene.key), alone),
+                    None => i64::from(scene.number(&alone())),
+                };
                 scene.parts.insert(scene.key.clone(), part);
                 part
             }
@@ -204,14 +286,12 @@ impl Svg {
             Some(mark) => {
                 scene.key.clear();
                 let _ = write!(scene.key, "{mark}");
-                let escaped = escape(&scene.key);
+                let escaped = escape(&scene.key).to_string();
                 i64::from(scene.number(&escaped))
             }
             None => -1,
         };
-        scene
-            .items
-            .push(Item::Part([i64::from(part), x.0, y.0, mark]));
+        scene.items.push(Item::Part([part, x.0, y.0, mark]));
     }
 
     /// A circle; `class` says what it shows (tests count pieces by it).
@@ -333,4 +413,19 @@ pub fn hexagon(x: f64, y: f64, r: f64) -> Vec<(f64, f64)> {
             (x + r * angle.cos(), y + r * angle.sin())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_writes_the_four_characters_as_entities_and_keeps_the_rest() {
+        assert_eq!(
+            escape(r#"a<b>&"c"é</script>"#).to_string(),
+            "a&lt;b&gt;&amp;&quot;c&quot;é&lt;/script&gt;"
+        );
+        assert_eq!(escape("").to_string(), "");
+        assert_eq!(escape("plain").to_string(), "plain");
+    }
 }

@@ -46,16 +46,20 @@ pub fn write_page(
     for _ in 0..IN_FLIGHT {
         let _ = tickets.send(());
     }
+    let parts = writer.parts();
     let (count, written) = std::thread::scope(|scope| {
         for _ in 0..workers {
-            let (to_pack, packed_games) = (&to_pack, packed_games.clone());
+            let (to_pack, packed_games, parts) = (&to_pack, packed_games.clone(), &parts);
             scope.spawn(move || {
                 loop {
                     let next = to_pack.lock().map(|r| r.recv());
                     let Ok(Ok((number, record))) = next else {
                         break;
                     };
-                    if packed_games.send((number, pack(number, &record))).is_err() {
+                    if packed_games
+                        .send((number, pack(number, &record, parts)))
+                        .is_err()
+                    {
                         break;
                     }
                 }

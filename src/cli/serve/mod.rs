@@ -162,7 +162,7 @@ fn answer(watch: &Watch, page: &Arc<Vec<u8>>, path: &str, query: &str) -> Reply 
 /// The replay viewer of one finished game.
 fn viewer_page(number: usize, record: &crate::records::Record) -> Reply {
     let page = PageWriter::start(Vec::new(), "").and_then(|mut writer| {
-        writer.write(pack(number - 1, record)?)?;
+        writer.write(pack(number - 1, record, &writer.parts())?)?;
         writer.finish()
     });
     match page {
