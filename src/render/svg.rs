@@ -30,6 +30,10 @@ pub struct Scene {
     /// The items of each group drawn (by its key, as parts).
     groups: FxHashMap<String, Vec<Item>>,
     key: String,
+    /// The first line of the pictures, by their size (the same for every picture of a game).
+    header: Option<((i64, i64), Item)>,
+    /// The text buffer of the picture being written, kept from one picture to the next.
+    buffer: String,
     /// The picture being written.
     pub items: Vec<Item>,
 }
@@ -206,7 +210,23 @@ impl Svg {
     /// The same picture written as `scene`'s items (its lines and parts numbered there).
     pub fn in_scene(width: f64, height: f64, mut scene: Scene) -> Svg {
         scene.items.clear();
-        Svg::start(width, height, Some(scene))
+        let size = (width.round() as i64, height.round() as i64);
+        match scene.header {
+            Some((drawn, header)) if drawn == size => {
+                scene.items.push(header);
+                Svg {
+                    text: std::mem::take(&mut scene.buffer),
+                    scene: Some(scene),
+                }
+            }
+            _ => {
+                let mut svg = Svg::start(width, height, Some(scene));
+                if let Some(scene) = &mut svg.scene {
+                    scene.header = scene.items.first().map(|&header| (size, header));
+                }
+                svg
+            }
+        }
     }
 
     fn start(width: f64, height: f64, scene: Option<Scene>) -> Svg {
@@ -401,7 +421,9 @@ impl Svg {
     pub fn finish_scene(mut self) -> Option<Scene> {
         self.text.push_str("</svg>");
         self.line_done();
-        self.scene
+        let mut scene = self.scene?;
+        scene.buffer = self.text;
+        Some(scene)
     }
 }
 
