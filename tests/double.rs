@@ -390,3 +390,34 @@ fn an_engine_starts_with_no_descriptor_but_its_three() {
         assert_eq!(start, "[]", "an engine started holding more than its three");
     }
 }
+
+/// Every engine hears of each ply and event before the engine to move is asked: each engine,
+/// asked for a move, waits until the others' logs hold every ply it has heard, and answers no
+/// move should one not (the referee holds a ply's lines to write them with what follows at once:
+/// one write per engine for a run of cards dealt, never past its next wait).
+#[test]
+fn every_engine_hears_each_ply_before_the_next_seat_is_asked() {
+    let work = Workspace::new("witness");
+    let logs = work.file("heard");
+    std::fs::create_dir_all(&logs).unwrap();
+    let engine = format!("python3 tests/engines/witness.py {} double", logs.display());
+    let out = work.file("games.jsonl");
+    referee()
+        .env("REFEREE", assert_cmd::cargo::cargo_bin!("referee"))
+        .args(["match", "--game", "double", "--seats", "3", "--games", "2"])
+        .args(["--seed", "8", "--movetime", "20000", "--concurrency", "1"])
+        .args([
+            "--engine", &engine, "--engine", &engine, "--engine", &engine,
+        ])
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(300))
+        .assert()
+        .success();
+    let records = valid_records(&out);
+    assert_eq!(records.len(), 2);
+    for record in &records {
+        assert_eq!(record["end"]["reason"], "normal", "{record}");
+        assert!(record["moves"].as_array().unwrap().len() > 40);
+    }
+}

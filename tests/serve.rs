@@ -244,11 +244,11 @@ fn the_page_follows_a_run_move_by_move_and_game_by_game() {
         s["finished"] == 3 && s["live"].as_array().unwrap().is_empty()
     });
     assert_eq!(done["listed"].as_array().unwrap().len(), 3);
+    // The run has ended, so its progress file says so; the server reads the file as it
+    // changes, and may show the state before the last write (`running`) for a moment.
     let said = until(&server, limit, "the progress file read", |s| {
-        s["progress"]
-            .as_str()
-            .unwrap()
-            .starts_with("Progress: 3 of 3 games (100.0%)")
+        let progress = s["progress"].as_str().unwrap();
+        progress.starts_with("Progress: 3 of 3 games (100.0%)") && progress.contains("finished")
     });
     assert!(
         said["progress"].as_str().unwrap().contains("finished"),

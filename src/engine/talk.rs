@@ -156,6 +156,16 @@ impl Engine {
         Ok(self.queue(command, true))
     }
 
+    /// Holds an informational command (as [`Engine::inform`] sends one) for the next write.
+    pub fn hold_inform(&mut self, command: &str) -> Result<u64, EngineError> {
+        Ok(self.queue(command, false))
+    }
+
+    /// Writes the commands held, if any, in one write.
+    pub fn send_held(&mut self) -> Result<(), EngineError> {
+        self.flush()
+    }
+
     fn send_as(&mut self, command: &str, required: bool) -> Result<u64, EngineError> {
         let id = self.queue(command, required);
         self.flush()?;

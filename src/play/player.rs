@@ -8,12 +8,13 @@ use crate::protocol::Info;
 
 /// A seat's engine as the turn loop ([`crate::play::table`]) speaks to it.
 pub(crate) trait Player {
-    /// Sends a command whose answer is read later (by [`Player::request`] or the next game).
-    fn send(&mut self, command: &str) -> Result<u64, EngineError>;
-    /// Sends a command with the next one, in the same write (see [`Engine::hold`]).
+    /// Holds a command whose answer is read later (by [`Player::request`] or the next game), to
+    /// go with the next write (see [`Engine::hold`]).
     fn hold(&mut self, command: &str) -> Result<u64, EngineError>;
-    /// Sends a command whose answer is read later and whose delay is not the engine's fault.
-    fn inform(&mut self, command: &str) -> Result<u64, EngineError>;
+    /// Holds a command whose answer is read later and may be a refusal (see [`Engine::inform`]).
+    fn hold_inform(&mut self, command: &str) -> Result<u64, EngineError>;
+    /// Writes the commands held, in one write.
+    fn send_held(&mut self) -> Result<(), EngineError>;
     /// Sends a command and reads its answer (and every one still due) by `deadline`.
     fn request(&mut self, command: &str, deadline: Instant) -> Result<String, EngineError>;
     /// Writes one line without framing (the CodeCup protocol).
@@ -31,14 +32,14 @@ pub(crate) trait Player {
 }
 
 impl Player for Engine {
-    fn send(&mut self, command: &str) -> Result<u64, EngineError> {
-        Engine::send(self, command)
-    }
     fn hold(&mut self, command: &str) -> Result<u64, EngineError> {
         Engine::hold(self, command)
     }
-    fn inform(&mut self, command: &str) -> Result<u64, EngineError> {
-        Engine::inform(self, command)
+    fn hold_inform(&mut self, command: &str) -> Result<u64, EngineError> {
+        Engine::hold_inform(self, command)
+    }
+    fn send_held(&mut self) -> Result<(), EngineError> {
+        Engine::send_held(self)
     }
     fn request(&mut self, command: &str, deadline: Instant) -> Result<String, EngineError> {
         Engine::request(self, command, deadline)

@@ -179,7 +179,13 @@ impl<P: Player> Table<'_, P> {
             }
             self.tell_rounds()?;
             let seat = match self.replay.game().to_move() {
-                None => return Ok(()),
+                None => {
+                    // The last ply is told before the game ends.
+                    if let Err((at_fault, f)) = self.send_held(None) {
+                        self.fault(at_fault, f)?;
+                    }
+                    return Ok(());
+                }
                 // After an undo: the plies kept, played again and told as before.
                 Some(actor) if !self.redo.is_empty() => {
                     self.play_again(actor)?;
@@ -228,6 +234,10 @@ impl<P: Player> Table<'_, P> {
 
     /// Tells every engine the game begins: `newgame` with its seat, seed, clock and layout.
     pub(super) fn new_games(&mut self) -> Result<(), End> {
+        // After an undo, what was held goes first, to every engine before any is waited for.
+        if let Err((at_fault, f)) = self.send_held(None) {
+            self.fault(at_fault, f)?;
+        }
         let seats = self.engines.len();
         let game = self.replay.game();
         let variant = game.variant().map(str::to_owned);
@@ -285,7 +295,7 @@ impl<P: Player> Table<'_, P> {
             if self.replay.is_substituted(seat) {
                 continue;
             }
-            if let Err(e) = self.engines[seat].inform(&Command::Event(view).to_string()) {
+            if let Err(e) = self.engines[seat].hold_inform(&Command::Event(view).to_string()) {
                 self.fault(seat, fault_of(e, Duration::ZERO))?;
             }
         }
@@ -340,7 +350,7 @@ impl<P: Player> Table<'_, P> {
             if self.replay.is_substituted(seat) {
                 continue;
             }
-            if let Err(e) = self.engines[seat].inform(&line) {
+            if let Err(e) = self.engines[seat].hold_inform(&line) {
                 self.fault(seat, fault_of(e, Duration::ZERO))?;
             }
         }
@@ -413,13 +423,10 @@ impl<P: Player> Table<'_, P> {
         told
     }
 
-    /// Sends `line`, the `play` of `mv` by `seat`, to every engine still playing; the seat to
-    /// move next gets it with its `genmove`, in one write.
+    /// Holds `line`, the `play` of `mv` by `seat`, for every engine still playing, to be written
+    /// before the referee next waits ([`Table::send_held`]); the seat to move next gets it with
+    /// its `genmove`, in one write.
     fn tell_line(&mut self, seat: usize, mv: &str, line: &str) -> Result<(), (usize, Fault)> {
-        let next = match self.replay.game().to_move() {
-            Some(Actor::Seat(next)) => Some(next),
-            _ => None,
-        };
         for (other, engine) in self.engines.iter_mut().enumerate() {
             if self.replay.is_substituted(other) {
                 continue;
@@ -431,11 +438,7 @@ impl<P: Player> Table<'_, P> {
                 }
                 continue;
             }
-            let sent = match Some(other) == next {
-                true => engine.hold(line),
-                false => engine.send(line),
-            };
-            if let Err(e) = sent {
+            if let Err(e) = engine.hold(line) {
                 return Err((other, fault_of(e, Duration::ZERO)));
             }
         }
@@ -497,9 +500,27 @@ impl<P: Player> Table<'_, P> {
         Ok(())
     }
 
+    /// Writes to every engine but `except` the commands held for it: the plies and events since
+    /// the referee last waited, in one write per engine (a run of chance plies, a move and the
+    /// card it draws, wake an engine once). Called before every wait, so every engine hears of a
+    /// ply before the referee waits for anything.
+    fn send_held(&mut self, except: Option<usize>) -> Result<(), (usize, Fault)> {
+        for (seat, engine) in self.engines.iter_mut().enumerate() {
+            if Some(seat) == except || self.replay.is_substituted(seat) {
+                continue;
+            }
+            if let Err(e) = engine.send_held() {
+                return Err((seat, fault_of(e, Duration::ZERO)));
+            }
+        }
+        Ok(())
+    }
+
     /// Asks `seat` for its move, checks it against the clock and the rules, plays it and tells
     /// every engine. `Ok(Some(end))` when the seat resigns; `Err` names the seat at fault.
     pub(super) fn turn(&mut self, seat: usize) -> Result<Option<End>, (usize, Fault)> {
+        // The others first, and before the seat's clock starts: its time is its own.
+        self.send_held(Some(seat))?;
         let waited = self.clocks[seat].remaining() + self.config.margin;
         let sent = Instant::now();
         let answer = match &mut self.codecup[seat] {

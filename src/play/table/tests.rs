@@ -81,14 +81,14 @@ impl Fake {
 }
 
 impl Player for Fake {
-    fn send(&mut self, command: &str) -> Result<u64, EngineError> {
+    fn hold(&mut self, command: &str) -> Result<u64, EngineError> {
         self.answer(command).map(|_| 0)
     }
-    fn hold(&mut self, command: &str) -> Result<u64, EngineError> {
-        self.send(command)
+    fn hold_inform(&mut self, command: &str) -> Result<u64, EngineError> {
+        self.hold(command)
     }
-    fn inform(&mut self, command: &str) -> Result<u64, EngineError> {
-        self.send(command)
+    fn send_held(&mut self) -> Result<(), EngineError> {
+        Ok(())
     }
     fn request(&mut self, command: &str, _: Instant) -> Result<String, EngineError> {
         self.answer(command)
