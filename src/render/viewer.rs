@@ -175,59 +175,55 @@ enum Change {
     Add(Vec<Item>),
 }
 
-/// A picture (its items) as its change from `before`: a longest common subsequence kept (a table
-/// of the two lists, which are short: cheaper here than Myers' algorithm, and its edit scripts
-/// pack smaller).
+/// A picture (its items) as its change from `before`, in one pass: an item equal to the next one
+/// before is kept; one that does not come again before is added; otherwise the item before is
+/// dropped. The script rebuilds `after` exactly (every item of it is kept where equal or added)
+/// but need not be the shortest: a move changes a few runs of a picture, where this finds the same
+/// script as a longest common subsequence, without a table per picture (10% of the page's time
+/// on 1,000 four-seat DOUBLE games, for 0.6% more page).
 fn delta(before: &[Item], after: &[Item]) -> Vec<Change> {
-    let mut changes = Changes {
-        after,
-        out: Vec::new(),
-    };
-    let _ = similar::algorithms::lcs::diff(
-        &mut changes,
-        before,
-        0..before.len(),
-        after,
-        0..after.len(),
-    );
+    let mut changes = Changes { out: Vec::new() };
+    let (mut i, mut j) = (0, 0);
+    while i < before.len() && j < after.len() {
+        if before[i] == after[j] {
+            changes.skip(1);
+            (i, j) = (i + 1, j + 1);
+        } else if !before[i..].contains(&after[j]) {
+            changes.add(&after[j..j + 1]);
+            j += 1;
+        } else {
+            changes.skip(-1);
+            i += 1;
+        }
+    }
+    if i < before.len() {
+        changes.skip(-((before.len() - i) as i64));
+    }
+    changes.add(&after[j..]);
     changes.out
 }
 
-/// Collects the edit script as [`Change`]s, runs of a kind joined.
-struct Changes<'a> {
-    after: &'a [Item],
+/// Collects an edit script as [`Change`]s, runs of a kind joined.
+struct Changes {
     out: Vec<Change>,
 }
 
-impl Changes<'_> {
+impl Changes {
+    /// Keeps (`n` > 0) or drops (`n` < 0) items.
     fn skip(&mut self, n: i64) {
         match self.out.last_mut() {
             Some(Change::Skip(last)) if (*last > 0) == (n > 0) => *last += n,
             _ => self.out.push(Change::Skip(n)),
         }
     }
-}
 
-impl similar::algorithms::DiffHook for Changes<'_> {
-    type Error = std::convert::Infallible;
-
-    fn equal(&mut self, _old: usize, _new: usize, len: usize) -> Result<(), Self::Error> {
-        self.skip(len as i64);
-        Ok(())
-    }
-
-    fn delete(&mut self, _old: usize, len: usize, _new: usize) -> Result<(), Self::Error> {
-        self.skip(-(len as i64));
-        Ok(())
-    }
-
-    fn insert(&mut self, _old: usize, new: usize, len: usize) -> Result<(), Self::Error> {
-        let items = &self.after[new..new + len];
+    /// Adds `items`.
+    fn add(&mut self, items: &[Item]) {
         match self.out.last_mut() {
+            _ if items.is_empty() => {}
             Some(Change::Add(last)) => last.extend_from_slice(items),
             _ => self.out.push(Change::Add(items.to_vec())),
         }
-        Ok(())
     }
 }
 
@@ -625,6 +621,42 @@ mod scene_tests {
             }
         }
         next
+    }
+
+    fn config() -> proptest::prelude::ProptestConfig {
+        let mut config = proptest::prelude::ProptestConfig::default();
+        if std::env::var_os("PROPTEST_CASES").is_none() {
+            config.cases = 3000;
+        }
+        config
+    }
+
+    proptest::proptest! {
+        #![proptest_config(config())]
+
+        /// Any picture, rebuilt from its change from any other, is that picture: items from a
+        /// few values, so that they repeat, move and swap places.
+        #[test]
+        fn a_change_rebuilds_the_picture_whatever_the_two(
+            before in proptest::collection::vec(0u32..6, 0..30),
+            after in proptest::collection::vec(0u32..6, 0..30),
+            parts in proptest::collection::vec(0i64..3, 0..30),
+        ) {
+            let item = |(k, n): (usize, &u32)| match parts.get(k) {
+                Some(&x) if x > 0 => Item::Part([-1, x, i64::from(*n), -1]),
+                _ => Item::Line(*n),
+            };
+            let before: Vec<Item> = before.iter().enumerate().map(item).collect();
+            let after: Vec<Item> = after.iter().enumerate().map(item).collect();
+            let changes = delta(&before, &after);
+            proptest::prop_assert_eq!(apply(&before, &changes), after);
+            // Runs joined: no two steps of a kind in a row.
+            for pair in changes.windows(2) {
+                let same = matches!(pair, [Change::Add(_), Change::Add(_)])
+                    || matches!(pair, [Change::Skip(a), Change::Skip(b)] if (*a > 0) == (*b > 0));
+                proptest::prop_assert!(!same, "{:?}", changes);
+            }
+        }
     }
 
     /// Every position of a game of each kind (and of DOUBLE as a seat sees it), rebuilt from the
