@@ -41,8 +41,9 @@ fn card(svg: &mut Svg, x: f64, y: f64, card: Card, sectors: [u8; 3]) {
 /// Draws `seat`'s hand in the row starting at `y`: the cards when `shown`, their backs if not.
 fn hand(svg: &mut Svg, game: &Double, seat: usize, y: f64, shown: bool) {
     let (cards, total) = (game.hand(seat), game.total(seat));
-    // A move changes one hand at most: the others are drawn as they were.
-    let key = format_args!("{seat} {y} {shown} {total} {}", Hand(cards));
+    // A move changes one hand at most: the others are drawn as they were. (The row's `y` by its
+    // bits: exact, and cheaper to write than the float.)
+    let key = format_args!("{seat} {} {shown} {total} {}", y.to_bits(), Hand(cards));
     svg.group(key, |svg| draw_hand(svg, cards, total, seat, y, shown));
 }
 
