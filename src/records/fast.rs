@@ -73,15 +73,17 @@ fn scan_plies<'l>(line: &'l [u8], at: usize, plies: &mut Vec<PlyText<'l>>) -> Op
         }
         let mv = std::str::from_utf8(&line[i..end]).ok()?;
         i = end + 1;
-        for key in [
-            &b",\"time_ms\":"[..],
-            b",\"clock_ms\":",
-            b",\"overrun_ms\":",
-            b",\"referee_delay_ms\":",
-        ] {
-            if let Some(next) = literal(line, i, key) {
-                i = number(line, next)?;
-            }
+        if let Some(next) = literal(line, i, b",\"time_ms\":") {
+            i = number(line, next)?;
+        }
+        if let Some(next) = literal(line, i, b",\"clock_ms\":") {
+            i = number(line, next)?;
+        }
+        if let Some(next) = literal(line, i, b",\"overrun_ms\":") {
+            i = number(line, next)?;
+        }
+        if let Some(next) = literal(line, i, b",\"referee_delay_ms\":") {
+            i = number(line, next)?;
         }
         if let Some(next) = literal(line, i, b",\"info\":") {
             i = info(line, next)?;
@@ -122,10 +124,13 @@ fn info(line: &[u8], at: usize) -> Option<usize> {
     None
 }
 
-/// The index past `text` when `line` has it at `at`.
-fn literal(line: &[u8], at: usize, text: &[u8]) -> Option<usize> {
-    let end = at.checked_add(text.len())?;
-    (line.get(at..end)? == text).then_some(end)
+/// The index past `text` when `line` has it at `at`. Of a length known when compiled, so that the
+/// comparison is a few loads, not a call to `memcmp`.
+#[inline(always)]
+fn literal<const N: usize>(line: &[u8], at: usize, text: &[u8; N]) -> Option<usize> {
+    let end = at.checked_add(N)?;
+    let found: &[u8; N] = line.get(at..end)?.try_into().ok()?;
+    (found == text).then_some(end)
 }
 
 /// A JSON integer with no sign and no leading zero that fits a `usize`.
