@@ -34,8 +34,10 @@ impl FastLines {
     pub fn read<'l>(&mut self, line: &'l [u8]) -> Option<(Record, Vec<PlyText<'l>>)> {
         let key = memmem::find(line, MOVES)?;
         let open = key + MOVES.len();
+        // Checked as UTF-8 at once, not move by move (a call per move cost more than the whole).
+        let text = std::str::from_utf8(&line[open..]).ok()?;
         let mut plies = Vec::with_capacity(line.len() / 64);
-        let close = scan_plies(line, open, &mut plies)?;
+        let close = open + scan_plies(text, &mut plies)?;
         self.header.clear();
         self.header.extend_from_slice(&line[..open]);
         self.header.extend_from_slice(b"[]");
@@ -45,9 +47,10 @@ impl FastLines {
     }
 }
 
-/// Scans the array that starts at `line[at]`, pushing its plies; the index just past its `]`.
-fn scan_plies<'l>(line: &'l [u8], at: usize, plies: &mut Vec<PlyText<'l>>) -> Option<usize> {
-    let mut i = literal(line, at, b"[")?;
+/// Scans the array that starts `text`, pushing its plies; the index just past its `]`.
+fn scan_plies<'l>(text: &'l str, plies: &mut Vec<PlyText<'l>>) -> Option<usize> {
+    let line = text.as_bytes();
+    let mut i = literal(line, 0, b"[")?;
     if line.get(i) == Some(&b']') {
         return Some(i + 1);
     }
@@ -71,7 +74,7 @@ fn scan_plies<'l>(line: &'l [u8], at: usize, plies: &mut Vec<PlyText<'l>>) -> Op
         if line[end] != b'"' {
             return None;
         }
-        let mv = std::str::from_utf8(&line[i..end]).ok()?;
+        let mv = text.get(i..end)?;
         i = end + 1;
         if let Some(next) = literal(line, i, b",\"time_ms\":") {
             i = number(line, next)?;
@@ -165,9 +168,11 @@ fn number(line: &[u8], at: usize) -> Option<usize> {
 
 /// How many ASCII digits `line` has from `at`.
 fn digits(line: &[u8], at: usize) -> usize {
-    line.get(at..).map_or(0, |rest| {
-        rest.iter().take_while(|b| b.is_ascii_digit()).count()
-    })
+    let mut end = at;
+    while line.get(end).is_some_and(u8::is_ascii_digit) {
+        end += 1;
+    }
+    end - at
 }
 
 #[cfg(test)]
@@ -176,7 +181,7 @@ mod tests {
 
     fn plies(array: &str) -> Option<Vec<(usize, Option<usize>, String)>> {
         let mut plies = Vec::new();
-        let end = scan_plies(array.as_bytes(), 0, &mut plies)?;
+        let end = scan_plies(array, &mut plies)?;
         (end == array.len()).then(|| {
             plies
                 .iter()

@@ -532,7 +532,17 @@ impl Game for Dvonn {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
-        let trimmed = text.trim();
+        // A text that starts and ends with a letter or digit has nothing to trim (and a record's
+        // moves are read by the thousand).
+        let bytes = text.as_bytes();
+        let trimmed = match (bytes.first(), bytes.last()) {
+            (Some(first), Some(last))
+                if first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric() =>
+            {
+                text
+            }
+            _ => text.trim(),
+        };
         if trimmed.eq_ignore_ascii_case("pass") {
             return Ok(Move::Pass);
         }
