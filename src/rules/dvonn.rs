@@ -415,6 +415,14 @@ impl Dvonn {
     }
 }
 
+/// The cell a letter and a digit name (the letter in either case), if they name one.
+fn quick_cell(letter: u8, digit: u8) -> Option<Cell> {
+    if !letter.is_ascii_alphabetic() || !digit.is_ascii_digit() {
+        return None;
+    }
+    Cell::new(letter.to_ascii_uppercase() - b'A', digit.wrapping_sub(b'1'))
+}
+
 fn parse_cell(text: &str, whole: &str) -> Result<Cell, ParseMoveError> {
     let bytes = text.as_bytes();
     let fail = |reason: String| ParseMoveError {
@@ -532,17 +540,25 @@ impl Game for Dvonn {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
-        // A text that starts and ends with a letter or digit has nothing to trim (and a record's
-        // moves are read by the thousand).
-        let bytes = text.as_bytes();
-        let trimmed = match (bytes.first(), bytes.last()) {
-            (Some(first), Some(last))
-                if first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric() =>
-            {
-                text
+        // The usual text first (a record's moves are read by the thousand): one or two cells,
+        // nothing to trim. Anything else, errors included, the long way.
+        match *text.as_bytes() {
+            [letter, digit] => {
+                if let Some(cell) = quick_cell(letter, digit) {
+                    return Ok(Move::Place(cell));
+                }
             }
-            _ => text.trim(),
-        };
+            [from_letter, from_digit, to_letter, to_digit] => {
+                if let (Some(from), Some(to)) = (
+                    quick_cell(from_letter, from_digit),
+                    quick_cell(to_letter, to_digit),
+                ) {
+                    return Ok(Move::Step { from, to });
+                }
+            }
+            _ => {}
+        }
+        let trimmed = text.trim();
         if trimmed.eq_ignore_ascii_case("pass") {
             return Ok(Move::Pass);
         }
