@@ -127,3 +127,48 @@ fn a_game_that_does_not_replay_leaves_the_old_page() {
         .collect();
     assert!(leftovers.is_empty(), "temporary pages left: {leftovers:?}");
 }
+
+/// `report` reads its records once (the statistics gathered as the games are drawn), so it reads
+/// standard input too: the same page as from the file.
+#[test]
+fn the_report_of_standard_input_is_the_report_of_the_file() {
+    let work = Workspace::new("reports-stdin");
+    let dir = work.dir().to_path_buf();
+    let many = many_games(&dir, 3);
+    let (from_file, from_stdin) = (dir.join("file.html"), dir.join("stdin.html"));
+    referee()
+        .arg("report")
+        .arg(&many)
+        .arg("-o")
+        .arg(&from_file)
+        .assert()
+        .success();
+    referee()
+        .args(["report", "-", "-o"])
+        .arg(&from_stdin)
+        .pipe_stdin(&many)
+        .unwrap()
+        .assert()
+        .success();
+    // The report above the games is the same, and so is the number of games (their parts are
+    // numbered as the threads draw them first, so the games' bytes may differ).
+    let split = |path: &std::path::Path| {
+        let page = std::fs::read_to_string(path).unwrap();
+        let (head, rest) = page.split_once("id=\"packed\">").unwrap();
+        let games = rest
+            .split_once("</script>")
+            .unwrap()
+            .0
+            .trim()
+            .lines()
+            .count();
+        (head.to_owned(), games)
+    };
+    let (head, games) = split(&from_file);
+    assert!(
+        head.contains("<h2>Report</h2>"),
+        "no report above the games"
+    );
+    assert_eq!(games, 3);
+    assert_eq!(split(&from_stdin), (head, games));
+}

@@ -42,9 +42,6 @@ struct PageGame {
     /// Every distinct line and mark of the game's pictures, once (see [`Scene`]); the parts are
     /// the page's (`parts` in its script).
     lines: Vec<String>,
-    /// The picture before the first ply and after each ply, each as its change from the one
-    /// before (see [`delta`]).
-    frames: Vec<Vec<Change>>,
     /// Per picture, the cells or cards its last move touched (`data-mark` in the picture).
     marks: Vec<Vec<String>>,
     scores: Vec<Vec<i64>>,
@@ -112,12 +109,13 @@ pub fn end_text(record: &Record) -> String {
     format!("won by {}; {how}{substitutes}", winners.unwrap_or_default())
 }
 
+/// A game for the page, and its `frames` (written apart: see [`FramesJson`]).
 fn page_game(
     index: usize,
     record: &Record,
     parts: &Arc<SharedParts>,
-) -> Result<PageGame, ReplayError> {
-    let mut frames = Vec::new();
+) -> Result<(PageGame, FramesJson), ReplayError> {
+    let mut frames = FramesJson::default();
     // A part's key says everything its drawing depends on within one game; across games of the
     // same kind, variant and number of seats, a part with the same key is the same drawing.
     let kind = format!(
@@ -134,7 +132,9 @@ fn page_game(
     let mut moves = Vec::new();
     let end = replay_steps(&record.moves, record, |game, next| {
         scene = game.scene(Viewer::Everyone, std::mem::take(&mut scene));
-        frames.push(delta(&previous, &scene.items));
+        frames.start();
+        delta(&previous, &scene.items, &mut frames);
+        frames.end();
         // The items before go back to the scene, which clears them: no new list a picture.
         std::mem::swap(&mut previous, &mut scene.items);
         scores.push(game.scores());
@@ -152,20 +152,21 @@ fn page_game(
         ));
     })?;
     let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
-    Ok(PageGame {
+    let game = PageGame {
         title: format!("{}. {}: {}", index + 1, record.game, names.join(" vs ")),
         result: end_text(record),
         legend: end.legend(),
         seats: record.seats.iter().map(|s| s.name.clone()).collect(),
         moves,
         lines: scene.list,
-        frames,
         marks,
         scores,
-    })
+    };
+    Ok((game, frames))
 }
 
 /// One step of a picture's change from the one before.
+#[cfg(test)]
 #[derive(Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 enum Change {
@@ -181,8 +182,7 @@ enum Change {
 /// but need not be the shortest: a move changes a few runs of a picture, where this finds the same
 /// script as a longest common subsequence, without a table per picture (10% of the page's time
 /// on 1,000 four-seat DOUBLE games, for 0.6% more page).
-fn delta(before: &[Item], after: &[Item]) -> Vec<Change> {
-    let mut changes = Changes { out: Vec::new() };
+fn delta(before: &[Item], after: &[Item], changes: &mut impl Changes) {
     let (mut i, mut j) = (0, 0);
     while i < before.len() && j < after.len() {
         if before[i] == after[j] {
@@ -200,29 +200,141 @@ fn delta(before: &[Item], after: &[Item]) -> Vec<Change> {
         changes.skip(-((before.len() - i) as i64));
     }
     changes.add(&after[j..]);
-    changes.out
 }
 
-/// Collects an edit script as [`Change`]s, runs of a kind joined.
-struct Changes {
-    out: Vec<Change>,
-}
-
-impl Changes {
+/// Where [`delta`] writes a picture's change, step by step.
+trait Changes {
     /// Keeps (`n` > 0) or drops (`n` < 0) items.
+    fn skip(&mut self, n: i64);
+    /// Adds `items`.
+    fn add(&mut self, items: &[Item]);
+}
+
+/// An edit script as [`Change`]s, runs of a kind joined.
+#[cfg(test)]
+impl Changes for Vec<Change> {
     fn skip(&mut self, n: i64) {
-        match self.out.last_mut() {
+        match self.last_mut() {
             Some(Change::Skip(last)) if (*last > 0) == (n > 0) => *last += n,
-            _ => self.out.push(Change::Skip(n)),
+            _ => self.push(Change::Skip(n)),
         }
     }
 
-    /// Adds `items`.
     fn add(&mut self, items: &[Item]) {
-        match self.out.last_mut() {
+        match self.last_mut() {
             _ if items.is_empty() => {}
             Some(Change::Add(last)) => last.extend_from_slice(items),
-            _ => self.out.push(Change::Add(items.to_vec())),
+            _ => self.push(Change::Add(items.to_vec())),
+        }
+    }
+}
+
+/// A game's pictures as their changes, written as JSON as [`delta`] finds them (a list per
+/// picture of numbers that keep or drop items and lists of items to add, runs of a kind joined),
+/// rather than built as vectors and serialised: a quarter of a DOUBLE page's time went to those
+/// vectors. The same text as serde_json writes for the changes (a test holds them together).
+#[derive(Default)]
+struct FramesJson {
+    out: Vec<u8>,
+    /// The step not yet written: items kept or dropped, or a list of items open.
+    pending: Pending,
+    /// Whether the picture has a step written before the pending one.
+    steps: bool,
+}
+
+#[derive(Default, PartialEq)]
+enum Pending {
+    #[default]
+    Nothing,
+    Skip(i64),
+    Adding,
+}
+
+impl FramesJson {
+    /// Starts a picture's change.
+    fn start(&mut self) {
+        self.out.push(if self.out.is_empty() { b'[' } else { b',' });
+        self.out.push(b'[');
+        (self.pending, self.steps) = (Pending::Nothing, false);
+    }
+
+    /// Ends a picture's change.
+    fn end(&mut self) {
+        self.flush();
+        self.out.push(b']');
+    }
+
+    /// The JSON list of the pictures' changes.
+    fn finish(mut self) -> Vec<u8> {
+        if self.out.is_empty() {
+            self.out.push(b'[');
+        }
+        self.out.push(b']');
+        self.out
+    }
+
+    /// Writes the pending step.
+    fn flush(&mut self) {
+        match std::mem::take(&mut self.pending) {
+            Pending::Nothing => return,
+            Pending::Skip(n) => {
+                self.comma();
+                self.out
+                    .extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+            }
+            Pending::Adding => self.out.push(b']'),
+        }
+        self.steps = true;
+    }
+
+    fn comma(&mut self) {
+        if self.steps {
+            self.out.push(b',');
+        }
+    }
+
+    fn item(&mut self, item: &Item) {
+        let mut number = itoa::Buffer::new();
+        match *item {
+            Item::Line(n) => self.out.extend_from_slice(number.format(n).as_bytes()),
+            Item::Part(values) => {
+                for (k, value) in values.into_iter().enumerate() {
+                    self.out.push(if k == 0 { b'[' } else { b',' });
+                    self.out.extend_from_slice(number.format(value).as_bytes());
+                }
+                self.out.push(b']');
+            }
+        }
+    }
+}
+
+impl Changes for FramesJson {
+    fn skip(&mut self, n: i64) {
+        match &mut self.pending {
+            Pending::Skip(last) if (*last > 0) == (n > 0) => *last += n,
+            _ => {
+                self.flush();
+                self.pending = Pending::Skip(n);
+            }
+        }
+    }
+
+    fn add(&mut self, items: &[Item]) {
+        let Some((first, rest)) = items.split_first() else {
+            return;
+        };
+        if self.pending == Pending::Adding {
+            self.out.push(b',');
+        } else {
+            self.flush();
+            self.comma();
+            self.out.push(b'[');
+            self.pending = Pending::Adding;
+        }
+        self.item(first);
+        for item in rest {
+            self.out.push(b',');
+            self.item(item);
         }
     }
 }
@@ -254,17 +366,24 @@ pub struct Packed {
 /// (the page's: [`PageWriter::parts`]); games are independent, so any number of threads may pack
 /// them.
 pub fn pack(number: usize, record: &Record, parts: &Arc<SharedParts>) -> Result<Packed, PageError> {
-    let game = page_game(number, record, parts).map_err(|error| PageError::Replay {
+    let (game, frames) = page_game(number, record, parts).map_err(|error| PageError::Replay {
         game: number + 1,
         error,
     })?;
-    // Plain strings and numbers: serialising into memory cannot fail. The pictures' lines
-    // repeat, so gzip shrinks a game severalfold; the browser unpacks it with its own
-    // DecompressionStream. Level 3: on 1,000 four-seat DOUBLE games, 10% less time than the
-    // default level 6 for an 11% larger page (level 1: 15% less time, 53% larger; level 9 took
-    // twice level 6's time for 2.5% less). Writing to a Vec cannot fail.
-    let data = serde_json::to_vec(&game).unwrap_or_default();
-    let mut gzip = GzEncoder::new(Vec::new(), Compression::new(3));
+    // The game's object with its frames written in: `{"frames":[...],` and the rest of the
+    // object after its `{`. Plain strings and numbers: serialising into memory cannot fail.
+    let mut data = b"{\"frames\":".to_vec();
+    data.extend_from_slice(&frames.finish());
+    let rest = serde_json::to_vec(&game).unwrap_or_default();
+    if let Some(fields) = rest.get(1..) {
+        data.push(b',');
+        data.extend_from_slice(fields);
+    }
+    // The pictures' lines repeat, so gzip shrinks a game severalfold; the browser unpacks it
+    // with its own DecompressionStream. Level 3: on 1,000 four-seat DOUBLE games, 10% less time
+    // than the default level 6 for an 11% larger page (level 1: 15% less time, 53% larger; level
+    // 9 took twice level 6's time for 2.5% less). Writing to a Vec cannot fail.
+    let mut gzip = GzEncoder::new(Vec::with_capacity(data.len() / 4), Compression::new(3));
     let _ = gzip.write_all(&data);
     let packed = gzip.finish().unwrap_or_default();
     Ok(Packed {
@@ -286,13 +405,18 @@ impl<W: std::io::Write> PageWriter<W> {
     /// Starts the page, with `report` (HTML) above the game view, shown until a game is picked
     /// (`referee report`; empty for `referee view`).
     pub fn start(mut out: W, report: &str) -> Result<PageWriter<W>, PageError> {
-        let (head, _) = TEMPLATE.split_once("/*DATA*/").unwrap_or((TEMPLATE, ""));
-        out.write_all(head.replace("<!--REPORT-->", report).as_bytes())?;
-        Ok(PageWriter {
+        out.write_all(page_head(report).as_bytes())?;
+        Ok(PageWriter::games_apart(out))
+    }
+
+    /// Starts a page's games alone, for a page whose head is known only once they are written:
+    /// [`PageWriter::finish_apart`] writes the page around them.
+    pub fn games_apart(out: W) -> PageWriter<W> {
+        PageWriter {
             out,
             titles: Vec::new(),
             parts: Arc::default(),
-        })
+        }
     }
 
     /// The parts the page's games share: [`pack`] draws a game's parts there.
@@ -309,6 +433,21 @@ impl<W: std::io::Write> PageWriter<W> {
 
     /// Ends the page with the list of the games; returns the output.
     pub fn finish(mut self) -> Result<W, PageError> {
+        self.out.write_all(self.tail().as_bytes())?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    /// Ends a page whose games were written apart ([`PageWriter::games_apart`]): the output
+    /// (flushed) that took the games, and the page around them.
+    pub fn end_apart(mut self) -> Result<(W, PageAround), PageError> {
+        self.out.flush()?;
+        let tail = self.tail();
+        Ok((self.out, PageAround { tail }))
+    }
+
+    /// The page after its games: the script, the shared parts and the games' titles.
+    fn tail(&self) -> String {
         let (_, tail) = TEMPLATE.split_once("/*DATA*/").unwrap_or(("", ""));
         // Plain strings: serialising cannot fail. The lists go inside a <script>: a name from
         // a stranger's records must not end it (`</script>`), so `<`, `>` and `&` are written as
@@ -323,11 +462,36 @@ impl<W: std::io::Write> PageWriter<W> {
         // The script and the parts (the referee's own drawing) first, so that nothing in a title
         // is taken for a placeholder.
         let tail = (tail.replace("/*DRAWING*/", DRAWING_SCRIPT)).replace("/*PARTS*/", &parts);
-        self.out
-            .write_all(tail.replace("/*TITLES*/", &titles).as_bytes())?;
-        self.out.flush()?;
-        Ok(self.out)
+        tail.replace("/*TITLES*/", &titles)
     }
+}
+
+/// What goes around a page's games written apart ([`PageWriter::end_apart`]).
+pub struct PageAround {
+    tail: String,
+}
+
+impl PageAround {
+    /// Writes the page to `page`: its head with `report` above the game view, the games `games`
+    /// gives back, and its tail.
+    pub fn write(
+        &self,
+        report: &str,
+        games: &mut impl std::io::Read,
+        page: &mut impl std::io::Write,
+    ) -> Result<(), PageError> {
+        page.write_all(page_head(report).as_bytes())?;
+        std::io::copy(games, page)?;
+        page.write_all(self.tail.as_bytes())?;
+        page.flush()?;
+        Ok(())
+    }
+}
+
+/// The page before its games, with `report` above the game view.
+fn page_head(report: &str) -> String {
+    let (head, _) = TEMPLATE.split_once("/*DATA*/").unwrap_or((TEMPLATE, ""));
+    head.replace("<!--REPORT-->", report)
 }
 
 /// The drawing both pages share (the viewer and `referee serve`'s live page): the last move
@@ -648,8 +812,21 @@ mod scene_tests {
             };
             let before: Vec<Item> = before.iter().enumerate().map(item).collect();
             let after: Vec<Item> = after.iter().enumerate().map(item).collect();
-            let changes = delta(&before, &after);
-            proptest::prop_assert_eq!(apply(&before, &changes), after);
+            let mut changes = Vec::new();
+            delta(&before, &after, &mut changes);
+            proptest::prop_assert_eq!(apply(&before, &changes), after.clone());
+            // The page's text of the same changes (there and back), written as they are found,
+            // is serde_json's.
+            let mut back = Vec::new();
+            delta(&after, &before, &mut back);
+            let mut json = FramesJson::default();
+            for (from, to) in [(&before, &after), (&after, &before)] {
+                json.start();
+                delta(from, to, &mut json);
+                json.end();
+            }
+            let expected = serde_json::to_string(&[&changes, &back]).unwrap();
+            proptest::prop_assert_eq!(String::from_utf8(json.finish()).unwrap(), expected);
             // Runs joined: no two steps of a kind in a row.
             for pair in changes.windows(2) {
                 let same = matches!(pair, [Change::Add(_), Change::Add(_)])
@@ -657,6 +834,11 @@ mod scene_tests {
                 proptest::prop_assert!(!same, "{:?}", changes);
             }
         }
+    }
+
+    #[test]
+    fn no_pictures_is_an_empty_list() {
+        assert_eq!(FramesJson::default().finish(), b"[]");
     }
 
     /// Every position of a game of each kind (and of DOUBLE as a seat sees it), rebuilt from the
@@ -689,7 +871,8 @@ mod scene_tests {
                 plies = i;
                 for (scene, shown) in scenes.iter_mut().zip(&mut shown) {
                     *scene = replay.game().scene(viewer, std::mem::take(scene));
-                    let changes = delta(shown, &scene.items);
+                    let mut changes = Vec::new();
+                    delta(shown, &scene.items, &mut changes);
                     *shown = apply(shown, &changes);
                     assert_eq!(*shown, scene.items, "{id} ply {i}");
                     assert_eq!(scene.text(shown), replay.game().svg(viewer), "{id} ply {i}");

@@ -2,41 +2,41 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::records::Record;
+
 use crate::cli::commands::view::write_page;
 use crate::cli::error::{CommandResult, Ended, Error};
 use crate::records::file::read_all;
 use crate::render::report::{SeriesBuilder, report_html};
 use crate::stats::elo::Sprt;
 
-/// The report page for every record of `files` (each game once), written to `output`. The files
-/// are read twice, the statistics first and then the games, so that memory stays bounded.
+/// The report page for every record of `files` (each game once), written to `output`: the files
+/// are read once, the statistics gathered as the games are drawn, and the report written above
+/// them when all are read.
 pub fn run(files: &[PathBuf], output: &Path, sprt: &[String]) -> CommandResult {
     let sprt = Sprt::parse_option(sprt)?;
-    if files.iter().any(|f| f.as_os_str() == "-") {
-        return Err(Error::Usage(
-            "report reads its files twice (the statistics, then the games): give files, not \
-             `-` (standard input can be read once)"
-                .into(),
-        ));
-    }
-    let mut series = SeriesBuilder::default();
-    let count = read_all(files, &mut std::io::sink(), |record| series.add(&record))?;
-    if count == 0 {
-        return Err(Error::Usage("no records to report".into()));
-    }
-    // The run's own test when none is given: its records say which.
-    let sprt = match (sprt, series.recorded_sprt()) {
-        (Some(given), _) => Some(given),
-        (None, Some(words)) => {
-            let words: Vec<String> = words.split_whitespace().map(str::to_owned).collect();
-            Sprt::parse(&words).ok()
+    let read = |each: &mut dyn FnMut(Record)| {
+        let mut series = SeriesBuilder::default();
+        let count = read_all(files, &mut std::io::stderr(), |record| {
+            series.add(&record);
+            each(record);
+        })?;
+        if count == 0 {
+            return Err(Error::Usage("no records to report".into()));
         }
-        (None, None) => None,
+        // The run's own test when none is given: its records say which.
+        let sprt = match (sprt, series.recorded_sprt()) {
+            (Some(given), _) => Some(given),
+            (None, Some(words)) => {
+                let words: Vec<String> = words.split_whitespace().map(str::to_owned).collect();
+                Sprt::parse(&words).ok()
+            }
+            (None, None) => None,
+        };
+        let mut html = report_html(&series.finish(sprt.as_ref()), sprt.as_ref());
+        html.push_str("<p>The games are listed on the left; pick one to replay it.</p>");
+        Ok((count, html))
     };
-    let mut html = report_html(&series.finish(sprt.as_ref()), sprt.as_ref());
-    html.push_str("<p>The games are listed on the left; pick one to replay it.</p>");
-    write_page(output, &html, |each| {
-        read_all(files, &mut std::io::stderr(), each).map_err(Error::from)
-    })?;
+    write_page(output, read)?;
     Ok(Ended::Done)
 }

@@ -1,6 +1,7 @@
 //! `referee view`: one self-contained page that replays the games of record files.
 
 use std::collections::BTreeMap;
+use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, mpsc};
 
@@ -15,26 +16,28 @@ const IN_FLIGHT: usize = 8;
 /// The page for every record of `files` (each game once), written to `output` one game at a time.
 pub fn run(files: &[PathBuf], output: &Path) -> CommandResult {
     let read = |each: &mut dyn FnMut(Record)| {
-        read_all(files, &mut std::io::stderr(), each).map_err(Error::from)
+        let count = read_all(files, &mut std::io::stderr(), each).map_err(Error::from)?;
+        Ok((count, String::new()))
     };
-    write_page(output, "", read).map(|_| Ended::Done)
+    write_page(output, read).map(|_| Ended::Done)
 }
 
-/// Writes the page with `report` above it from the records `read` passes to its argument. Each
-/// core packs games (drawing every position is the work), the page is written in the records'
-/// order, and at most [`IN_FLIGHT`] games wait at a time. The page goes into a temporary file
-/// beside `output`, which replaces `output` only when the page is whole: a record that does not
-/// replay leaves no half page behind.
+/// Writes the page from the records `read` passes to its argument, with the HTML it returns
+/// (with the count of records) above the games: a report of the records can be built in the same
+/// pass. Each core packs games (drawing every position is the work), the page is written in the
+/// records' order, and at most [`IN_FLIGHT`] games wait at a time. The games go into a temporary
+/// file, and then the page, with its head, into another beside `output`, which replaces `output`
+/// only when the page is whole: a record that does not replay leaves no half page behind.
 pub fn write_page(
     output: &Path,
-    report: &str,
-    read: impl FnOnce(&mut dyn FnMut(Record)) -> Result<usize, Error> + Send,
+    read: impl FnOnce(&mut dyn FnMut(Record)) -> Result<(usize, String), Error> + Send,
 ) -> Result<usize, Error> {
     let dir = (output.parent())
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let file = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::write(output, e))?;
-    let mut writer = PageWriter::start(std::io::BufWriter::new(file), report)?;
+    // Unnamed: gone when closed, whatever happens.
+    let games = tempfile::tempfile_in(dir).map_err(|e| Error::write(output, e))?;
+    let mut writer = PageWriter::games_apart(std::io::BufWriter::new(games));
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (records, to_pack) = mpsc::sync_channel::<(usize, Record)>(IN_FLIGHT);
     let (packed_games, packed) =
@@ -95,12 +98,28 @@ pub fn write_page(
             .unwrap_or_else(|_| Err(Error::Usage("the reader failed".into())));
         (count, failed)
     });
-    let count = count?;
+    let (count, report) = count?;
     written?;
     if count == 0 {
         return Err(Error::Usage("no records to show".into()));
     }
-    let file = (writer.finish()?.into_inner()).map_err(|e| Error::write(output, e.into_error()))?;
+    let write_error = |e: PageError| match e {
+        PageError::Write(e) => Error::write(output, e),
+        other => Error::from(other),
+    };
+    let (games, around) = writer.end_apart().map_err(write_error)?;
+    let mut games = games.get_ref();
+    games
+        .seek(SeekFrom::Start(0))
+        .map_err(|e| Error::write(output, e))?;
+    let file = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::write(output, e))?;
+    let mut page = std::io::BufWriter::new(file);
+    around
+        .write(&report, &mut games, &mut page)
+        .map_err(write_error)?;
+    let file = page
+        .into_inner()
+        .map_err(|e| Error::write(output, e.into_error()))?;
     file.persist(output)
         .map_err(|e| Error::write(output, e.error))?;
     Ok(count)
