@@ -484,6 +484,28 @@ impl Double {
     }
 
     /// The seat's legal actions, one per distinct string.
+    /// Whether `mv` is one of [`Double::actions`], found without listing them (a record's replay
+    /// asks once a ply).
+    fn is_action(&self, mv: &Move) -> bool {
+        let seat = self.to_move;
+        let obligation = self.obliged.contains(&true);
+        match *mv {
+            Move::Cover { side, card, turned } => {
+                (!obligation || self.obliged[side.index()])
+                    && self.ways(seat, side, true).contains(&(card, turned))
+            }
+            Move::Single { side, card, turned } => {
+                !obligation
+                    && !self.can_double(seat, Side::Left)
+                    && !self.can_double(seat, Side::Right)
+                    && self.ways(seat, side, false).contains(&(card, turned))
+            }
+            Move::TakeCard => !obligation && !self.played_this_turn,
+            Move::Stop => !obligation && self.covers_this_turn > 0,
+            _ => false,
+        }
+    }
+
     fn actions(&self) -> Vec<Move> {
         let seat = self.to_move;
         let mut out = Vec::new();
@@ -812,7 +834,7 @@ impl Game for Double {
                 )),
             };
         }
-        if self.actions().contains(mv) {
+        if self.is_action(mv) {
             return Ok(());
         }
         let seat = usize::from(self.to_move);
@@ -1000,6 +1022,48 @@ impl Game for Double {
 mod tests {
     use super::cards::CARDS;
     use super::*;
+
+    /// `check` tells a seat's move without listing the seat's moves: it accepts one exactly when
+    /// the list has it (every card either way round on either end, single and double, drawing
+    /// and stopping, at every seat's turn of three played matches).
+    #[test]
+    fn a_seat_move_is_accepted_exactly_when_it_is_listed() {
+        let mut turns = 0;
+        for (seats, seed) in [(2, 4), (4, 6), (5, 9)] {
+            let setup = Setup {
+                seats: Some(seats),
+                seed,
+                ..Setup::default()
+            };
+            let mut game = Double::new(&setup).unwrap();
+            for step in 0..3000usize {
+                let Some(actor) = game.to_move() else {
+                    break;
+                };
+                if actor != Actor::Chance {
+                    turns += 1;
+                    let listed = game.actions();
+                    let mut candidates = vec![Move::TakeCard, Move::Stop];
+                    for card in (0..DECK as u8).map(Card) {
+                        for side in [Side::Left, Side::Right] {
+                            for turned in [false, true] {
+                                candidates.push(Move::Cover { side, card, turned });
+                                candidates.push(Move::Single { side, card, turned });
+                            }
+                        }
+                    }
+                    for mv in candidates {
+                        assert_eq!(game.is_action(&mv), listed.contains(&mv), "{mv}");
+                    }
+                }
+                let mut moves = Vec::new();
+                game.legal_moves(&mut moves);
+                let mv = moves[step.wrapping_mul(7919) % moves.len()];
+                game.play_unchecked(&mv);
+            }
+        }
+        assert!(turns > 200, "{turns} turns");
+    }
 
     /// `check` tells a card dealt or drawn without listing the chance moves: it accepts one
     /// exactly when the list has it (every seat, every card, each kind, at every chance node of
