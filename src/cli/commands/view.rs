@@ -8,7 +8,7 @@ use std::sync::{Mutex, mpsc};
 use crate::cli::error::{CommandResult, Ended, Error};
 use crate::records::Record;
 use crate::records::file::read_all;
-use crate::render::viewer::{Packed, PageError, PageWriter, pack};
+use crate::render::viewer::{Packed, Packer, PageError, PageWriter};
 
 /// Games read ahead of the page being written: what bounds memory beside the largest game.
 const IN_FLIGHT: usize = 8;
@@ -54,13 +54,14 @@ pub fn write_page(
         for _ in 0..workers {
             let (to_pack, packed_games, parts) = (&to_pack, packed_games.clone(), &parts);
             scope.spawn(move || {
+                let mut packer = Packer::default();
                 loop {
                     let next = to_pack.lock().map(|r| r.recv());
                     let Ok(Ok((number, record))) = next else {
                         break;
                     };
                     if packed_games
-                        .send((number, pack(number, &record, parts)))
+                        .send((number, packer.pack(number, &record, parts)))
                         .is_err()
                     {
                         break;

@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::cli::error::{CommandResult, Ended, Error};
-use crate::render::viewer::{PageWriter, pack};
+use crate::render::viewer::{Packer, PageWriter};
 use crate::stats::elo::Sprt;
 use http::Reply;
 pub use watch::Files;
@@ -162,7 +162,7 @@ fn answer(watch: &Watch, page: &Arc<Vec<u8>>, path: &str, query: &str) -> Reply 
 /// The replay viewer of one finished game.
 fn viewer_page(number: usize, record: &crate::records::Record) -> Reply {
     let page = PageWriter::start(Vec::new(), "").and_then(|mut writer| {
-        writer.write(pack(number - 1, record, &writer.parts())?)?;
+        writer.write(Packer::default().pack(number - 1, record, &writer.parts())?)?;
         writer.finish()
     });
     match page {
