@@ -219,6 +219,22 @@ fn the_viewer_steps_through_every_game_in_chromium() {
             assert!(!placed.is_empty(), "game {game}: no {name}");
             assert_eq!(placed, attributes(&svg, name), "game {game}: {name}");
         }
+        // And every text (a label the page carries short and its script writes out) where and
+        // as `render` writes it (a quote in a text is written back unescaped by the browser).
+        let labels = |text: &str| -> Vec<String> {
+            text.split("<text ")
+                .skip(1)
+                .map(|rest| rest[..rest.find("</text>").unwrap()].replace("&quot;", "\""))
+                .collect()
+        };
+        assert!(!labels(board).is_empty(), "game {game}: no labels");
+        assert_eq!(labels(board), labels(&svg), "game {game}: labels");
+        let sizes = attributes(board, "font-size");
+        assert_eq!(
+            sizes,
+            attributes(&svg, "font-size"),
+            "game {game}: font sizes"
+        );
         // The search bots' evaluations: a curve per seat, and what each said beside its moves.
         let evals =
             &dom[dom.find(r#"<div id="evals""#).unwrap()..dom.find(r#"<div id="moves""#).unwrap()];

@@ -132,7 +132,7 @@ impl Scene {
         let lines: Vec<String> = items
             .iter()
             .map(|item| match *item {
-                Item::Line(n) => listed(n.into()).unwrap_or_default().to_owned(),
+                Item::Line(n) => line_text(listed(n.into()).unwrap_or_default()).into_owned(),
                 Item::Part([n, x, y, mark]) => {
                     let mut text = String::from("<g");
                     if let Some(mark) = listed(mark) {
@@ -150,6 +150,34 @@ impl Scene {
             })
             .collect();
         lines.join("\n")
+    }
+}
+
+/// What starts a label's line in a scene: `\u{1}X Y SIZE TEXT` (the text escaped), which the
+/// page's script and [`Scene::text`] write out as the `<text>` element [`Svg::label`] writes
+/// outside a scene. Three fifths of a DOUBLE game's data were that element's same attributes.
+const LABEL: char = '\u{1}';
+
+/// A label's element from its fields `X Y SIZE TEXT` (see [`LABEL`]).
+struct Label<'a>(&'a str);
+
+impl Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut fields = self.0.splitn(4, ' ');
+        let mut next = || fields.next().unwrap_or_default();
+        let (x, y, size, text) = (next(), next(), next(), next());
+        write!(
+            f,
+            "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\" fill=\"#222\" dominant-baseline=\"central\">{text}</text>"
+        )
+    }
+}
+
+/// A scene's line as the picture has it: a label's written out, any other as it is.
+fn line_text(line: &str) -> std::borrow::Cow<'_, str> {
+    match line.strip_prefix(LABEL) {
+        Some(fields) => Label(fields).to_string().into(),
+        None => line.into(),
     }
 }
 
@@ -369,14 +397,16 @@ impl Svg {
 
     /// Left-aligned text from (`x`, `y`).
     pub fn label(&mut self, x: f64, y: f64, size: f64, text: &str) {
-        let _ = write!(
-            self.text,
-            "\n<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#222\" dominant-baseline=\"central\">{}</text>",
+        let (x, y, size, text) = (
             Tenths::from(x),
             Tenths::from(y),
             size.round() as i64,
-            escape(text)
+            escape(text),
         );
+        let _ = match self.scene {
+            Some(_) => write!(self.text, "{LABEL}{x} {y} {size} {text}"),
+            None => write!(self.text, "\n{}", Label(&format!("{x} {y} {size} {text}"))),
+        };
         self.line_done();
     }
 

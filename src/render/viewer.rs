@@ -630,7 +630,14 @@ const $ = (id) => document.getElementById(id);
 function pictures(changes, list) {
   const tenths = (t) => (t < 0 ? "-" : "") + Math.floor(Math.abs(t) / 10) + "." + Math.abs(t) % 10;
   const part = (n) => n < 0 ? parts[-1 - n] : list[n];
-  const text = (item) => typeof item === "number" ? list[item] :
+  // A label's line is "\u0001X Y SIZE TEXT", written out as Svg::label writes it.
+  const line = (s) => {
+    if (s.charCodeAt(0) !== 1) return s;
+    const a = s.indexOf(" "), b = s.indexOf(" ", a + 1), c = s.indexOf(" ", b + 1);
+    return '<text x="' + s.slice(1, a) + '" y="' + s.slice(a + 1, b) + '" font-size="' +
+      s.slice(b + 1, c) + '" fill="#222" dominant-baseline="central">' + s.slice(c + 1) + "</text>";
+  };
+  const text = (item) => typeof item === "number" ? line(list[item]) :
     "<g" + (item[3] >= 0 ? ' data-mark="' + list[item[3]] + '"' : "") +
     ' transform="translate(' + tenths(item[1]) + " " + tenths(item[2]) + ')">' + part(item[0]) + "</g>";
   let items = [];
