@@ -96,11 +96,25 @@ impl Engine {
     }
 
     /// Asks the engine to quit, then kills its process group whatever it did.
-    pub fn quit(mut self) {
-        if !self.is_dead() && self.send("quit").is_ok() {
-            let _ = self.settle(Instant::now() + QUIT_GRACE);
+    pub fn quit(self) {
+        Engine::quit_all(vec![self]);
+    }
+
+    /// Asks every engine to quit, and then waits for their answers (all within one grace
+    /// period: they end side by side, not one after another) and kills their process groups
+    /// whatever they did.
+    pub fn quit_all(mut engines: Vec<Engine>) {
+        let asked: Vec<bool> = engines
+            .iter_mut()
+            .map(|engine| !engine.is_dead() && engine.send("quit").is_ok())
+            .collect();
+        let deadline = Instant::now() + QUIT_GRACE;
+        for (mut engine, asked) in engines.into_iter().zip(asked) {
+            if asked {
+                let _ = engine.settle(deadline);
+            }
+            // Dropping kills the group: it also takes any children the engine left behind.
         }
-        // Dropping kills the group: it also takes any children the engine left behind.
     }
 
     /// Kills the engine's process group and reaps it and the orphans it left; later commands fail

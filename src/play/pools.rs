@@ -2,8 +2,8 @@
 //! reused by the next game that may use them.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::engine::sandbox::Sandbox;
@@ -76,7 +76,7 @@ impl Pools {
         let idle = {
             let mut idle = self.idle[spec]
                 .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                .unwrap_or_else(PoisonError::into_inner);
             let fits = |p: &Pooled| {
                 p.engine.cpu() == cpu && !(self.fresh_per_group && p.groups.contains(&group))
             };
@@ -158,7 +158,7 @@ impl Pools {
         }
         self.idle[spec]
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .unwrap_or_else(PoisonError::into_inner)
             .push(pooled);
     }
 }
@@ -186,12 +186,11 @@ fn sandbox_of(config: &MatchConfig) -> Result<Sandbox, MatchError> {
 
 /// Asks every idle engine to quit (and kills it).
 pub(super) fn quit_idle(pools: Pools) {
-    for pool in pools.idle {
-        for pooled in pool
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-        {
-            pooled.engine.quit();
-        }
-    }
+    let engines = pools
+        .idle
+        .into_iter()
+        .flat_map(|pool| pool.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .map(|pooled| pooled.engine)
+        .collect();
+    Engine::quit_all(engines);
 }

@@ -3,7 +3,7 @@
 //! holds only results.
 
 use std::cell::Cell;
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 
 /// The progress of one run.
 pub struct Progress {
@@ -41,7 +41,12 @@ impl Progress {
                 bar.set_message(status.to_owned());
                 bar.inc(1);
             }
-            None => eprintln!("{}/{} games done, {status}", self.done.get(), self.total),
+            None => {
+                // One write a line (stderr is unbuffered: `eprintln!` wrote each piece apart,
+                // ten writes a game, which another writer's line could come between).
+                let line = format!("{}/{} games done, {status}\n", self.done.get(), self.total);
+                let _ = io::stderr().write_all(line.as_bytes());
+            }
         }
     }
 
