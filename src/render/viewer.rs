@@ -447,7 +447,7 @@ impl<W: std::io::Write> PageWriter<W> {
     }
 
     /// Starts a page's games alone, for a page whose head is known only once they are written:
-    /// [`PageWriter::finish_apart`] writes the page around them.
+    /// [`PageWriter::end_apart`] gives what goes around them.
     pub fn games_apart(out: W) -> PageWriter<W> {
         PageWriter {
             out,
@@ -456,12 +456,12 @@ impl<W: std::io::Write> PageWriter<W> {
         }
     }
 
-    /// The parts the page's games share: [`pack`] draws a game's parts there.
+    /// The parts the page's games share: [`Packer::pack`] draws a game's parts there.
     pub fn parts(&self) -> Arc<SharedParts> {
         Arc::clone(&self.parts)
     }
 
-    /// Adds the next game, packed by [`pack`] (on any thread) with its number.
+    /// Adds the next game, packed by [`Packer::pack`] (on any thread) with its number.
     pub fn write(&mut self, packed: Packed) -> Result<(), PageError> {
         writeln!(self.out, "{}", packed.data)?;
         self.titles.push((packed.title, packed.result));
