@@ -283,7 +283,7 @@ pub enum Command {
     ///
     /// Example: referee report sprt.jsonl --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -o report.html
     Report {
-        /// Record files.
+        /// Record files (`-` for standard input, read as `.jsonl`); read once.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The HTML file to write.
