@@ -1023,13 +1023,10 @@ mod tests {
     use super::cards::CARDS;
     use super::*;
 
-    /// `check` tells a seat's move without listing the seat's moves: it accepts one exactly when
-    /// the list has it (every card either way round on either end, single and double, drawing
-    /// and stopping, at every seat's turn of three played matches).
-    #[test]
-    fn a_seat_move_is_accepted_exactly_when_it_is_listed() {
-        let mut turns = 0;
-        for (seats, seed) in [(2, 4), (4, 6), (5, 9)] {
+    /// Calls `visit` at every position of matches of these seat counts and seeds, played by a
+    /// fixed choice among the legal moves (at most 3,000 plies each).
+    fn each_position(matches: &[(usize, u64)], mut visit: impl FnMut(&Double)) {
+        for &(seats, seed) in matches {
             let setup = Setup {
                 seats: Some(seats),
                 seed,
@@ -1037,31 +1034,43 @@ mod tests {
             };
             let mut game = Double::new(&setup).unwrap();
             for step in 0..3000usize {
-                let Some(actor) = game.to_move() else {
+                if game.to_move().is_none() {
                     break;
-                };
-                if actor != Actor::Chance {
-                    turns += 1;
-                    let listed = game.actions();
-                    let mut candidates = vec![Move::TakeCard, Move::Stop];
-                    for card in (0..DECK as u8).map(Card) {
-                        for side in [Side::Left, Side::Right] {
-                            for turned in [false, true] {
-                                candidates.push(Move::Cover { side, card, turned });
-                                candidates.push(Move::Single { side, card, turned });
-                            }
-                        }
-                    }
-                    for mv in candidates {
-                        assert_eq!(game.is_action(&mv), listed.contains(&mv), "{mv}");
-                    }
                 }
+                visit(&game);
                 let mut moves = Vec::new();
                 game.legal_moves(&mut moves);
                 let mv = moves[step.wrapping_mul(7919) % moves.len()];
                 game.play_unchecked(&mv);
             }
         }
+    }
+
+    /// `check` tells a seat's move without listing the seat's moves: it accepts one exactly when
+    /// the list has it (every card either way round on either end, single and double, drawing
+    /// and stopping, at every seat's turn of three played matches).
+    #[test]
+    fn a_seat_move_is_accepted_exactly_when_it_is_listed() {
+        let mut turns = 0;
+        each_position(&[(2, 4), (4, 6), (5, 9)], |game| {
+            if game.to_move() == Some(Actor::Chance) {
+                return;
+            }
+            turns += 1;
+            let listed = game.actions();
+            let mut candidates = vec![Move::TakeCard, Move::Stop];
+            for card in (0..DECK as u8).map(Card) {
+                for side in [Side::Left, Side::Right] {
+                    for turned in [false, true] {
+                        candidates.push(Move::Cover { side, card, turned });
+                        candidates.push(Move::Single { side, card, turned });
+                    }
+                }
+            }
+            for mv in candidates {
+                assert_eq!(game.is_action(&mv), listed.contains(&mv), "{mv}");
+            }
+        });
         assert!(turns > 200, "{turns} turns");
     }
 
@@ -1071,38 +1080,24 @@ mod tests {
     #[test]
     fn a_chance_move_is_accepted_exactly_when_it_is_listed() {
         let mut nodes = 0;
-        for (seats, seed) in [(2, 3), (3, 5), (6, 8)] {
-            let setup = Setup {
-                seats: Some(seats),
-                seed,
-                ..Setup::default()
-            };
-            let mut game = Double::new(&setup).unwrap();
-            for step in 0..3000usize {
-                let Some(actor) = game.to_move() else {
-                    break;
-                };
-                if actor == Actor::Chance {
-                    nodes += 1;
-                    let listed = game.chance_moves();
-                    for card in (0..DECK as u8).map(Card) {
-                        for seat in 0..seats as u8 {
-                            for mv in [
-                                Move::Deal { seat, card },
-                                Move::Draw { seat, card },
-                                Move::Start { card },
-                            ] {
-                                assert_eq!(game.check(&mv).is_ok(), listed.contains(&mv), "{mv}");
-                            }
-                        }
+        each_position(&[(2, 3), (3, 5), (6, 8)], |game| {
+            if game.to_move() != Some(Actor::Chance) {
+                return;
+            }
+            nodes += 1;
+            let listed = game.chance_moves();
+            for card in (0..DECK as u8).map(Card) {
+                for seat in 0..game.seats() as u8 {
+                    for mv in [
+                        Move::Deal { seat, card },
+                        Move::Draw { seat, card },
+                        Move::Start { card },
+                    ] {
+                        assert_eq!(game.check(&mv).is_ok(), listed.contains(&mv), "{mv}");
                     }
                 }
-                let mut moves = Vec::new();
-                game.legal_moves(&mut moves);
-                let mv = moves[step.wrapping_mul(7919) % moves.len()];
-                game.play_unchecked(&mv);
             }
-        }
+        });
         assert!(nodes > 200, "{nodes} chance nodes");
     }
 
