@@ -432,14 +432,13 @@ fn parse_cell(text: &str, whole: &str) -> Result<Cell, ParseMoveError> {
     let [letter, digit] = bytes else {
         return Err(fail(format!("`{text}` is not a cell")));
     };
-    let x = letter.to_ascii_uppercase().wrapping_sub(b'A');
-    let y = digit.wrapping_sub(b'1');
     if !letter.is_ascii_alphabetic() || !digit.is_ascii_digit() {
         return Err(fail(format!(
             "`{text}` is not a cell (a column A-K and a row 1-5)"
         )));
     }
-    Cell::new(x, y).ok_or_else(|| fail(format!("{} is not on the board", text.to_uppercase())))
+    quick_cell(*letter, *digit)
+        .ok_or_else(|| fail(format!("{} is not on the board", text.to_uppercase())))
 }
 
 /// What stands on a cell.

@@ -2,10 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::records::Record;
-
 use crate::cli::commands::view::write_page;
 use crate::cli::error::{CommandResult, Ended, Error};
+use crate::records::Record;
 use crate::records::file::read_all;
 use crate::render::report::{SeriesBuilder, report_html};
 use crate::stats::elo::Sprt;

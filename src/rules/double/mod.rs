@@ -252,11 +252,16 @@ impl Double {
         self.quiet_turns = 0;
     }
 
+    /// The stock's cards not under it, as bits.
+    fn stock_top(&self) -> u128 {
+        let under: u128 = self.under.iter().map(|c| c.bit()).fold(0, |a, b| a | b);
+        self.stock & !under
+    }
+
     /// Cards that may leave the stock now: those not under it, or the first one under it when
     /// nothing else is left.
     pub(crate) fn drawable(&self) -> Vec<Card> {
-        let under: u128 = self.under.iter().map(|c| c.bit()).fold(0, |a, b| a | b);
-        let top = self.stock & !under;
+        let top = self.stock_top();
         if top != 0 {
             (0..DECK as u8)
                 .map(Card)
@@ -270,11 +275,9 @@ impl Double {
     /// Whether `card` is one of [`Double::drawable`] (without listing them: a record's replay
     /// asks once a card dealt or drawn).
     fn may_draw(&self, card: Card) -> bool {
-        let under: u128 = self.under.iter().map(|c| c.bit()).fold(0, |a, b| a | b);
-        let top = self.stock & !under;
-        match top {
+        match self.stock_top() {
             0 => self.under.front() == Some(&card),
-            _ => top & card.bit() != 0,
+            top => top & card.bit() != 0,
         }
     }
 
@@ -483,7 +486,6 @@ impl Double {
         }
     }
 
-    /// The seat's legal actions, one per distinct string.
     /// Whether `mv` is one of [`Double::actions`], found without listing them (a record's replay
     /// asks once a ply).
     fn is_action(&self, mv: &Move) -> bool {
@@ -506,6 +508,7 @@ impl Double {
         }
     }
 
+    /// The seat's legal actions, one per distinct string.
     fn actions(&self) -> Vec<Move> {
         let seat = self.to_move;
         let mut out = Vec::new();
