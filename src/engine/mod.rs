@@ -11,6 +11,7 @@ mod pipes;
 pub mod process;
 pub mod sandbox;
 pub mod seccomp;
+mod spawn;
 mod start;
 mod talk;
 pub mod transcript;

@@ -4,8 +4,6 @@
 
 use std::io;
 use std::os::fd::RawFd;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -17,6 +15,7 @@ use nix::unistd::Pid;
 
 use crate::engine::cgroup;
 use crate::engine::limits::Limits;
+use crate::engine::spawn::{Launch, Spawned, spawn};
 
 /// The running engines' process groups.
 struct Registry {
@@ -33,7 +32,10 @@ fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-type Request = (Command, Sender<io::Result<Child>>);
+/// What a process runs before its exec (see [`spawn`]).
+type Setup = Box<dyn FnMut() -> io::Result<()> + Send>;
+
+type Request = (Launch, Setup, Sender<io::Result<Spawned>>);
 
 /// The threads every engine is started from. A parent-death signal is sent when the *thread*
 /// that started a process ends, not the process; engines outlive the game threads that use them,
@@ -56,10 +58,10 @@ fn spawner() -> &'static Sender<Request> {
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
                         .recv();
-                    let Ok((mut command, reply)) = next else {
+                    let Ok((launch, mut setup, reply)) = next else {
                         break;
                     };
-                    let _ = reply.send(start_now(&mut command));
+                    let _ = reply.send(start_now(&launch, &mut setup));
                 }
             });
         }
@@ -72,27 +74,27 @@ fn stopping_error() -> io::Error {
     io::Error::new(io::ErrorKind::Interrupted, "the referee is stopping")
 }
 
-/// Starts `command` (which must ask for its own process group) unless the referee is stopping,
-/// and lists its group. The stop is looked at again, with the registry locked, once the process
+/// Starts `launch` (whose `setup` must make its own process group) unless the referee is
+/// stopping, and lists its group. The stop is looked at again, with the registry locked, once the process
 /// is started: a stop either lists it to kill (it came after), or is seen here and the process
 /// killed at once (it came while the process started), so nothing started outlives a stop.
-fn start_now(command: &mut Command) -> io::Result<Child> {
+fn start_now(launch: &Launch, setup: &mut Setup) -> io::Result<Spawned> {
     let stopping = || STOPPING.load(Ordering::SeqCst) || DRAINING.load(Ordering::SeqCst);
     if stopping() {
         return Err(stopping_error());
     }
-    let mut child = command.spawn()?;
-    let group = i32::try_from(child.id()).expect("process ids fit i32");
+    let mut spawned = spawn(launch, setup)?;
+    let group = i32::try_from(spawned.process.id()).expect("process ids fit i32");
     let mut registry = registry();
     if stopping() {
         drop(registry);
         let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
-        let _ = child.kill();
-        let _ = child.wait();
+        spawned.process.kill();
+        let _ = spawned.process.wait();
         return Err(stopping_error());
     }
     registry.groups.push(group);
-    Ok(child)
+    Ok(spawned)
 }
 
 /// How an engine process starts, besides its command.
@@ -119,7 +121,7 @@ pub struct Start {
 ///
 /// The human seat (`terminal`) stays in the referee's session and process group instead, so that
 /// it may read the terminal the referee was started from.
-pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
+pub fn start(launch: Launch, how: Start) -> io::Result<Spawned> {
     let referee = nix::unistd::getpid();
     let Start {
         limits,
@@ -130,61 +132,64 @@ pub fn start(mut command: Command, how: Start) -> io::Result<Child> {
         cpu,
     } = how;
     let cpus = cpu.map(only_cpu).transpose()?;
-    // SAFETY: the closure runs in the forked child before exec and makes only async-signal-safe
-    // system calls (setsid, close_range or fcntl, dup2, write, setgroups, setgid, setuid,
-    // setrlimit, prctl, getppid, sched_setaffinity);
-    // it allocates nothing and takes no lock.
-    unsafe {
-        command.pre_exec(move || {
-            if !terminal {
-                nix::unistd::setsid()?;
+    // Runs in the child before its exec, sharing the referee's memory (see `spawn`): system
+    // calls only (setsid, close_range or fcntl, dup2, write, setgroups, setgid, setuid,
+    // setrlimit, prctl, getppid, sched_setaffinity), no allocation, no lock; the user changes
+    // are raw system calls, since glibc's would signal the referee's threads.
+    let setup: Setup = Box::new(move || {
+        if !terminal {
+            nix::unistd::setsid()?;
+        }
+        // Nothing the referee holds or inherited (another engine's pipe, the run's files,
+        // a descriptor its own caller left open) reaches the engine: every descriptor past
+        // stderr closes at exec, but those handed over just below.
+        close_from_at_exec(3);
+        for &(fd, to) in &fds {
+            // SAFETY: dup2 takes plain integers.
+            if unsafe { nix::libc::dup2(fd, to) } < 0 {
+                return Err(io::Error::last_os_error());
             }
-            // Nothing the referee holds or inherited (another engine's pipe, the run's files,
-            // a descriptor its own caller left open) reaches the engine: every descriptor past
-            // stderr closes at exec, but those handed over just below.
-            close_from_at_exec(3);
-            for &(fd, to) in &fds {
-                if nix::libc::dup2(fd, to) < 0 {
-                    return Err(io::Error::last_os_error());
-                }
+        }
+        // Before the change of user: the cgroup is the referee's to move processes into.
+        if let Some(procs) = cgroup {
+            cgroup::join(procs)?;
+        }
+        if let Some((uid, gid)) = user {
+            // The referee's supplementary groups (root's) must not stay with the engine.
+            // SAFETY: plain system calls on integers and a null list.
+            let changed = unsafe {
+                use nix::libc::{SYS_setgid, SYS_setgroups, SYS_setuid, syscall};
+                syscall(SYS_setgroups, 0, std::ptr::null::<nix::libc::gid_t>()) == 0
+                    && syscall(SYS_setgid, gid) == 0
+                    && syscall(SYS_setuid, uid) == 0
+            };
+            if !changed {
+                return Err(io::Error::last_os_error());
             }
-            // Before the change of user: the cgroup is the referee's to move processes into.
-            if let Some(procs) = cgroup {
-                cgroup::join(procs)?;
-            }
-            if let Some((uid, gid)) = user {
-                // The referee's supplementary groups (root's) must not stay with the engine.
-                if nix::libc::setgroups(0, std::ptr::null()) < 0
-                    || nix::libc::setgid(gid) < 0
-                    || nix::libc::setuid(uid) < 0
-                {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            limits.apply()?;
-            if let Some(cpus) = &cpus {
-                nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), cpus)?;
-            }
-            // After the change of user, which clears the parent-death signal.
-            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
-            // The referee may have died between the fork and the prctl: then no signal comes.
-            if nix::unistd::getppid() != referee {
-                return Err(io::Error::other("the referee is gone"));
-            }
-            Ok(())
-        });
-    }
+        }
+        limits.apply()?;
+        if let Some(cpus) = &cpus {
+            nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), cpus)?;
+        }
+        // After the change of user, which clears the parent-death signal.
+        nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+        // The referee may have died between the clone and the prctl: then no signal comes.
+        if nix::unistd::getppid() != referee {
+            return Err(io::Error::from_raw_os_error(nix::libc::ESRCH));
+        }
+        Ok(())
+    });
     let (reply, answer) = mpsc::channel();
     spawner()
-        .send((command, reply))
+        .send((launch, setup, reply))
         .map_err(|_| io::Error::other("the engine starter thread is gone"))?;
     answer
         .recv()
         .map_err(|_| io::Error::other("the engine starter thread is gone"))?
 }
 
-/// Marks every descriptor from `first` on close-on-exec (not closed now: the spawning library's
-/// own error pipe must live until the exec). Async-signal-safe: system calls only.
+/// Marks every descriptor from `first` on close-on-exec (the child's copies of the referee's ends
+/// of its pipes among them). System calls only.
 fn close_from_at_exec(first: u32) {
     // SAFETY: close_range takes plain integers and touches no memory.
     let marked = unsafe {

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::time::Duration;
 
 use nix::unistd::Pid;
@@ -15,6 +15,7 @@ use crate::engine::command::{EngineCommand, EngineError};
 use crate::engine::pipes::LineBuffer;
 use crate::engine::process;
 use crate::engine::sandbox::{Sandbox, SandboxedEngine};
+use crate::engine::spawn::{Launch, Process};
 use crate::engine::talk::Engine;
 use crate::engine::transcript::Transcript;
 
@@ -66,19 +67,16 @@ impl Engine {
             Some(_) => crate::engine::sandbox::run_as(command.user),
             None => command.user,
         };
-        let mut cmd = match sandboxed {
-            Some(sandboxed) => sandboxed_command(command, &words, sandboxed, user, &mut passed)
-                .map_err(spawn_error)?,
+        let mut launch = match sandboxed {
+            Some(sandboxed) => sandboxed_command(command, &words, sandboxed, user, &mut passed),
             None => plain_command(command, &words),
-        };
-        cmd.stderr(Stdio::piped());
+        }
+        .map_err(spawn_error)?;
         let terminal_pipes = match command.terminal {
             true => Some(terminal_pipes(&mut passed).map_err(spawn_error)?),
-            false => {
-                cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
-                None
-            }
+            false => None,
         };
+        launch.piped = terminal_pipes.is_none();
         // A contained engine (a sandbox, a user or a limit: a stranger's) runs in a cgroup of its
         // own where the machine gives one (see `cgroup::describe`, which the run announces). An
         // engine its owner runs as it is gets none: the kernel's accounting for every cgroup
@@ -100,49 +98,47 @@ impl Engine {
             cgroup: cgroup.as_ref().map(EngineCgroup::procs_fd),
             cpu: command.cpu,
         };
-        let started = process::start(cmd, how);
+        let started = process::start(launch, how);
         // The process holds its own copies now.
         drop(passed);
-        let child = started.map_err(|e| start_error(command, sandboxed.is_some(), e))?;
+        let spawned = started.map_err(|e| start_error(command, sandboxed.is_some(), e))?;
         let sandboxed = sandboxed.is_some();
+        let pipes = match terminal_pipes {
+            Some((to_engine, from_engine)) => (Some(to_engine), Some(from_engine)),
+            None => (spawned.stdin, spawned.stdout),
+        };
         Engine::of(
             command,
-            child,
+            spawned.process,
+            (pipes, spawned.stderr),
             sandboxed,
             cgroup,
-            terminal_pipes,
             transcript,
         )
         .map_err(spawn_error)
     }
 
-    /// The engine whose process `child` runs `command` (`sandboxed` under bubblewrap), its pipes
-    /// made non-blocking: its own, or the human seat's `terminal_pipes`.
+    /// The engine whose process `child` runs `command` (`sandboxed` under bubblewrap), with the
+    /// ends of its input, output and stderr (the human seat's protocol pipes for input and
+    /// output), which are made non-blocking.
     fn of(
         command: &EngineCommand,
-        mut child: Child,
+        child: Process,
+        ((stdin, stdout), stderr): (Pipes, OwnedFd),
         sandboxed: bool,
         cgroup: Option<EngineCgroup>,
-        terminal_pipes: Option<(OwnedFd, OwnedFd)>,
         log: Option<Transcript>,
     ) -> io::Result<Engine> {
         let pid = i32::try_from(child.id()).expect("process ids fit i32");
-        let pidfd = rustix::process::pidfd_open(
-            rustix::process::Pid::from_child(&child),
-            rustix::process::PidfdFlags::empty(),
-        )
-        .ok();
-        let (stdin, stdout) = match terminal_pipes {
-            Some((to_engine, from_engine)) => (
-                Some(ChildStdin::from(to_engine)),
-                Some(ChildStdout::from(from_engine)),
-            ),
-            None => (child.stdin.take(), child.stdout.take()),
-        };
+        let pidfd = rustix::process::Pid::from_raw(pid).and_then(|p| {
+            rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok()
+        });
+        let stdin = stdin.map(ChildStdin::from);
+        let stdout = stdout.map(ChildStdout::from);
         let stdout_blocking = stdout
             .as_ref()
             .and_then(|out| super::fuse::reopen(out.as_fd()));
-        let stderr = child.stderr.take();
+        let stderr = Some(ChildStderr::from(stderr));
         let engine = Engine {
             name: command.name.clone(),
             child,
@@ -210,14 +206,16 @@ fn start_error(command: &EngineCommand, sandboxed: bool, error: io::Error) -> En
     }
 }
 
+/// The engine's ends of its input and output pipes, when it has them.
+type Pipes = (Option<OwnedFd>, Option<OwnedFd>);
+
 /// The command that runs `words` (the engine's command line) as it is, in the engine's directory.
-fn plain_command(command: &EngineCommand, words: &[String]) -> Command {
-    let mut cmd = Command::new(&words[0]);
-    cmd.args(&words[1..]);
-    if let Some(dir) = &command.dir {
-        cmd.current_dir(dir);
-    }
-    cmd
+fn plain_command(command: &EngineCommand, words: &[String]) -> io::Result<Launch> {
+    Launch::new(
+        words[0].as_ref(),
+        words[1..].iter().map(|w| w.as_ref()),
+        command.dir.as_deref(),
+    )
 }
 
 /// The human seat's protocol pipes: its ends are added to `passed` as its descriptors 3
@@ -242,7 +240,7 @@ fn sandboxed_command(
     (sandbox, spec): (&Sandbox, usize),
     user: Option<(u32, u32)>,
     passed: &mut Vec<(OwnedFd, RawFd)>,
-) -> io::Result<Command> {
+) -> io::Result<Launch> {
     let cwd = match &command.dir {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()?,
@@ -269,8 +267,10 @@ fn sandboxed_command(
         limits: command.limits,
         pass_env: &command.pass_env,
     };
-    let mut cmd = Command::new(crate::engine::sandbox::BWRAP);
-    cmd.args(sandbox.bwrap_args(&engine, SECCOMP_FDS)?);
-    cmd.args(words);
-    Ok(cmd)
+    let args = sandbox.bwrap_args(&engine, SECCOMP_FDS)?;
+    Launch::new(
+        crate::engine::sandbox::BWRAP.as_ref(),
+        (args.iter().map(|a| a.as_ref())).chain(words.iter().map(|w| w.as_ref())),
+        None,
+    )
 }

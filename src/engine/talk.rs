@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use std::io::{ErrorKind, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
+use std::process::{ChildStderr, ChildStdin, ChildStdout, ExitStatus};
 use std::time::{Duration, Instant};
 
 use nix::unistd::Pid;
@@ -17,6 +17,7 @@ use crate::engine::command::EngineError;
 use crate::engine::limits::Limits;
 use crate::engine::pipes::LineBuffer;
 use crate::engine::process;
+use crate::engine::spawn::Process;
 use crate::engine::transcript::Transcript;
 use crate::protocol::{Info, Response, is_info};
 
@@ -62,7 +63,7 @@ impl Pending {
 /// A running engine.
 pub struct Engine {
     pub(super) name: String,
-    pub(super) child: Child,
+    pub(super) child: Process,
     pub(super) group: Pid,
     /// Readable when the process has exited; `None` on kernels without pidfds.
     pub(super) pidfd: Option<OwnedFd>,
