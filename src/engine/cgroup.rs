@@ -127,7 +127,7 @@ impl Drop for EngineCgroup {
 }
 
 /// Moves the calling process into the cgroup whose `cgroup.procs` is open as `procs`. Runs in the
-/// forked child before exec: one `write`, no allocation.
+/// engine's child before its exec (see `spawn`): one `write`, no allocation.
 pub fn join(procs: RawFd) -> io::Result<()> {
     // SAFETY: writes one byte from a static buffer to a descriptor the caller owns.
     match unsafe { libc::write(procs, b"0".as_ptr().cast(), 1) } {

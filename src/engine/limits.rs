@@ -78,7 +78,7 @@ impl Limits {
         }
     }
 
-    /// Sets the limits on the calling process. Runs in the forked child before exec: it makes
+    /// Sets the limits on the calling process. Runs in the engine's child before its exec: it makes
     /// only `setrlimit` calls, which allocate nothing and take no lock.
     pub fn apply(&self) -> std::io::Result<()> {
         let set = |resource, soft: u64, hard: u64| setrlimit(resource, soft, hard);

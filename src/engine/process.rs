@@ -40,33 +40,56 @@ type Request = (Launch, Setup, Sender<io::Result<Spawned>>);
 /// The threads every engine is started from. A parent-death signal is sent when the *thread*
 /// that started a process ends, not the process; engines outlive the game threads that use them,
 /// so they are all started from these, which live as long as the referee. There are several, so
-/// that a game's engines start side by side (a start waits for its process to exec).
-static SPAWNER: OnceLock<Sender<Request>> = OnceLock::new();
+/// that a game's engines start side by side (a start waits for its process to exec); each is
+/// made when a start finds none free, up to [`SPAWNERS`].
+struct Spawners {
+    requests: Sender<Request>,
+    /// The queue the starter threads take from.
+    queue: Arc<Mutex<mpsc::Receiver<Request>>>,
+    /// The threads made, and how many of them are free: waiting, with no request sent to them.
+    threads: Mutex<(usize, usize)>,
+}
 
-/// How many threads start engines.
+static SPAWNERS_NOW: OnceLock<Spawners> = OnceLock::new();
+
+/// At most how many threads start engines.
 const SPAWNERS: usize = 4;
 
-fn spawner() -> &'static Sender<Request> {
-    SPAWNER.get_or_init(|| {
-        let (sender, requests) = mpsc::channel::<Request>();
-        let requests = Arc::new(Mutex::new(requests));
-        for _ in 0..SPAWNERS {
-            let requests = Arc::clone(&requests);
+/// Hands `request` to a starter thread, making one if none is free.
+fn send_to_spawner(request: Request) -> io::Result<()> {
+    let spawners = SPAWNERS_NOW.get_or_init(|| {
+        let (requests, queue) = mpsc::channel::<Request>();
+        Spawners {
+            requests,
+            queue: Arc::new(Mutex::new(queue)),
+            threads: Mutex::new((0, 0)),
+        }
+    });
+    let lock = |m: &'static Mutex<(usize, usize)>| m.lock().unwrap_or_else(PoisonError::into_inner);
+    {
+        let mut threads = lock(&spawners.threads);
+        let (made, free) = &mut *threads;
+        if *free > 0 {
+            *free -= 1;
+        } else if *made < SPAWNERS {
+            // The new thread's first request is this one.
+            *made += 1;
+            let queue = Arc::clone(&spawners.queue);
+            let threads = &spawners.threads;
             std::thread::spawn(move || {
                 loop {
-                    let next = requests
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .recv();
+                    let next = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
                     let Ok((launch, mut setup, reply)) = next else {
                         break;
                     };
                     let _ = reply.send(start_now(&launch, &mut setup));
+                    lock(threads).1 += 1;
                 }
             });
         }
-        sender
-    })
+    }
+    (spawners.requests.send(request))
+        .map_err(|_| io::Error::other("the engine starter thread is gone"))
 }
 
 /// The error of a start refused because the referee is stopping.
@@ -180,9 +203,7 @@ pub fn start(launch: Launch, how: Start) -> io::Result<Spawned> {
         Ok(())
     });
     let (reply, answer) = mpsc::channel();
-    spawner()
-        .send((launch, setup, reply))
-        .map_err(|_| io::Error::other("the engine starter thread is gone"))?;
+    send_to_spawner((launch, setup, reply))?;
     answer
         .recv()
         .map_err(|_| io::Error::other("the engine starter thread is gone"))?

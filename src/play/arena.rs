@@ -287,13 +287,15 @@ fn begin_all(
         }
     }
     let start = |spec: usize| pools.start_new(config, spec, cpu, transcript.as_ref());
-    match new.as_slice() {
-        [] => {}
-        [(seat, spec)] => begun.push((*seat, start(*spec))),
-        _ => std::thread::scope(|scope| {
-            let started: Vec<_> = (new.iter())
+    // All but the last start on threads of their own, the last on this one, side by side.
+    match new.split_last() {
+        None => {}
+        Some((&(seat, spec), [])) => begun.push((seat, start(spec))),
+        Some((&(last_seat, last_spec), others)) => std::thread::scope(|scope| {
+            let started: Vec<_> = (others.iter())
                 .map(|&(seat, spec)| (seat, scope.spawn(move || start(spec))))
                 .collect();
+            begun.push((last_seat, start(last_spec)));
             for (seat, handle) in started {
                 let result = handle
                     .join()

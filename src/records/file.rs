@@ -471,7 +471,7 @@ fn open_locked(path: &Path) -> Result<File, OutError> {
         .mode(0o600)
         .open(path)
         .map_err(io_error)?;
-    // A run killed outright may leave an engine it was starting between its fork and its exec,
+    // A run killed outright may leave an engine it was starting between its clone and its exec,
     // holding a copy of the locked file until the exec closes it: a lock still held after
     // LOCK_PATIENCE is another run's.
     let patience = std::time::Instant::now() + LOCK_PATIENCE;
