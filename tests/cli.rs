@@ -452,6 +452,27 @@ fn every_subcommand_teaches_by_example() {
 }
 
 #[test]
+fn each_subcommand_s_help_opens_with_what_the_list_says_it_does() {
+    // The subcommands' flags are built only when used; their description must survive that.
+    let help = referee().arg("--help").output().expect("help runs");
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let listed: Vec<(&str, &str)> = (help.split("Commands:").nth(1).expect("a Commands section"))
+        .lines()
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .filter_map(|line| line.trim().split_once(' '))
+        .map(|(sub, about)| (sub, about.trim()))
+        .filter(|&(sub, _)| sub != "help")
+        .collect();
+    assert!(listed.len() >= 14, "{listed:?}");
+    for (sub, about) in listed {
+        let own = referee().args([sub, "-h"]).output().expect("help runs");
+        let own = String::from_utf8_lossy(&own.stdout).into_owned();
+        assert_eq!(own.lines().next(), Some(about), "{sub} -h:\n{own}");
+    }
+}
+
+#[test]
 fn counts_that_would_do_nothing_are_refused() {
     for args in [
         &["match", "--game", "pegs", "--games", "0"][..],

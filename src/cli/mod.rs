@@ -13,7 +13,7 @@ mod spellings;
 use std::io;
 use std::process::ExitCode;
 
-use args::{Cli, Command};
+use args::{Cli, Command, Deferred};
 use error::{CommandResult, exit_status};
 
 /// The most characters of any one quoted text (`...`) in an error the referee prints.
@@ -40,7 +40,7 @@ fn dispatch(cli: Cli) -> CommandResult {
     let mut stdout = io::stdout().lock();
     match cli.command {
         Command::Session { plain } => commands::session::session(plain, stdout),
-        Command::Moves(args) => commands::session::moves(args, &mut stdout),
+        Command::Moves(Deferred(args)) => commands::session::moves(args, &mut stdout),
         Command::Validate { files, json } => commands::validate::run(&files, json, &mut stdout),
         Command::Import { from, file, output } => {
             commands::import::run(from, &file, output.as_deref(), &mut stdout)
@@ -51,19 +51,19 @@ fn dispatch(cli: Cli) -> CommandResult {
             seed,
             nodes,
         } => commands::bot::run(&game, strategy, (seed, nodes), stdout),
-        Command::CheckEngine(args) => commands::check_engine::run(args, &mut stdout),
-        Command::Play(args) => commands::play::human(args, &mut stdout),
-        Command::Match(args) => commands::play::one_match(args, &mut stdout),
-        Command::Tournament(args) => commands::play::tournament(args, &mut stdout),
+        Command::CheckEngine(Deferred(args)) => commands::check_engine::run(args, &mut stdout),
+        Command::Play(Deferred(args)) => commands::play::human(args, &mut stdout),
+        Command::Match(Deferred(args)) => commands::play::one_match(args, &mut stdout),
+        Command::Tournament(Deferred(args)) => commands::play::tournament(args, &mut stdout),
         Command::Stats {
             files,
             progress,
             json,
         } => commands::stats::run(&files, &progress, json, &mut stdout),
-        Command::Export(args) => commands::export::run(args, &mut stdout),
-        Command::Ratings(args) => commands::ratings::run(args, &mut stdout),
-        Command::Render(args) => commands::render::run(args, &mut stdout),
-        Command::Openings(args) => commands::openings::run(args, &mut stdout),
+        Command::Export(Deferred(args)) => commands::export::run(args, &mut stdout),
+        Command::Ratings(Deferred(args)) => commands::ratings::run(args, &mut stdout),
+        Command::Render(Deferred(args)) => commands::render::run(args, &mut stdout),
+        Command::Openings(Deferred(args)) => commands::openings::run(args, &mut stdout),
         Command::View { files, output } => commands::view::run(&files, &output),
         Command::Serve {
             files,

@@ -1,6 +1,6 @@
 //! cutechess-cli's and fastchess's spellings, read as the referee's or refused with what to type.
 
-use super::args::Cli;
+use super::args::{MatchArgs, TournamentArgs};
 
 /// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
 /// with what to type instead.
@@ -41,16 +41,12 @@ const CUTECHESS_ONLY: [(&str, &str); 7] = [
 /// `-each`, `-rounds`) is that option, and `-srand N` is `--seed N`. An option those tools have
 /// and the referee does not is refused with what to type instead (exit status 2).
 pub fn cutechess_spellings(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    use clap::CommandFactory;
-    let Some(sub) = args.get(1).and_then(|a| a.to_str()) else {
-        return args;
-    };
-    let command = Cli::command();
-    let Some(found) = command
-        .find_subcommand(sub)
-        .filter(|_| sub == "match" || sub == "tournament")
-    else {
-        return args;
+    use clap::Args;
+    // Only this subcommand's flags are built: building every subcommand's costs every start.
+    let found = match args.get(1).and_then(|a| a.to_str()) {
+        Some("match") => MatchArgs::augment_args(clap::Command::new("match")),
+        Some("tournament") => TournamentArgs::augment_args(clap::Command::new("tournament")),
+        _ => return args,
     };
     let longs: Vec<&str> = found.get_arguments().filter_map(|a| a.get_long()).collect();
     let mut out = Vec::with_capacity(args.len());

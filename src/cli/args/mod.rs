@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod deferred;
 mod play;
 
+pub use deferred::Deferred;
 use play::at_least_1;
 pub use play::*;
 
@@ -47,8 +49,8 @@ impl Cli {
         let matches = Cli::command().get_matches_from(args);
         let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         let play = match &mut cli.command {
-            Command::Match(args) => &mut args.play,
-            Command::Tournament(args) => &mut args.play,
+            Command::Match(Deferred(args)) => &mut args.play,
+            Command::Tournament(Deferred(args)) => &mut args.play,
             _ => return cli,
         };
         let sub = matches.subcommand().map(|(_, sub)| sub);
@@ -81,7 +83,7 @@ pub enum Command {
     /// ply and seat, exit status 1.
     ///
     /// Example: referee moves --game dvonn D2 C1
-    Moves(MovesArgs),
+    Moves(Deferred<MovesArgs>),
     /// Replay game records against the rules; exit 0 only when all are valid.
     ///
     /// Each problem is printed as FILE:LINE: ply N (seat S): what is wrong. Exit status: 0 all
@@ -189,7 +191,7 @@ pub enum Command {
     /// far as its protocol goes.
     ///
     /// Example: referee check-engine --game dvonn -- python3 examples/random_bot.py
-    CheckEngine(CheckEngineArgs),
+    CheckEngine(Deferred<CheckEngineArgs>),
     /// Play a game yourself, at the terminal, against engines: a `match` with you in one seat.
     ///
     /// You see the position as your seat may (in DOUBLE, only your own hand), the other seats'
@@ -199,7 +201,7 @@ pub enum Command {
     /// told apart, and you are asked again. The other seats are the --engine commands in seat
     /// order (one --engine plays every other seat), or the built-in search bot. `--engine human`
     /// in `match` and `tournament` seats you the same way.
-    Play(HumanArgs),
+    Play(Deferred<HumanArgs>),
     /// Play games between engine processes, one per seat, and report the standings.
     ///
     /// Without --engine, the built-in `search` bot plays built-in `random` bots. Seats rotate
@@ -209,7 +211,7 @@ pub enum Command {
   referee match --game dvonn
   referee match --game dvonn --engine ./mybot --engine 'name=py cmd=\"python3 bot.py\" tc=5+0.05' --games 100 --concurrency 2 --out games.jsonl
   referee match --game dvonn --engine ./new --engine ./old --repeat --games 2000 --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 --out sprt.jsonl")]
-    Match(MatchArgs),
+    Match(Deferred<MatchArgs>),
     /// Play a tournament of two or more engines; resumable, shardable.
     ///
     /// Every pairing (or table of seats) is scheduled deterministically from --seed. The records
@@ -219,11 +221,11 @@ pub enum Command {
   referee tournament --game dvonn --engine ./a --engine ./b --engine ./c --rounds 10 --repeat
   referee tournament --game dvonn --engine ./a --engine ./b --engine ./c --shard 2/8 --out shard-2.jsonl
   referee stats shard-*.jsonl")]
-    Tournament(TournamentArgs),
+    Tournament(Deferred<TournamentArgs>),
     /// Draw a position of a record as SVG: after ply N (default: the end).
     ///
     /// Example: referee render games.jsonl --index 3 --ply 49 -o board.svg
-    Render(RenderArgs),
+    Render(Deferred<RenderArgs>),
     /// Serve a page that follows a run as it is played: standings, ratings and curves from its
     /// records, its games in progress drawn live from its live files (`--live` of match and
     /// tournament), and every finished game in the replay viewer. Loopback only unless --bind
@@ -307,7 +309,7 @@ pub enum Command {
     #[command(after_help = "Example:
   referee openings --game dvonn --plies 10 --count 200 -o dvonn-10.txt
   referee match --game dvonn --engine ./new --engine ./old --repeat --games 400 --openings dvonn-10.txt")]
-    Openings(OpeningsArgs),
+    Openings(Deferred<OpeningsArgs>),
     /// Write the results of record files for other tools: PGN for Ordo and BayesElo.
     ///
     /// Each finished two-seat game becomes a PGN game with no moves: seat 0 is White, seat 1
@@ -315,7 +317,7 @@ pub enum Command {
     /// Games of more seats, and unfinished ones, are left out (and counted on stderr).
     ///
     /// Example: referee export --format pgn games.jsonl -o games.pgn && ordo -p games.pgn
-    Export(ExportArgs),
+    Export(Deferred<ExportArgs>),
     /// One rating list for every engine of any set of record files: Elo with 95% intervals.
     ///
     /// A maximum-likelihood fit to every game at once (the Elo model for two seats; for more, a
@@ -327,7 +329,7 @@ pub enum Command {
     #[command(after_help = "Examples:
   referee ratings league-*.jsonl
   referee ratings old.jsonl gauntlet.jsonl --anchor v1=0 --min-games 20 --json")]
-    Ratings(RatingsArgs),
+    Ratings(Deferred<RatingsArgs>),
     /// Standings, crosstable and pairing statistics of any set of record files, merged.
     ///
     /// Example: referee stats shard-*.jsonl --progress shard-*.progress.json
