@@ -42,13 +42,14 @@ const CUTECHESS_ONLY: [(&str, &str); 7] = [
 /// and the referee does not is refused with what to type instead (exit status 2).
 pub fn cutechess_spellings(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     use clap::Args;
-    // Only this subcommand's flags are built: building every subcommand's costs every start.
-    let found = match args.get(1).and_then(|a| a.to_str()) {
-        Some("match") => MatchArgs::augment_args(clap::Command::new("match")),
-        Some("tournament") => TournamentArgs::augment_args(clap::Command::new("tournament")),
+    let augment: fn(clap::Command) -> clap::Command = match args.get(1).and_then(|a| a.to_str()) {
+        Some("match") => MatchArgs::augment_args,
+        Some("tournament") => TournamentArgs::augment_args,
         _ => return args,
     };
-    let longs: Vec<&str> = found.get_arguments().filter_map(|a| a.get_long()).collect();
+    // This subcommand's long options, built only when a word has one dash: building flags costs
+    // every start.
+    let mut longs: Option<Vec<String>> = None;
     let mut out = Vec::with_capacity(args.len());
     for arg in args {
         let name = arg
@@ -60,7 +61,12 @@ pub fn cutechess_spellings(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsStr
             out.push(arg);
             continue;
         };
-        if longs.contains(&name) {
+        let longs = longs.get_or_insert_with(|| {
+            let flags = augment(clap::Command::new(""));
+            let longs = flags.get_arguments().filter_map(|a| a.get_long());
+            longs.map(String::from).collect()
+        });
+        if longs.iter().any(|long| long == name) {
             out.push(format!("--{name}").into());
         } else if name == "srand" {
             out.push("--seed".into());
