@@ -109,17 +109,31 @@ impl Engine {
             .map(|engine| !engine.is_dead() && engine.send("quit").is_ok())
             .collect();
         let deadline = Instant::now() + QUIT_GRACE;
-        for (mut engine, asked) in engines.into_iter().zip(asked) {
+        for (engine, asked) in engines.iter_mut().zip(asked) {
             if asked {
                 let _ = engine.settle(deadline);
             }
-            // Dropping kills the group: it also takes any children the engine left behind.
+            engine.kill_group();
         }
+        // What they left behind, looked for once for all; their cgroups go with them after.
+        process::reap_orphans();
     }
 
     /// Kills the engine's process group and reaps it and the orphans it left; later commands fail
     /// as if it had exited.
     pub fn kill(&mut self) {
+        if !self.killed {
+            self.kill_group();
+            // Its children, now orphans, were handed to this process (see
+            // `process::adopt_orphans`).
+            process::reap_orphans();
+            // Its cgroup goes once empty.
+            self.cgroup = None;
+        }
+    }
+
+    /// [`Engine::kill`] but for the orphans, which the caller reaps before the cgroup goes.
+    fn kill_group(&mut self) {
         if self.killed {
             return;
         }
@@ -140,10 +154,6 @@ impl Engine {
         }
         self.drain_stderr();
         process::forget(self.group.as_raw());
-        // Its children, now orphans, were handed to this process (see `process::adopt_orphans`).
-        process::reap_orphans();
-        // Its cgroup goes once empty.
-        self.cgroup = None;
     }
 }
 
