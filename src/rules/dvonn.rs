@@ -636,16 +636,16 @@ impl Game for Dvonn {
                 ),
             )),
             Move::Step { from, to } => self.check_step(mv, from, to),
-            Move::Pass => {
-                let moves = self.count_legal();
-                match self.has_step(self.to_move) {
-                    true => Err(Self::illegal(
-                        mv,
-                        format!("PASS is allowed only without a legal move, and there are {moves}"),
-                    )),
-                    false => Ok(()),
-                }
-            }
+            Move::Pass => match self.has_step(self.to_move) {
+                true => Err(Self::illegal(
+                    mv,
+                    format!(
+                        "PASS is allowed only without a legal move, and there are {}",
+                        self.count_legal()
+                    ),
+                )),
+                false => Ok(()),
+            },
         }
     }
 
