@@ -39,40 +39,46 @@ pub fn main() -> ExitCode {
 fn dispatch(cli: Cli) -> CommandResult {
     let mut stdout = io::stdout().lock();
     match cli.command {
-        Command::Session { plain } => commands::session::session(plain, stdout),
+        Command::Session(Deferred(args::SessionArgs { plain })) => {
+            commands::session::session(plain, stdout)
+        }
         Command::Moves(Deferred(args)) => commands::session::moves(args, &mut stdout),
-        Command::Validate { files, json } => commands::validate::run(&files, json, &mut stdout),
-        Command::Import { from, file, output } => {
+        Command::Validate(Deferred(args::ValidateArgs { files, json })) => {
+            commands::validate::run(&files, json, &mut stdout)
+        }
+        Command::Import(Deferred(args::ImportArgs { from, file, output })) => {
             commands::import::run(from, &file, output.as_deref(), &mut stdout)
         }
-        Command::Bot {
+        Command::Bot(Deferred(args::BotArgs {
             game,
             strategy,
             seed,
             nodes,
-        } => commands::bot::run(&game, strategy, (seed, nodes), stdout),
+        })) => commands::bot::run(&game, strategy, (seed, nodes), stdout),
         Command::CheckEngine(Deferred(args)) => commands::check_engine::run(args, &mut stdout),
         Command::Play(Deferred(args)) => commands::play::human(args, &mut stdout),
         Command::Match(Deferred(args)) => commands::play::one_match(args, &mut stdout),
         Command::Tournament(Deferred(args)) => commands::play::tournament(args, &mut stdout),
-        Command::Stats {
+        Command::Stats(Deferred(args::StatsArgs {
             files,
             progress,
             json,
-        } => commands::stats::run(&files, &progress, json, &mut stdout),
+        })) => commands::stats::run(&files, &progress, json, &mut stdout),
         Command::Export(Deferred(args)) => commands::export::run(args, &mut stdout),
         Command::Ratings(Deferred(args)) => commands::ratings::run(args, &mut stdout),
         Command::Render(Deferred(args)) => commands::render::run(args, &mut stdout),
         Command::Openings(Deferred(args)) => commands::openings::run(args, &mut stdout),
-        Command::View { files, output } => commands::view::run(&files, &output),
-        Command::Serve {
+        Command::View(Deferred(args::ViewArgs { files, output })) => {
+            commands::view::run(&files, &output)
+        }
+        Command::Serve(Deferred(args::ServeArgs {
             files,
             live,
             progress,
             reveal,
             bind,
             sprt,
-        } => serve::run(serve::ServeArgs {
+        })) => serve::run(serve::ServeArgs {
             files: serve::Files {
                 records: files,
                 lives: live,
@@ -82,14 +88,20 @@ fn dispatch(cli: Cli) -> CommandResult {
             bind,
             sprt,
         }),
-        Command::Report {
+        Command::Report(Deferred(args::ReportArgs {
             files,
             output,
             sprt,
-        } => commands::report::run(&files, &output, &sprt),
-        Command::Rules { game } => commands::docs::rules(game.as_deref(), &mut stdout),
+        })) => commands::report::run(&files, &output, &sprt),
+        Command::Rules(Deferred(args::RulesArgs { game })) => {
+            commands::docs::rules(game.as_deref(), &mut stdout)
+        }
         Command::Schema => commands::docs::schema(&mut stdout),
-        Command::Completions { shell } => commands::docs::completions(shell, &mut stdout),
-        Command::Man { subcommand } => commands::docs::man(subcommand.as_deref(), &mut stdout),
+        Command::Completions(Deferred(args::CompletionsArgs { shell })) => {
+            commands::docs::completions(shell, &mut stdout)
+        }
+        Command::Man(Deferred(args::ManArgs { subcommand })) => {
+            commands::docs::man(subcommand.as_deref(), &mut stdout)
+        }
     }
 }

@@ -71,11 +71,7 @@ pub enum Command {
     /// and the exit status is 1 if any command failed.
     ///
     /// Example: printf 'newgame dvonn\nplay D2\nlegal_moves\n' | referee session
-    Session {
-        /// Answers without framing, errors on stderr, exit status 1 after any error.
-        #[arg(long)]
-        plain: bool,
-    },
+    Session(Deferred<SessionArgs>),
     /// Print the legal moves after the given moves, one per line (none when the game is over).
     ///
     /// The moves are played from the start; chance events (Wyx's rack, DOUBLE's deal and draws)
@@ -90,43 +86,17 @@ pub enum Command {
     /// valid, 1 a record is invalid, 2 a file could not be read.
     ///
     /// Example: referee validate games.jsonl shard-*.jsonl
-    Validate {
-        /// Record files: `.jsonl` holds one record per line, `.json` one record (or several in a
-        /// row); `-` reads JSON lines from stdin.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Print a machine-readable JSON report instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    Validate(Deferred<ValidateArgs>),
     /// Turn real DVONN transcripts into records, one JSON line per game.
     ///
     /// Example: referee import --from codecup games.txt -o games.jsonl
-    Import {
-        /// The transcript's style.
-        #[arg(long, value_enum)]
-        from: ImportFormat,
-        /// The transcript file (`-` for stdin).
-        file: PathBuf,
-        /// Write the records here instead of stdout.
-        #[arg(
-            short = 'o',
-            long = "out",
-            visible_alias = "output",
-            value_name = "FILE"
-        )]
-        output: Option<PathBuf>,
-    },
+    Import(Deferred<ImportArgs>),
     /// Print the rules of a game as the referee enforces them, every decision with its reason.
     ///
     /// Without a game, the list of games. The same pages are docs/rules/ in the repository.
     ///
     /// Example: referee rules pegs | less
-    Rules {
-        /// The game's id.
-        #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
-        game: Option<String>,
-    },
+    Rules(Deferred<RulesArgs>),
     /// Print the JSON Schema of game records.
     ///
     /// Example: referee schema > record.schema.json
@@ -134,18 +104,11 @@ pub enum Command {
     /// Print a shell completion script.
     ///
     /// Example: referee completions bash > ~/.local/share/bash-completion/completions/referee
-    Completions {
-        /// The shell.
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
+    Completions(Deferred<CompletionsArgs>),
     /// Print a manual page (roff): referee's, or one subcommand's (each page the top one lists).
     ///
     /// Example: referee man > referee.1 && referee man match > referee-match.1 && man ./referee.1
-    Man {
-        /// The subcommand whose page to print (`match` for referee-match(1)).
-        subcommand: Option<String>,
-    },
+    Man(Deferred<ManArgs>),
     /// Run a built-in engine that speaks the engine protocol on stdin/stdout.
     ///
     /// The ladder `--engine level=N` seats in `match` and `tournament`: level 1 is `--strategy
@@ -160,22 +123,7 @@ pub enum Command {
     ///
     /// Example: referee match --game dvonn --engine 'referee bot --game dvonn --strategy search'
     /// --engine 'referee bot --game dvonn'
-    Bot {
-        /// The game it plays.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
-        game: String,
-        /// How it chooses its moves.
-        #[arg(long, value_enum, default_value_t = StrategyArg::Random)]
-        strategy: StrategyArg,
-        /// The seed of its random choices; the same seed and game give the same moves.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// The search looks at most at N positions (alpha-beta) or playouts (Monte Carlo) a move,
-        /// within its clock: the same moves on any machine while the clock allows (a `nodes=`
-        /// key in `newgame` overrides it). Default: as many as its clock allows.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-        nodes: Option<u64>,
-    },
+    Bot(Deferred<BotArgs>),
     /// Walk an engine through every situation the protocol defines for a game and say, check by
     /// check, what it got wrong, with the lines exchanged.
     ///
@@ -233,47 +181,14 @@ pub enum Command {
     #[command(after_help = "Example:
   referee tournament --game dvonn --engine ./a --engine ./b --engine ./c --out t.jsonl --live t.live &
   referee serve t.jsonl --live t.live      # then open http://127.0.0.1:8080/")]
-    Serve {
-        /// The run's records files (they need not exist yet).
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// A live file of the run (`--live FILE` of match or tournament); repeat for shards.
-        #[arg(long, value_name = "FILE")]
-        live: Vec<PathBuf>,
-        /// A progress file of the run (`--progress FILE`); repeat for shards: how far it is.
-        #[arg(long, value_name = "FILE")]
-        progress: Vec<PathBuf>,
-        /// Show the games in progress whole, every hidden card included: only for a run no
-        /// engine is playing (a replay of live files, a demonstration).
-        #[arg(long)]
-        reveal: bool,
-        /// The address and port to listen on (port 0: any free port, named on stderr).
-        #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
-        bind: String,
-        /// The SPRT the report draws (default: the one the records name).
-        #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
-        sprt: Vec<String>,
-    },
+    Serve(Deferred<ServeArgs>),
     /// Write one self-contained HTML page that replays the games of record files.
     ///
     /// Buttons and the arrow keys step through a game; `#game=2&ply=10` in the address opens a
     /// position. The page needs no network and no other file.
     ///
     /// Example: referee view games.jsonl -o games.html
-    View {
-        /// Record files.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// The HTML file to write.
-        #[arg(
-            short = 'o',
-            long = "out",
-            visible_alias = "output",
-            value_name = "FILE",
-            default_value = "games.html"
-        )]
-        output: PathBuf,
-    },
+    View(Deferred<ViewArgs>),
     /// Write one self-contained HTML report of a run: standings, crosstable, Elo as games
     /// accumulate, the SPRT's LLR, and every game in the replay viewer.
     ///
@@ -284,24 +199,7 @@ pub enum Command {
     /// another.
     ///
     /// Example: referee report sprt.jsonl --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -o report.html
-    Report {
-        /// Record files (`-` for standard input, read as `.jsonl`); read once.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// The HTML file to write.
-        #[arg(
-            short = 'o',
-            long = "out",
-            visible_alias = "output",
-            value_name = "FILE",
-            default_value = "report.html"
-        )]
-        output: PathBuf,
-        /// An SPRT to plot, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05; by default the one
-        /// the run stopped on, which its records name.
-        #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
-        sprt: Vec<String>,
-    },
+    Report(Deferred<ReportArgs>),
     /// Write a file of openings for --openings: distinct random openings, one per line.
     ///
     /// Openings after which the game is over, or a seat leads by more than --max-lead points,
@@ -333,18 +231,7 @@ pub enum Command {
     /// Standings, crosstable and pairing statistics of any set of record files, merged.
     ///
     /// Example: referee stats shard-*.jsonl --progress shard-*.progress.json
-    Stats {
-        /// Record files (`.jsonl`).
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Progress files of the run's shards (written by --progress of match and tournament):
-        /// show how far the whole run is, shard by shard. Give them after the record files.
-        #[arg(long, value_name = "FILE", num_args = 1..)]
-        progress: Vec<PathBuf>,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    Stats(Deferred<StatsArgs>),
 }
 
 /// Transcript styles `import` reads.
@@ -493,4 +380,161 @@ pub struct ExportArgs {
 pub enum ExportFormat {
     /// PGN tag pairs and the result, as the chess rating tools read them.
     Pgn,
+}
+
+/// The flags of `session`.
+#[derive(Debug, clap::Args)]
+pub struct SessionArgs {
+    /// Answers without framing, errors on stderr, exit status 1 after any error.
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// The flags of `validate`.
+#[derive(Debug, clap::Args)]
+pub struct ValidateArgs {
+    /// Record files: `.jsonl` holds one record per line, `.json` one record (or several in a
+    /// row); `-` reads JSON lines from stdin.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print a machine-readable JSON report instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The flags of `import`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The transcript's style.
+    #[arg(long, value_enum)]
+    pub from: ImportFormat,
+    /// The transcript file (`-` for stdin).
+    pub file: PathBuf,
+    /// Write the records here instead of stdout.
+    #[arg(
+        short = 'o',
+        long = "out",
+        visible_alias = "output",
+        value_name = "FILE"
+    )]
+    pub output: Option<PathBuf>,
+}
+
+/// The flags of `rules`.
+#[derive(Debug, clap::Args)]
+pub struct RulesArgs {
+    /// The game's id.
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
+    pub game: Option<String>,
+}
+
+/// The flags of `completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// The flags of `man`.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// The subcommand whose page to print (`match` for referee-match(1)).
+    pub subcommand: Option<String>,
+}
+
+/// The flags of `bot`.
+#[derive(Debug, clap::Args)]
+pub struct BotArgs {
+    /// The game it plays.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::rules::GAMES))]
+    pub game: String,
+    /// How it chooses its moves.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Random)]
+    pub strategy: StrategyArg,
+    /// The seed of its random choices; the same seed and game give the same moves.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The search looks at most at N positions (alpha-beta) or playouts (Monte Carlo) a move,
+    /// within its clock: the same moves on any machine while the clock allows (a `nodes=`
+    /// key in `newgame` overrides it). Default: as many as its clock allows.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+}
+
+/// The flags of `serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The run's records files (they need not exist yet).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// A live file of the run (`--live FILE` of match or tournament); repeat for shards.
+    #[arg(long, value_name = "FILE")]
+    pub live: Vec<PathBuf>,
+    /// A progress file of the run (`--progress FILE`); repeat for shards: how far it is.
+    #[arg(long, value_name = "FILE")]
+    pub progress: Vec<PathBuf>,
+    /// Show the games in progress whole, every hidden card included: only for a run no
+    /// engine is playing (a replay of live files, a demonstration).
+    #[arg(long)]
+    pub reveal: bool,
+    /// The address and port to listen on (port 0: any free port, named on stderr).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    pub bind: String,
+    /// The SPRT the report draws (default: the one the records name).
+    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+}
+
+/// The flags of `view`.
+#[derive(Debug, clap::Args)]
+pub struct ViewArgs {
+    /// Record files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(
+        short = 'o',
+        long = "out",
+        visible_alias = "output",
+        value_name = "FILE",
+        default_value = "games.html"
+    )]
+    pub output: PathBuf,
+}
+
+/// The flags of `report`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// Record files (`-` for standard input, read as `.jsonl`); read once.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(
+        short = 'o',
+        long = "out",
+        visible_alias = "output",
+        value_name = "FILE",
+        default_value = "report.html"
+    )]
+    pub output: PathBuf,
+    /// An SPRT to plot, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05; by default the one
+    /// the run stopped on, which its records name.
+    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+}
+
+/// The flags of `stats`.
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// Record files (`.jsonl`).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Progress files of the run's shards (written by --progress of match and tournament):
+    /// show how far the whole run is, shard by shard. Give them after the record files.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub progress: Vec<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
