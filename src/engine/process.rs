@@ -50,14 +50,14 @@ struct Spawners {
     threads: Mutex<(usize, usize)>,
 }
 
-static SPAWNERS_NOW: OnceLock<Spawners> = OnceLock::new();
+static SPAWNER_POOL: OnceLock<Spawners> = OnceLock::new();
 
 /// At most how many threads start engines.
 const SPAWNERS: usize = 4;
 
 /// Hands `request` to a starter thread, making one if none is free.
 fn send_to_spawner(request: Request) -> io::Result<()> {
-    let spawners = SPAWNERS_NOW.get_or_init(|| {
+    let spawners = SPAWNER_POOL.get_or_init(|| {
         let (requests, queue) = mpsc::channel::<Request>();
         Spawners {
             requests,
@@ -98,9 +98,10 @@ fn stopping_error() -> io::Error {
 }
 
 /// Starts `launch` (whose `setup` must make its own process group) unless the referee is
-/// stopping, and lists its group. The stop is looked at again, with the registry locked, once the process
-/// is started: a stop either lists it to kill (it came after), or is seen here and the process
-/// killed at once (it came while the process started), so nothing started outlives a stop.
+/// stopping, and lists its group. The stop is looked at again, with the registry locked, once
+/// the process is started: a stop either lists it to kill (it came after), or is seen here and
+/// the process killed at once (it came while the process started), so nothing started outlives
+/// a stop.
 fn start_now(launch: &Launch, setup: &mut Setup) -> io::Result<Spawned> {
     let stopping = || STOPPING.load(Ordering::SeqCst) || DRAINING.load(Ordering::SeqCst);
     if stopping() {
