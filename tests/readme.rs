@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use common::{Workspace, referee};
 
 /// The commands the test does not run, each with the reason; each must still be in the README.
-const NOT_RUN: [(&str, &str); 3] = [
+const NOT_RUN: [(&str, &str); 5] = [
     ("cargo test", "this is the test run"),
     (
         "cargo install --path .",
@@ -22,6 +22,16 @@ const NOT_RUN: [(&str, &str); 3] = [
     (
         "python3 -m venv .venv && .venv/bin/pip install ./python",
         "CI installs the Python package this way and runs its tests",
+    ),
+    (
+        "referee match --game dvonn --engine level=4 --engine level=3 --games 1000 --repeat --tc \
+         10+0.1 --concurrency 1 --seed 7",
+        "a run of hours whose result the README reports",
+    ),
+    (
+        "referee match --game wyx --engine level=4 --engine level=3 --games 1000 --repeat --tc \
+         10+0.1 --concurrency 1 --seed 7",
+        "a run of hours whose result the README reports",
     ),
 ];
 
@@ -37,15 +47,17 @@ fn readme() -> String {
 }
 
 /// The README's code as scripts: each indented block as its commands (a line continued with `\`
-/// joined to the next), each fenced `bash` block whole, and each sentence's `referee ...` command.
-/// Python blocks and quoted commands with a placeholder in capitals (`referee rules GAME`) are not
-/// commands to run.
+/// joined to the next), each fenced `bash` block whole, and each sentence's `referee ...` command
+/// (a quote that goes on to the next line joined to it, whole). Python blocks and quoted commands
+/// with a placeholder in capitals (`referee rules GAME`) are not commands to run.
 fn blocks(text: &str) -> Vec<Vec<String>> {
     let mut blocks = Vec::new();
     let mut block: Vec<String> = Vec::new();
     let mut fence: Option<(bool, String)> = None;
     let mut after_blank = false;
     let mut in_code = false;
+    // The start of a sentence's quote that goes on to the next line.
+    let mut open_quote: Option<String> = None;
     for line in text.lines() {
         if let Some((keep, body)) = &mut fence {
             if line.starts_with("```") {
@@ -78,6 +90,7 @@ fn blocks(text: &str) -> Vec<Vec<String>> {
             continue;
         }
         if line.trim().is_empty() {
+            open_quote = None;
             after_blank = true;
             if !in_code {
                 continue;
@@ -89,7 +102,17 @@ fn blocks(text: &str) -> Vec<Vec<String>> {
         if !block.is_empty() {
             blocks.push(std::mem::take(&mut block));
         }
-        for quoted in line.split('`').skip(1).step_by(2) {
+        let line = match open_quote.take() {
+            Some(open) => format!("`{open} {}", line.trim_start()),
+            None => line.to_owned(),
+        };
+        let parts: Vec<&str> = line.split('`').collect();
+        // An even number of parts: the last quote goes on to the next line.
+        if parts.len() % 2 == 0 {
+            open_quote = parts.last().map(|open| open.trim_end().to_owned());
+        }
+        let closed = parts.len() - 1 + parts.len() % 2;
+        for quoted in parts[..closed].iter().skip(1).step_by(2) {
             let placeholder = quoted.split_whitespace().any(|w| {
                 w.chars().any(|c| c.is_ascii_uppercase())
                     && w.chars()
@@ -100,7 +123,7 @@ fn blocks(text: &str) -> Vec<Vec<String>> {
                 && quoted.split_whitespace().count() > 2
                 && !placeholder
             {
-                blocks.push(vec![quoted.to_owned()]);
+                blocks.push(vec![quoted.to_string()]);
             }
         }
     }
