@@ -108,7 +108,7 @@ fn blocks(text: &str) -> Vec<Vec<String>> {
         };
         let parts: Vec<&str> = line.split('`').collect();
         // An even number of parts: the last quote goes on to the next line.
-        if parts.len() % 2 == 0 {
+        if parts.len().is_multiple_of(2) {
             open_quote = parts.last().map(|open| open.trim_end().to_owned());
         }
         let closed = parts.len() - 1 + parts.len() % 2;
