@@ -45,7 +45,7 @@ type Request = (Launch, Setup, Sender<io::Result<Spawned>>);
 struct Spawners {
     requests: Sender<Request>,
     /// The queue the starter threads take from.
-    queue: Arc<Mutex<mpsc::Receiver<Request>>>,
+    queue: Mutex<mpsc::Receiver<Request>>,
     /// The threads made, and how many of them are free: waiting, with no request sent to them.
     threads: Mutex<(usize, usize)>,
 }
@@ -61,7 +61,7 @@ fn send_to_spawner(request: Request) -> io::Result<()> {
         let (requests, queue) = mpsc::channel::<Request>();
         Spawners {
             requests,
-            queue: Arc::new(Mutex::new(queue)),
+            queue: Mutex::new(queue),
             threads: Mutex::new((0, 0)),
         }
     });
@@ -74,8 +74,7 @@ fn send_to_spawner(request: Request) -> io::Result<()> {
         } else if *made < SPAWNERS {
             // The new thread's first request is this one.
             *made += 1;
-            let queue = Arc::clone(&spawners.queue);
-            let threads = &spawners.threads;
+            let (queue, threads) = (&spawners.queue, &spawners.threads);
             std::thread::spawn(move || {
                 loop {
                     let next = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();

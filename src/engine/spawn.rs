@@ -120,9 +120,9 @@ impl Process {
     }
 }
 
-/// A pipe whose both ends close at exec: the referee's end stays so, the child's is moved onto
-/// its standard descriptor (which clears the flag).
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+/// A pipe (read end, write end) whose both ends close at exec: the referee's end stays so; a
+/// child's end is moved onto the descriptor it is handed as (which clears the flag).
+pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?)
 }
 
@@ -135,20 +135,8 @@ const CHILD_STACK: usize = 64 * 1024;
 /// C library function that looks at other threads) and report failure as an OS error, which
 /// becomes the error of this call (the child is then reaped).
 pub fn spawn(launch: &Launch, setup: &mut dyn FnMut() -> io::Result<()>) -> io::Result<Spawned> {
-    let (stdin_child, stdin) = match launch.piped {
-        true => {
-            let (read, write) = pipe()?;
-            (Some(read), Some(write))
-        }
-        false => (None, None),
-    };
-    let (stdout, stdout_child) = match launch.piped {
-        true => {
-            let (read, write) = pipe()?;
-            (Some(read), Some(write))
-        }
-        false => (None, None),
-    };
+    let (stdin_child, stdin) = launch.piped.then(pipe).transpose()?.unzip();
+    let (stdout, stdout_child) = launch.piped.then(pipe).transpose()?.unzip();
     let (stderr, stderr_child) = pipe()?;
     let mut argv: Vec<*const libc::c_char> = std::iter::once(launch.program.as_ptr())
         .chain(launch.args.iter().map(|a| a.as_ptr()))
@@ -300,7 +288,8 @@ fn prepare(child: &mut Child) -> io::Result<()> {
 }
 
 /// Every signal the referee handles goes back to its default action, and SIGPIPE (which the
-/// referee ignores) too; the signals it ignores otherwise stay ignored, as across an exec.
+/// referee ignores) too; the signals it ignores otherwise stay ignored, as across an exec, and
+/// those already at their default are left alone (a system call saved each).
 fn default_signals() {
     for signal in 1..=libc::SIGRTMAX() {
         if signal == libc::SIGKILL || signal == libc::SIGSTOP {
@@ -312,7 +301,8 @@ fn default_signals() {
             if libc::sigaction(signal, std::ptr::null(), &mut old) != 0 {
                 continue;
             }
-            if old.sa_sigaction != libc::SIG_IGN || signal == libc::SIGPIPE {
+            let handled = !matches!(old.sa_sigaction, libc::SIG_IGN | libc::SIG_DFL);
+            if handled || signal == libc::SIGPIPE {
                 let mut default: libc::sigaction = std::mem::zeroed();
                 default.sa_sigaction = libc::SIG_DFL;
                 libc::sigaction(signal, &default, std::ptr::null_mut());

@@ -15,7 +15,7 @@ use crate::engine::command::{EngineCommand, EngineError};
 use crate::engine::pipes::LineBuffer;
 use crate::engine::process;
 use crate::engine::sandbox::{Sandbox, SandboxedEngine};
-use crate::engine::spawn::{Launch, Process};
+use crate::engine::spawn::{Launch, Process, pipe};
 use crate::engine::talk::Engine;
 use crate::engine::transcript::Transcript;
 
@@ -30,7 +30,7 @@ const SECCOMP_FDS: [RawFd; 2] = [5, 6];
 /// A pipe holding `bytes` (a seccomp program, far below a pipe's capacity), its write end closed:
 /// the read end, for bubblewrap to read to its end.
 fn program_pipe(bytes: &[u8]) -> io::Result<OwnedFd> {
-    let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    let (read, write) = pipe()?;
     let mut write = std::fs::File::from(write);
     write.write_all(bytes)?;
     Ok(read)
@@ -221,12 +221,12 @@ fn plain_command(command: &EngineCommand, words: &[String]) -> io::Result<Launch
 /// The human seat's protocol pipes: its ends are added to `passed` as its descriptors 3
 /// (commands in) and 4 (answers out); ours are returned, to write commands and read answers.
 fn terminal_pipes(passed: &mut Vec<(OwnedFd, RawFd)>) -> io::Result<(OwnedFd, OwnedFd)> {
-    let pipe = || -> io::Result<(OwnedFd, OwnedFd)> {
-        let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    let high_pipe = || -> io::Result<(OwnedFd, OwnedFd)> {
+        let (read, write) = pipe()?;
         Ok((high(read)?, high(write)?))
     };
-    let (commands, to_engine) = pipe()?;
-    let (from_engine, answers) = pipe()?;
+    let (commands, to_engine) = high_pipe()?;
+    let (from_engine, answers) = high_pipe()?;
     passed.push((commands, 3));
     passed.push((answers, 4));
     Ok((to_engine, from_engine))
