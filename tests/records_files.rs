@@ -264,6 +264,64 @@ fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines()
     );
 }
 
+/// The lines `validate` reads in blocks are the file's lines: a record on each side of every
+/// block's end, a line past the 64 MiB bound between them, blank lines, and a torn last line,
+/// each told at its own line, read from a file and from standard input alike.
+#[test]
+fn validate_names_every_line_across_blocks_and_a_line_past_the_bound() {
+    let work = Workspace::new("blocks");
+    let dir = work.dir().to_path_buf();
+    let one = dir.join("one.jsonl");
+    quick_match(&one, 1, false).success();
+    let mut record: Value =
+        serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap();
+    let mut text = Vec::new();
+    let mut game = 0;
+    let mut add = |text: &mut Vec<u8>| {
+        game += 1;
+        record["tags"]["game"] = Value::from(game.to_string());
+        text.extend(serde_json::to_vec(&record).unwrap());
+        text.push(b'\n');
+    };
+    // About 300 KiB of records: past the first block (256 KiB) whatever a record's length.
+    while text.len() < 300 << 10 {
+        add(&mut text);
+    }
+    let before_long = text.iter().filter(|&&b| b == b'\n').count();
+    text.extend(vec![b' '; 64 << 20]);
+    text.extend(b"x\n\n  \r\n");
+    add(&mut text);
+    add(&mut text);
+    let whole = text.iter().filter(|&&b| b == b'\n').count();
+    let last = text.len();
+    add(&mut text);
+    text.truncate(last + 100);
+    let path = dir.join("blocks.jsonl");
+    std::fs::write(&path, &text).unwrap();
+    let records = before_long + 4;
+    for stdin in [false, true] {
+        let mut command = referee();
+        command
+            .args(["validate", "--json"])
+            .timeout(Duration::from_secs(120));
+        match stdin {
+            true => command.arg("-").pipe_stdin(&path).unwrap(),
+            false => command.arg(&path),
+        };
+        let output = command.output().unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["records"], records, "{report}");
+        assert_eq!(report["valid"], records - 2, "{report}");
+        let problems = report["problems"].as_array().unwrap();
+        let lines: Vec<_> = problems.iter().map(|p| p["line"].clone()).collect();
+        assert_eq!(lines, [before_long + 1, whole + 1], "{report}");
+        let messages: Vec<_> = problems.iter().map(|p| p["message"].to_string()).collect();
+        assert!(messages[0].contains("longer than"), "{report}");
+        assert!(messages[1].contains("torn last line"), "{report}");
+    }
+}
+
 /// Problems are told as they are found, not kept: 300,000 bad records (each a few hundred bytes
 /// of problem) take no more memory than one.
 #[test]

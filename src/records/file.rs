@@ -17,6 +17,9 @@ use crate::records::Record;
 /// The longest record line read; a longer line is reported, not held in memory.
 pub const MAX_RECORD_BYTES: usize = 64 << 20;
 
+/// The bytes of `.jsonl` lines [`Reader::next_piece`] reads at once (more for a longer line).
+pub const BLOCK_BYTES: usize = 256 << 10;
+
 /// Why one entry of a records file is not a record.
 #[derive(Debug, thiserror::Error)]
 pub enum EntryError {
@@ -43,6 +46,14 @@ pub struct Reader<R> {
     lines: bool,
     line: usize,
     done: bool,
+    /// The longest line kept ([`MAX_RECORD_BYTES`] but in tests).
+    max_line: usize,
+    /// The bytes of lines a block is read in ([`BLOCK_BYTES`] but in tests).
+    block: usize,
+    /// The start of a line read with the block before, not yet ended.
+    carry: Vec<u8>,
+    /// Blocks' buffers given back, to be read into again.
+    spare: Vec<Vec<u8>>,
 }
 
 impl Reader<File> {
@@ -69,6 +80,10 @@ impl<R: Read> Reader<R> {
             lines,
             line: 0,
             done: false,
+            max_line: MAX_RECORD_BYTES,
+            block: BLOCK_BYTES,
+            carry: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -102,7 +117,7 @@ impl<R: Read> Reader<R> {
         if self.lines {
             loop {
                 let Some(end) =
-                    bounded::read_line(&mut self.input, &mut self.buffer, MAX_RECORD_BYTES)?
+                    bounded::read_line(&mut self.input, &mut self.buffer, self.max_line)?
                 else {
                     return Ok(None);
                 };
@@ -143,6 +158,165 @@ impl<R: Read> Reader<R> {
             line,
             RawEntry::Parsed(Box::new(parsed.map_err(EntryError::from))),
         )))
+    }
+}
+
+impl<R: Read> Reader<R> {
+    /// The next piece: in a `.jsonl` file, a block of whole lines (about [`BLOCK_BYTES`]) to be
+    /// split where it is checked, or a line too long to keep; in any other file, the next
+    /// entry. `Err` when the input cannot be read.
+    ///
+    /// Lines read this way are copied once, from the input into the block, where
+    /// [`Reader::next_raw`] copies each line twice to hand it on: a worker splits the block.
+    pub fn next_piece(&mut self) -> io::Result<Option<Piece>> {
+        if !self.lines {
+            let entry = self.next_raw()?;
+            return Ok(entry.map(|(line, raw)| Piece::Entry(line, Box::new(raw.parse()))));
+        }
+        if self.done {
+            return Ok(None);
+        }
+        let first_line = self.line + 1;
+        // Zeroed once, when first made: a buffer is read into again and again.
+        let mut buffer = self.spare.pop().unwrap_or_default();
+        let mut len = self.carry.len();
+        // At most a line and its newline: so every line a block holds is within the bound.
+        buffer.resize(self.block.max(2 * len).min(self.max_line + 1), 0);
+        buffer[..len].copy_from_slice(&self.carry);
+        self.carry.clear();
+        loop {
+            if len == buffer.len() {
+                if let Some(last) = memchr::memrchr(b'\n', &buffer[..len]) {
+                    self.carry.extend_from_slice(&buffer[last + 1..len]);
+                    return Ok(Some(Piece::Lines(self.block_of(
+                        buffer,
+                        last + 1,
+                        first_line,
+                    ))));
+                }
+                // One line fills the buffer (a block starts a line): too long, or read on.
+                if len > self.max_line {
+                    return self.skip_long_line(buffer, first_line).map(Some);
+                }
+                buffer.resize((2 * len).min(self.max_line + 1), 0);
+            }
+            let read = self.fill(&mut buffer[len..])?;
+            if read == 0 {
+                self.done = true;
+                if len == 0 {
+                    self.recycle(buffer);
+                    return Ok(None);
+                }
+                return Ok(Some(Piece::Lines(self.block_of(buffer, len, first_line))));
+            }
+            len += read;
+        }
+    }
+
+    /// Gives a block's buffer back, to be read into again.
+    pub fn recycle(&mut self, buffer: Vec<u8>) {
+        // Those a long line grew are let go; the rest are as many as were out at once.
+        if buffer.len() <= 2 * self.block && self.spare.len() < 64 {
+            self.spare.push(buffer);
+        }
+    }
+
+    /// The block of `buffer`'s first `len` bytes, its lines counted.
+    fn block_of(&mut self, buffer: Vec<u8>, len: usize, first_line: usize) -> Block {
+        let text = &buffer[..len];
+        self.line += memchr::memchr_iter(b'\n', text).count();
+        self.line += usize::from(text.last() != Some(&b'\n'));
+        Block {
+            first_line,
+            buffer,
+            len,
+        }
+    }
+
+    /// Reads through the rest of a line longer than the bound, which `buffer` holds the start
+    /// of, keeping what follows it.
+    fn skip_long_line(&mut self, mut buffer: Vec<u8>, line: usize) -> io::Result<Piece> {
+        self.line += 1;
+        let size = self.block.min(buffer.len());
+        loop {
+            let read = self.fill(&mut buffer[..size])?;
+            if read == 0 {
+                self.done = true;
+                break;
+            }
+            if let Some(end) = memchr::memchr(b'\n', &buffer[..read]) {
+                self.carry.extend_from_slice(&buffer[end + 1..read]);
+                break;
+            }
+        }
+        self.recycle(buffer);
+        Ok(Piece::Entry(line, Box::new(Err(EntryError::TooLong))))
+    }
+
+    /// Reads into `dest`: what the buffered reader holds first, then straight from the input.
+    fn fill(&mut self, dest: &mut [u8]) -> io::Result<usize> {
+        let held = self.input.buffer();
+        if !held.is_empty() {
+            let n = held.len().min(dest.len());
+            dest[..n].copy_from_slice(&held[..n]);
+            self.input.consume(n);
+            return Ok(n);
+        }
+        loop {
+            match self.input.get_mut().read(dest) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                other => return other,
+            }
+        }
+    }
+}
+
+/// What [`Reader::next_piece`] reads: a block of lines, or one entry.
+pub enum Piece {
+    /// Whole lines of a `.jsonl` file.
+    Lines(Block),
+    /// An entry on the line given: a JSON value of another file, or a line too long to keep.
+    Entry(usize, Box<Result<Record, EntryError>>),
+}
+
+/// Whole lines of a `.jsonl` file read in one piece; only the file's last may lack a newline.
+pub struct Block {
+    /// The line the block starts on, from 1.
+    pub first_line: usize,
+    buffer: Vec<u8>,
+    len: usize,
+}
+
+impl Block {
+    /// Its bytes.
+    pub fn text(&self) -> &[u8] {
+        &self.buffer[..self.len]
+    }
+
+    /// Its lines that are not blank, each with its number, as [`Reader::next_raw`] gives them.
+    pub fn lines(&self) -> impl Iterator<Item = (usize, RawEntry<'_>)> {
+        let text = self.text();
+        let (mut start, mut line) = (0, self.first_line);
+        std::iter::from_fn(move || {
+            while start < text.len() {
+                let (end, whole) = match memchr::memchr(b'\n', &text[start..]) {
+                    Some(at) => (start + at, true),
+                    None => (text.len(), false),
+                };
+                let this = &text[start..end];
+                let number = line;
+                (start, line) = (end + 1, line + 1);
+                if !this.iter().all(u8::is_ascii_whitespace) {
+                    return Some((number, RawEntry::Line { text: this, whole }));
+                }
+            }
+            None
+        })
+    }
+
+    /// Its buffer, for [`Reader::recycle`].
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buffer
     }
 }
 
@@ -562,4 +736,76 @@ fn starts_a_record(file: &mut File, offset: u64) -> io::Result<bool> {
 fn without_trailing_nuls(text: &[u8]) -> &[u8] {
     let end = text.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
     &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Every entry of `input` with its line, read line by line.
+    fn by_line(input: &[u8], max_line: usize) -> Vec<(usize, String)> {
+        let mut reader = Reader::new(input, true);
+        reader.max_line = max_line;
+        let mut entries = Vec::new();
+        while let Some((line, raw)) = reader.next_raw().unwrap() {
+            entries.push((line, describe(raw)));
+        }
+        entries
+    }
+
+    /// Every entry of `input` with its line, read in blocks of `block` bytes.
+    fn by_block(input: &[u8], max_line: usize, block: usize) -> Vec<(usize, String)> {
+        let mut reader = Reader::new(input, true);
+        (reader.max_line, reader.block) = (max_line, block);
+        let mut entries = Vec::new();
+        while let Some(piece) = reader.next_piece().unwrap() {
+            match piece {
+                Piece::Lines(block) => {
+                    entries.extend(block.lines().map(|(l, raw)| (l, describe(raw))));
+                    reader.recycle(block.into_buffer());
+                }
+                Piece::Entry(line, parsed) => {
+                    assert!(matches!(*parsed, Err(EntryError::TooLong)));
+                    entries.push((line, "too long".to_owned()));
+                }
+            }
+        }
+        entries
+    }
+
+    /// A line's text and whether a newline ended it, or what took its place.
+    fn describe(raw: RawEntry<'_>) -> String {
+        match raw {
+            RawEntry::Line { text, whole } => format!("{whole} {}", String::from_utf8_lossy(text)),
+            RawEntry::Parsed(parsed) => match *parsed {
+                Err(EntryError::TooLong) => "too long".to_owned(),
+                _ => "parsed".to_owned(),
+            },
+        }
+    }
+
+    fn config() -> ProptestConfig {
+        let mut config = ProptestConfig::default();
+        if std::env::var_os("PROPTEST_CASES").is_none() {
+            config.cases = 3000;
+        }
+        config
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        /// Read in blocks of any size, a file gives the lines read one by one: the same lines,
+        /// numbers, last newline, blank lines skipped and long lines refused.
+        #[test]
+        fn blocks_give_the_lines_one_by_one_gives(
+            input in prop::collection::vec(prop::sample::select(b"ab \n\n\r\t{".to_vec()), 0..200),
+            max_line in 1usize..40,
+            block in 1usize..50,
+        ) {
+            prop_assert_eq!(by_block(&input, max_line, block), by_line(&input, max_line));
+        }
+    }
 }

@@ -7,7 +7,7 @@ use std::sync::{Mutex, mpsc};
 use serde::Serialize;
 
 use crate::records::fast::FastLines;
-use crate::records::file::{DuplicateKeys, Duplicates, EntryError, RawEntry, Reader};
+use crate::records::file::{Block, DuplicateKeys, Duplicates, EntryError, Piece, RawEntry, Reader};
 use crate::records::replay::result_of;
 use crate::records::{End, FORMAT, GameResult, Ply, PlyText, Record, VERSION};
 use crate::rules::AnyGame;
@@ -181,9 +181,9 @@ impl<'a> Report<'a> {
     }
 
     /// Checks every record `reader` gives, from `file` (number `index` of the input, for the
-    /// duplicates' places): read here in order, parsed and replayed by a thread per core (at
-    /// most 8), and reported here in order. The lines out at once hold at most
-    /// [`IN_FLIGHT_BYTES`] (or one longer line), in at most 4 batches a worker.
+    /// duplicates' places): read here in order, in blocks of lines, split, parsed and replayed
+    /// by a thread per core (at most 8), and reported here in order. The pieces out at once hold
+    /// at most [`IN_FLIGHT_BYTES`] (or one longer line), in at most 4 pieces a worker.
     pub fn check_reader<R: std::io::Read>(
         &mut self,
         file: &str,
@@ -196,8 +196,8 @@ impl<'a> Report<'a> {
         let mut read_error = None;
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
         let keys = duplicates.keys();
-        let (jobs, queue) = mpsc::sync_channel::<(usize, Vec<Job>)>(2 * workers);
-        let (done, results) = mpsc::channel::<(usize, Vec<Checked>)>();
+        let (jobs, queue) = mpsc::sync_channel::<(usize, Work)>(2 * workers);
+        let (done, results) = mpsc::channel::<(usize, Done)>();
         let queue = Mutex::new(queue);
         std::thread::scope(|scope| {
             for _ in 0..workers {
@@ -205,9 +205,8 @@ impl<'a> Report<'a> {
                 scope.spawn(move || {
                     let mut fast = FastLines::default();
                     // A poisoned lock (another worker panicked) or no more jobs: stop.
-                    while let Ok(Ok((number, batch))) = queue.lock().map(|q| q.recv()) {
-                        let checked = batch.into_iter().map(|job| job.check(&keys, &mut fast));
-                        if done.send((number, checked.collect())).is_err() {
+                    while let Ok(Ok((number, work))) = queue.lock().map(|q| q.recv()) {
+                        if done.send((number, work.check(&keys, &mut fast))).is_err() {
                             return;
                         }
                     }
@@ -215,48 +214,46 @@ impl<'a> Report<'a> {
             }
             drop(done);
             let mut order = InOrder::default();
-            let mut batch = Vec::new();
-            let mut batch_bytes = 0;
-            loop {
-                let job = match reader.next_raw() {
-                    Ok(Some((line, raw))) => Some(Job::new(line, raw)),
-                    Ok(None) => None,
+            // Entries of a file of JSON values go out together: a hand-over between threads
+            // costs more than checking a short record.
+            let mut entries = Vec::new();
+            let mut end = false;
+            while !end {
+                // Pending entries go out before a block, so that the pieces stay in order.
+                let mut ready = Vec::new();
+                match reader.next_piece() {
+                    Ok(Some(Piece::Lines(block))) => ready.push(Work::Lines(block)),
+                    Ok(Some(Piece::Entry(line, parsed))) => entries.push((line, parsed)),
+                    Ok(None) => end = true,
                     Err(e) => {
                         read_error = Some(e);
-                        None
+                        end = true;
                     }
-                };
-                let end = job.is_none();
-                if let Some(job) = job {
-                    self.records += 1;
-                    batch_bytes += job.bytes();
-                    batch.push(job);
                 }
-                // Records go out in batches: a hand-over between threads costs more than
-                // checking a short record.
-                if batch.is_empty() || (!end && batch_bytes < BATCH_BYTES && batch.len() < 256) {
-                    if end {
-                        break;
+                if !entries.is_empty() && (end || entries.len() >= 256 || !ready.is_empty()) {
+                    ready.insert(0, Work::Entries(std::mem::take(&mut entries)));
+                }
+                for work in ready {
+                    let bytes = work.bytes();
+                    // Within bounds: the pieces' bytes, and the pieces out (their problems wait
+                    // here).
+                    while order.bytes > 0
+                        && (order.bytes + bytes > IN_FLIGHT_BYTES || order.out() >= 4 * workers)
+                    {
+                        let Some(done) = order.next(&results) else {
+                            break;
+                        };
+                        self.take(done, reader, duplicates, index, file);
                     }
-                    continue;
-                }
-                // Within bounds: the lines' bytes, and the batches out (their problems wait here).
-                while order.bytes > 0
-                    && (order.bytes + batch_bytes > IN_FLIGHT_BYTES || order.out() >= 4 * workers)
-                {
-                    let Some(checked) = order.next(&results) else {
-                        break;
-                    };
-                    self.take(checked, duplicates, index, file);
-                }
-                let number = order.send(std::mem::take(&mut batch_bytes));
-                if jobs.send((number, std::mem::take(&mut batch))).is_err() || end {
-                    break;
+                    let number = order.send(bytes);
+                    if jobs.send((number, work)).is_err() {
+                        end = true;
+                    }
                 }
             }
             drop(jobs);
-            while let Some(checked) = order.next(&results) {
-                self.take(checked, duplicates, index, file);
+            while let Some(done) = order.next(&results) {
+                self.take(done, reader, duplicates, index, file);
             }
         });
         match read_error {
@@ -269,10 +266,21 @@ impl<'a> Report<'a> {
         }
     }
 
-    /// Counts the records of a batch and reports their problems.
-    fn take(&mut self, batch: Vec<Checked>, duplicates: &mut Duplicates, index: usize, file: &str) {
-        for checked in batch {
+    /// Counts the records of a piece and reports their problems; its buffer goes back to `reader`.
+    fn take<R: std::io::Read>(
+        &mut self,
+        done: Done,
+        reader: &mut Reader<R>,
+        duplicates: &mut Duplicates,
+        index: usize,
+        file: &str,
+    ) {
+        for checked in done.checked {
+            self.records += 1;
             self.take_one(checked, duplicates, index, file);
+        }
+        if let Some(buffer) = done.buffer {
+            reader.recycle(buffer);
         }
     }
 
@@ -307,18 +315,16 @@ impl<'a> Report<'a> {
 /// The most bytes of lines read ahead of the report while workers check them.
 pub const IN_FLIGHT_BYTES: usize = 4 << 20;
 
-/// The bytes of lines handed to a worker at once (or 256 lines).
-const BATCH_BYTES: usize = 256 << 10;
-
-/// A record's line (or the record a JSON file gave), to be checked on a worker thread.
-struct Job {
-    line: usize,
-    entry: Entry,
+/// What a worker is given: a block of lines, or entries already read.
+enum Work {
+    Lines(Block),
+    Entries(Vec<(usize, Box<Result<Record, EntryError>>)>),
 }
 
-enum Entry {
-    Line { text: Vec<u8>, whole: bool },
-    Parsed(Box<Result<Record, EntryError>>),
+/// What a worker gives back: the records checked in order, and the block's buffer.
+struct Done {
+    checked: Vec<Checked>,
+    buffer: Option<Vec<u8>>,
 }
 
 /// A record checked: its line, its key for [`Duplicates`] with its game number, and its plies
@@ -329,56 +335,72 @@ struct Checked {
     outcome: Result<usize, RecordProblem>,
 }
 
-impl Job {
-    fn new(line: usize, raw: RawEntry<'_>) -> Job {
-        let entry = match raw {
-            RawEntry::Line { text, whole } => Entry::Line {
-                text: text.to_vec(),
-                whole,
-            },
-            RawEntry::Parsed(parsed) => Entry::Parsed(parsed),
-        };
-        Job { line, entry }
-    }
-
+impl Work {
     fn bytes(&self) -> usize {
-        match &self.entry {
-            Entry::Line { text, .. } => text.len(),
-            Entry::Parsed(_) => std::mem::size_of::<Record>(),
+        match self {
+            Work::Lines(block) => block.text().len(),
+            Work::Entries(entries) => entries.len() * std::mem::size_of::<Record>(),
         }
     }
 
-    /// Parsed (in place where the line is in the referee's form, else by serde_json), keyed and
-    /// replayed.
-    fn check(self, keys: &DuplicateKeys, fast: &mut FastLines) -> Checked {
-        let key = |record: &Record| Some((keys.key(record)?, record.tags.get("game")?.clone()));
-        let fast_read = match &self.entry {
-            Entry::Line { text, .. } => fast.read(text),
-            Entry::Parsed(_) => None,
-        };
-        let (key, outcome) = match fast_read {
-            Some((record, plies)) => (key(&record), check_plies(&record, plies.into_iter())),
-            None => {
-                let parsed = match self.entry {
-                    Entry::Line { ref text, whole } => RawEntry::Line { text, whole }.parse(),
-                    Entry::Parsed(parsed) => *parsed,
-                };
-                match parsed {
-                    Ok(record) => (key(&record), check_record(&record)),
-                    Err(EntryError::Json(e)) => (None, Err(malformed(&e))),
-                    Err(e) => (
-                        None,
-                        Err(RecordProblem::new(ProblemKind::Malformed, e.to_string())),
-                    ),
+    /// Each record split off, parsed and checked, in order.
+    fn check(self, keys: &DuplicateKeys, fast: &mut FastLines) -> Done {
+        match self {
+            Work::Lines(block) => {
+                let checked = block.lines().map(|(line, raw)| match raw {
+                    RawEntry::Line { text, whole } => check_line(line, text, whole, keys, fast),
+                    RawEntry::Parsed(parsed) => check_parsed(line, *parsed, keys),
+                });
+                Done {
+                    checked: checked.collect(),
+                    buffer: Some(block.into_buffer()),
                 }
             }
-        };
-        Checked {
-            line: self.line,
-            key,
-            outcome,
+            Work::Entries(entries) => Done {
+                checked: (entries.into_iter())
+                    .map(|(line, parsed)| check_parsed(line, *parsed, keys))
+                    .collect(),
+                buffer: None,
+            },
         }
     }
+}
+
+/// A record's key for [`Duplicates`], with its game number.
+fn key_of(keys: &DuplicateKeys, record: &Record) -> Option<(u64, String)> {
+    Some((keys.key(record)?, record.tags.get("game")?.clone()))
+}
+
+/// A line parsed (in place where it is in the referee's form, else by serde_json), keyed and
+/// replayed.
+fn check_line(
+    line: usize,
+    text: &[u8],
+    whole: bool,
+    keys: &DuplicateKeys,
+    fast: &mut FastLines,
+) -> Checked {
+    match fast.read(text) {
+        Some((record, plies)) => Checked {
+            line,
+            key: key_of(keys, &record),
+            outcome: check_plies(&record, plies.into_iter()),
+        },
+        None => check_parsed(line, RawEntry::Line { text, whole }.parse(), keys),
+    }
+}
+
+/// A record read whole (or why it is not one), keyed and replayed.
+fn check_parsed(line: usize, parsed: Result<Record, EntryError>, keys: &DuplicateKeys) -> Checked {
+    let (key, outcome) = match parsed {
+        Ok(record) => (key_of(keys, &record), check_record(&record)),
+        Err(EntryError::Json(e)) => (None, Err(malformed(&e))),
+        Err(e) => (
+            None,
+            Err(RecordProblem::new(ProblemKind::Malformed, e.to_string())),
+        ),
+    };
+    Checked { line, key, outcome }
 }
 
 /// The workers' results (a batch each), which come back in any order, handed on in the order of
@@ -393,7 +415,7 @@ struct InOrder {
     bytes: usize,
     sizes: VecDeque<usize>,
     /// Results that came before their turn.
-    early: BTreeMap<usize, Vec<Checked>>,
+    early: BTreeMap<usize, Done>,
 }
 
 impl InOrder {
@@ -412,7 +434,7 @@ impl InOrder {
 
     /// The next result in order, waiting for it; `None` when every job's was handed on (or the
     /// workers are gone).
-    fn next(&mut self, results: &mpsc::Receiver<(usize, Vec<Checked>)>) -> Option<Vec<Checked>> {
+    fn next(&mut self, results: &mpsc::Receiver<(usize, Done)>) -> Option<Done> {
         while self.next < self.sent {
             if let Some(checked) = self.early.remove(&self.next) {
                 self.next += 1;
