@@ -13,6 +13,7 @@
 use memchr::memmem;
 
 use crate::protocol::Info;
+use crate::records::header;
 use crate::records::{PlyText, Record};
 
 /// The key the referee writes before the plies, after the tags.
@@ -38,6 +39,9 @@ impl FastLines {
         let text = std::str::from_utf8(&line[open..]).ok()?;
         let mut plies = Vec::with_capacity(line.len() / 64);
         let close = open + scan_plies(text, &mut plies)?;
+        if let Some(record) = header::read(&line[..key], &line[close..]) {
+            return Some((record, plies));
+        }
         self.header.clear();
         self.header.extend_from_slice(&line[..open]);
         self.header.extend_from_slice(b"[]");
@@ -231,6 +235,7 @@ mod tests {
 
         use super::super::FastLines;
         use crate::protocol::Info;
+        use crate::records::header;
         use crate::records::{End, FORMAT, GameResult, Ply, PlyText, Record, SeatInfo, VERSION};
 
         /// Text with what JSON must escape or what could fool the search for the plies.
@@ -306,35 +311,38 @@ mod tests {
                     any::<u64>(),
                     prop::option::of(text()),
                     prop::option::of(0usize..50),
+                    prop::option::of(text()),
                 ),
                 prop::option::of(prop::collection::vec(0usize..4, 0..3)),
+                prop::collection::vec(any::<i64>(), 0..4),
             )
-                .prop_map(|(names, tags, moves, (seed, setup, opening), winners)| {
-                    Record {
-                        format: FORMAT.to_owned(),
-                        version: VERSION,
-                        game: "dvonn".to_owned(),
-                        variant: None,
-                        seats: names.into_iter().map(|name| SeatInfo { name }).collect(),
-                        seed,
-                        setup,
-                        tags,
-                        moves,
-                        opening,
-                        faults: Vec::new(),
-                        end: winners.as_ref().map(|_| End::Normal {}),
-                        result: winners.map(|winners| GameResult {
-                            scores: vec![0; winners.len()],
-                            winners,
-                        }),
-                    }
-                })
+                .prop_map(
+                    |(names, tags, moves, (seed, setup, opening, variant), winners, scores)| {
+                        Record {
+                            format: FORMAT.to_owned(),
+                            version: VERSION,
+                            game: "dvonn".to_owned(),
+                            variant,
+                            seats: names.into_iter().map(|name| SeatInfo { name }).collect(),
+                            seed,
+                            setup,
+                            tags,
+                            moves,
+                            opening,
+                            faults: Vec::new(),
+                            end: winners.as_ref().map(|_| End::Normal {}),
+                            result: winners.map(|winners| GameResult { scores, winners }),
+                        }
+                    },
+                )
         }
 
-        /// One edit of a line: a byte inserted, removed or replaced by one that matters to JSON.
-        fn edit() -> impl Strategy<Value = (usize, u8, u8)> {
+        /// One edit of a line: a byte inserted, removed or replaced by one that matters to JSON,
+        /// anywhere, or among the fields before the plies, or among those after them.
+        fn edit() -> impl Strategy<Value = (usize, u8, u8, u8)> {
             let bytes = b"  \n,\"\\[]{}:00123456789-.eE+tnx\x7f\xc3";
-            (any::<usize>(), 0u8..4, prop::sample::select(bytes.to_vec()))
+            let bytes = prop::sample::select(bytes.to_vec());
+            (any::<usize>(), 0u8..4, bytes, 0u8..3)
         }
 
         fn config() -> ProptestConfig {
@@ -373,8 +381,26 @@ mod tests {
                 if plain {
                     prop_assert!(FastLines::default().read(&line).is_some());
                 }
-                for (at, how, byte) in edits {
-                    let at = at % (line.len() + 1);
+                // And its header is read in place, not by serde_json, when its texts are plain.
+                let header_texts = [&record.format, &record.game]
+                    .into_iter()
+                    .chain(record.variant.iter().chain(&record.setup))
+                    .chain(record.seats.iter().map(|s| &s.name))
+                    .chain(record.tags.iter().flat_map(|(k, v)| [k, v]));
+                if header_texts.into_iter().all(|t| plain_text(t)) {
+                    let empty = serde_json::to_vec(&Record { moves: Vec::new(), ..record.clone() }).unwrap();
+                    let key = memchr::memmem::find(&empty, b",\"moves\":[]").unwrap();
+                    let read = header::read(&empty[..key], &empty[key + 11..]);
+                    prop_assert_eq!(read, Some(Record { moves: Vec::new(), ..record.clone() }));
+                }
+                for (at, how, byte, place) in edits {
+                    let key = memchr::memmem::find(&line, b",\"moves\":").unwrap_or(0);
+                    let after = memchr::memmem::rfind(&line, b"}]").map_or(0, |end| end + 2);
+                    let at = match place {
+                        0 => at % (line.len() + 1),
+                        1 => at % (key + 1),
+                        _ => after + at % (line.len() + 1 - after.min(line.len())),
+                    };
                     match how {
                         0 => line.insert(at, byte),
                         1 if at < line.len() => {

@@ -4,6 +4,7 @@
 pub mod fast;
 pub mod file;
 pub mod follow;
+mod header;
 pub mod import;
 pub mod live;
 pub mod pgn;
