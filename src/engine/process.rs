@@ -9,8 +9,9 @@ use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
+use nix::errno::Errno;
 use nix::sys::signal::{Signal, kill, killpg};
-use nix::sys::wait::waitpid;
+use nix::sys::wait::{Id, WaitPidFlag, waitid, waitpid};
 use nix::unistd::Pid;
 
 use crate::engine::cgroup;
@@ -363,6 +364,12 @@ pub fn stopped_with_engine(signal: i32) -> bool {
 /// done.
 pub fn reap_orphans() {
     const LOOKS: usize = 64;
+    // No child at all, running or ended (the usual case once a game's engines are reaped): no
+    // orphan either, and no need to read `/proc`.
+    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+    if waitid(Id::All, flags) == Err(Errno::ECHILD) {
+        return;
+    }
     for _ in 0..LOOKS {
         let orphans = orphans();
         if orphans.is_empty() {

@@ -143,7 +143,9 @@ pub fn spawn(launch: &Launch, setup: &mut dyn FnMut() -> io::Result<()>) -> io::
         .chain(std::iter::once(std::ptr::null()))
         .collect();
     let argv_bytes: usize = launch.args.iter().map(|a| a.as_bytes().len() + 16).sum();
-    let mut stack = vec![0u8; CHILD_STACK + argv_bytes + launch.program.as_bytes().len()];
+    // Memory for the child to use as its stack, not zeroed (nothing here reads it).
+    let mut stack =
+        Vec::<u8>::with_capacity(CHILD_STACK + argv_bytes + launch.program.as_bytes().len());
     let failure = AtomicI32::new(0);
     let mut child = Child {
         stdio: [
@@ -158,7 +160,7 @@ pub fn spawn(launch: &Launch, setup: &mut dyn FnMut() -> io::Result<()>) -> io::
         failure: &failure,
     };
     // The top of the stack, aligned as the ABI wants it.
-    let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
+    let top = (stack.as_mut_ptr() as usize + stack.capacity()) & !15;
     let pid = {
         // No signal reaches the child before it has reset the handlers it shares with us.
         let all = Mask::all()?;
