@@ -101,6 +101,8 @@ pub mod cli;
 pub mod engine;
 #[cfg(feature = "cli")]
 pub mod play;
+#[cfg(test)]
+mod proptest_cases;
 pub mod protocol;
 pub mod records;
 pub mod render;

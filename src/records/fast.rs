@@ -345,16 +345,8 @@ mod tests {
             (any::<usize>(), 0u8..4, bytes, 0u8..3)
         }
 
-        fn config() -> ProptestConfig {
-            let mut config = ProptestConfig::default();
-            if std::env::var_os("PROPTEST_CASES").is_none() {
-                config.cases = 3000;
-            }
-            config
-        }
-
         proptest! {
-            #![proptest_config(config())]
+            #![proptest_config(crate::proptest_cases::config(3000))]
 
             /// Whatever the fast path accepts, serde_json reads as the same record with the same
             /// plies; and it accepts the records the referee writes (moves that need no escape,

@@ -786,16 +786,8 @@ mod tests {
         }
     }
 
-    fn config() -> ProptestConfig {
-        let mut config = ProptestConfig::default();
-        if std::env::var_os("PROPTEST_CASES").is_none() {
-            config.cases = 3000;
-        }
-        config
-    }
-
     proptest! {
-        #![proptest_config(config())]
+        #![proptest_config(crate::proptest_cases::config(3000))]
 
         /// Read in blocks of any size, a file gives the lines read one by one: the same lines,
         /// numbers, last newline, blank lines skipped and long lines refused.

@@ -831,16 +831,8 @@ mod scene_tests {
         next
     }
 
-    fn config() -> proptest::prelude::ProptestConfig {
-        let mut config = proptest::prelude::ProptestConfig::default();
-        if std::env::var_os("PROPTEST_CASES").is_none() {
-            config.cases = 3000;
-        }
-        config
-    }
-
     proptest::proptest! {
-        #![proptest_config(config())]
+        #![proptest_config(crate::proptest_cases::config(3000))]
 
         /// Any picture, rebuilt from its change from any other, is that picture: items from a
         /// few values, so that they repeat, move and swap places.
