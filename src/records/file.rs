@@ -166,8 +166,8 @@ impl<R: Read> Reader<R> {
     /// split where it is checked, or a line too long to keep; in any other file, the next
     /// entry. `Err` when the input cannot be read.
     ///
-    /// Lines read this way are copied once, from the input into the block, where
-    /// [`Reader::next_raw`] copies each line twice to hand it on: a worker splits the block.
+    /// Lines read this way are copied once, from the input into the block, which a worker then
+    /// splits; [`Reader::next_raw`] copies each line again, into a buffer of its own.
     pub fn next_piece(&mut self) -> io::Result<Option<Piece>> {
         if !self.lines {
             let entry = self.next_raw()?;
@@ -293,8 +293,9 @@ impl Block {
         &self.buffer[..self.len]
     }
 
-    /// Its lines that are not blank, each with its number, as [`Reader::next_raw`] gives them.
-    pub fn lines(&self) -> impl Iterator<Item = (usize, RawEntry<'_>)> {
+    /// Its lines that are not blank, each with its number and whether a newline ended it, as
+    /// [`Reader::next_raw`] gives them.
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &[u8], bool)> {
         let text = self.text();
         let (mut start, mut line) = (0, self.first_line);
         std::iter::from_fn(move || {
@@ -307,7 +308,7 @@ impl Block {
                 let number = line;
                 (start, line) = (end + 1, line + 1);
                 if !this.iter().all(u8::is_ascii_whitespace) {
-                    return Some((number, RawEntry::Line { text: this, whole }));
+                    return Some((number, this, whole));
                 }
             }
             None
@@ -750,7 +751,13 @@ mod tests {
         reader.max_line = max_line;
         let mut entries = Vec::new();
         while let Some((line, raw)) = reader.next_raw().unwrap() {
-            entries.push((line, describe(raw)));
+            entries.push(match raw {
+                RawEntry::Line { text, whole } => (line, describe(text, whole)),
+                RawEntry::Parsed(parsed) => {
+                    assert!(matches!(*parsed, Err(EntryError::TooLong)));
+                    (line, "too long".to_owned())
+                }
+            });
         }
         entries
     }
@@ -763,7 +770,8 @@ mod tests {
         while let Some(piece) = reader.next_piece().unwrap() {
             match piece {
                 Piece::Lines(block) => {
-                    entries.extend(block.lines().map(|(l, raw)| (l, describe(raw))));
+                    let lines = block.lines();
+                    entries.extend(lines.map(|(l, text, whole)| (l, describe(text, whole))));
                     reader.recycle(block.into_buffer());
                 }
                 Piece::Entry(line, parsed) => {
@@ -775,15 +783,9 @@ mod tests {
         entries
     }
 
-    /// A line's text and whether a newline ended it, or what took its place.
-    fn describe(raw: RawEntry<'_>) -> String {
-        match raw {
-            RawEntry::Line { text, whole } => format!("{whole} {}", String::from_utf8_lossy(text)),
-            RawEntry::Parsed(parsed) => match *parsed {
-                Err(EntryError::TooLong) => "too long".to_owned(),
-                _ => "parsed".to_owned(),
-            },
-        }
+    /// A line's text and whether a newline ended it.
+    fn describe(text: &[u8], whole: bool) -> String {
+        format!("{whole} {}", String::from_utf8_lossy(text))
     }
 
     proptest! {

@@ -347,10 +347,8 @@ impl Work {
     fn check(self, keys: &DuplicateKeys, fast: &mut FastLines) -> Done {
         match self {
             Work::Lines(block) => {
-                let checked = block.lines().map(|(line, raw)| match raw {
-                    RawEntry::Line { text, whole } => check_line(line, text, whole, keys, fast),
-                    RawEntry::Parsed(parsed) => check_parsed(line, *parsed, keys),
-                });
+                let checked = (block.lines())
+                    .map(|(line, text, whole)| check_line(line, text, whole, keys, fast));
                 Done {
                     checked: checked.collect(),
                     buffer: Some(block.into_buffer()),
