@@ -32,7 +32,7 @@ fn run_dir(name: &str) -> PathBuf {
 }
 
 /// Plays `games` three-seat DOUBLE games of the cheater (with `keys`) against two random bots in
-/// `dir`, with `flags`; returns, per record, how many of the other seats' dealt cards the cheater
+/// `dir`, with `flags` (`--concurrency` among them); returns, per record, how many of the other seats' dealt cards the cheater
 /// named rightly and wrongly, and the number of cards dealt to them.
 fn cheat(dir: &Path, games: usize, keys: &str, flags: &[&str]) -> Vec<(usize, usize, usize)> {
     let referee = cargo_bin!("referee");
@@ -49,7 +49,7 @@ fn cheat(dir: &Path, games: usize, keys: &str, flags: &[&str]) -> Vec<(usize, us
         .env("CHEATER_NOTES", dir.join("notes"))
         .args(["match", "--game", "double", "--seats", "3"])
         .args(["--games", &games.to_string(), "--movetime", "500"])
-        .args(["--concurrency", "2", "--engine", &cheater])
+        .args(["--engine", &cheater])
         .args(["--engine", &bot, "--engine", &bot, "--log-dir"])
         .arg(&logs)
         .arg("--progress")
@@ -127,7 +127,7 @@ fn assert_all_named(scores: &[(usize, usize, usize)], how: &str) {
 #[test]
 fn a_public_seed_gives_every_hand_away_which_is_why_the_referee_warns() {
     let dir = run_dir("cheat-public");
-    let scores = cheat(&dir, 4, "", &["--seed", "42"]);
+    let scores = cheat(&dir, 4, "", &["--seed", "42", "--concurrency", "2"]);
     assert_all_named(&scores, "brute force of --seed 42");
 }
 
@@ -138,7 +138,10 @@ fn a_secret_file_the_engine_can_read_gives_every_hand_away() {
         return;
     }
     let dir = run_dir("cheat-secret-read");
-    assert_all_named(&cheat(&dir, 4, "", &[]), "the secret file read");
+    assert_all_named(
+        &cheat(&dir, 4, "", &["--concurrency", "2"]),
+        "the secret file read",
+    );
 }
 
 #[test]
@@ -148,8 +151,9 @@ fn notes_shared_across_rotations_give_the_deal_away_outside_the_sandbox() {
     }
     let dir = run_dir("cheat-notes");
     // As its own user the cheater reads no run file, but with --repeat the same deal comes back
-    // in each rotation, and its notes in a shared directory say what the other seats held.
-    let scores = cheat(&dir, 6, "user=65534", &["--repeat"]);
+    // in each rotation, and its notes in a shared directory say what the other seats held. One
+    // game at a time, so that a rotation never starts before the one before it left its notes.
+    let scores = cheat(&dir, 6, "user=65534", &["--repeat", "--concurrency", "1"]);
     let (right, wrong): (usize, usize) = scores.iter().fold((0, 0), |a, s| (a.0 + s.0, a.1 + s.1));
     // Two deals may share a start card and mislead it now and then; the rest is named rightly.
     assert!(right > 0 && right > 2 * wrong, "{scores:?}");
@@ -161,7 +165,12 @@ fn a_sandboxed_cheater_in_a_secret_deal_names_no_hidden_card_better_than_chance_
         return;
     }
     let dir = run_dir("cheat-sandboxed");
-    let scores = cheat(&dir, 100, "sandbox=bwrap", &["--repeat"]);
+    let scores = cheat(
+        &dir,
+        100,
+        "sandbox=bwrap",
+        &["--repeat", "--concurrency", "2"],
+    );
     let (right, wrong): (usize, usize) = scores.iter().fold((0, 0), |a, s| (a.0 + s.0, a.1 + s.1));
     // Its private notes still match deals that merely share a start card, so it may name a few
     // cards; a card named blindly among the 65 it has not seen (72, less its 6 and the start
