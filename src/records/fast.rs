@@ -71,13 +71,7 @@ fn scan_plies<'l>(text: &'l str, plies: &mut Vec<PlyText<'l>>) -> Option<usize> 
             None => None,
         };
         i = literal(line, i, b",\"move\":\"")?;
-        let length = line[i..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        let end = i + length;
-        if line[end] != b'"' {
-            return None;
-        }
+        let end = plain_string_end(line, i)?;
         let mv = text.get(i..end)?;
         i = end + 1;
         if let Some(next) = literal(line, i, b",\"time_ms\":") {
@@ -140,8 +134,17 @@ fn literal<const N: usize>(line: &[u8], at: usize, text: &[u8; N]) -> Option<usi
     (found == text).then_some(end)
 }
 
-/// A JSON integer with no sign and no leading zero that fits a `usize`.
-fn integer(line: &[u8], at: usize) -> Option<(usize, usize)> {
+/// The index of the quote that ends the string whose text starts at `line[at]`, when nothing in
+/// it is escaped and it holds no control character (which JSON forbids unescaped).
+#[inline(always)]
+pub(super) fn plain_string_end(line: &[u8], at: usize) -> Option<usize> {
+    let length = (line.get(at..)?.iter()).position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+    (line[at + length] == b'"').then_some(at + length)
+}
+
+/// A JSON integer with no sign and no leading zero that fits a `usize`: its value and the index
+/// past it.
+pub(super) fn integer(line: &[u8], at: usize) -> Option<(usize, usize)> {
     let digits = digits(line, at);
     if digits == 0 || (digits > 1 && line[at] == b'0') {
         return None;

@@ -234,36 +234,20 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads through the rest of a line longer than the bound, which `buffer` holds the start
-    /// of, keeping what follows it.
-    fn skip_long_line(&mut self, mut buffer: Vec<u8>, line: usize) -> io::Result<Piece> {
-        self.line += 1;
-        let size = self.block.min(buffer.len());
-        loop {
-            let read = self.fill(&mut buffer[..size])?;
-            if read == 0 {
-                self.done = true;
-                break;
-            }
-            if let Some(end) = memchr::memchr(b'\n', &buffer[..read]) {
-                self.carry.extend_from_slice(&buffer[end + 1..read]);
-                break;
-            }
-        }
+    /// of: its end is found as [`Reader::next_raw`] finds it (keeping nothing), and what follows
+    /// it stays in the buffered reader, which [`Reader::fill`] reads first.
+    fn skip_long_line(&mut self, buffer: Vec<u8>, line: usize) -> io::Result<Piece> {
         self.recycle(buffer);
+        self.line += 1;
+        bounded::read_line(&mut self.input, &mut Vec::new(), 0)?;
         Ok(Piece::Entry(line, Box::new(Err(EntryError::TooLong))))
     }
 
-    /// Reads into `dest`: what the buffered reader holds first, then straight from the input.
+    /// Reads into `dest`: what the buffered reader holds first, then (for a `dest` at least as
+    /// large as its buffer, as a block's is) straight from the input.
     fn fill(&mut self, dest: &mut [u8]) -> io::Result<usize> {
-        let held = self.input.buffer();
-        if !held.is_empty() {
-            let n = held.len().min(dest.len());
-            dest[..n].copy_from_slice(&held[..n]);
-            self.input.consume(n);
-            return Ok(n);
-        }
         loop {
-            match self.input.get_mut().read(dest) {
+            match self.input.read(dest) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 other => return other,
             }

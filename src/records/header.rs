@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::records::fast;
 use crate::records::{End, GameResult, Record, SeatInfo};
 
 /// The record whose line is `before` (up to the plies' key), its plies, then `after` (from just
@@ -107,30 +108,17 @@ impl Cursor<'_> {
     /// A string with nothing escaped and no control character, valid UTF-8.
     fn string(&mut self) -> Option<String> {
         self.literal(b"\"")?;
-        let rest = self.text.get(self.at..)?;
-        let length = rest
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        if rest[length] != b'"' {
-            return None;
-        }
-        let text = std::str::from_utf8(&rest[..length]).ok()?;
-        self.at += length + 1;
+        let end = fast::plain_string_end(self.text, self.at)?;
+        let text = std::str::from_utf8(&self.text[self.at..end]).ok()?;
+        self.at = end + 1;
         Some(text.to_owned())
     }
 
-    /// A JSON integer with no sign and no leading zero that fits a `u64`.
+    /// A JSON integer with no sign and no leading zero that fits a `u64` (and a `usize`).
     fn unsigned(&mut self) -> Option<u64> {
-        let rest = self.text.get(self.at..)?;
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits == 0 || (digits > 1 && rest[0] == b'0') {
-            return None;
-        }
-        let value = rest[..digits].iter().try_fold(0u64, |n, &d| {
-            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-        })?;
-        self.at += digits;
-        Some(value)
+        let (value, end) = fast::integer(self.text, self.at)?;
+        self.at = end;
+        u64::try_from(value).ok()
     }
 
     /// A JSON integer with no leading zero that fits an `i64` (`-0` is declined).
