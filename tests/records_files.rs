@@ -63,6 +63,13 @@ fn games_counted(files: &[&Path]) -> u64 {
     common::stats_json(files)["games"].as_u64().unwrap()
 }
 
+/// The record of a one-game match played in `dir`, to copy with other game numbers.
+fn one_record(dir: &Path) -> Value {
+    let one = dir.join("one.jsonl");
+    quick_match(&one, 1, false).success();
+    serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap()
+}
+
 /// `path` holds `lines` lines, each a whole JSON object.
 fn assert_lines_are_records(path: &Path, lines: usize) {
     let text = std::fs::read_to_string(path).unwrap();
@@ -222,10 +229,7 @@ fn the_same_games_twice_are_counted_once_and_reported() {
 fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines() {
     let work = Workspace::new("big");
     let dir = work.dir().to_path_buf();
-    let one = dir.join("one.jsonl");
-    quick_match(&one, 1, false).success();
-    let mut record: Value =
-        serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap();
+    let mut record = one_record(&dir);
     let big = dir.join("big.jsonl");
     let mut file = std::io::BufWriter::new(std::fs::File::create(&big).unwrap());
     let (mut written, mut count) = (0, 0);
@@ -271,10 +275,7 @@ fn validate_streams_a_200_mb_file_in_bounded_memory_and_goes_on_past_bad_lines()
 fn validate_names_every_line_across_blocks_and_a_line_past_the_bound() {
     let work = Workspace::new("blocks");
     let dir = work.dir().to_path_buf();
-    let one = dir.join("one.jsonl");
-    quick_match(&one, 1, false).success();
-    let mut record: Value =
-        serde_json::from_str(std::fs::read_to_string(&one).unwrap().trim()).unwrap();
+    let mut record = one_record(&dir);
     let mut text = Vec::new();
     let mut game = 0;
     let mut add = |text: &mut Vec<u8>| {
