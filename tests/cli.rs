@@ -1191,3 +1191,30 @@ fn rounds_and_games_multiply_as_in_cutechess_and_sprt_takes_the_normalized_model
         .code(2)
         .stderr(predicates::str::contains("model is logistic or normalized"));
 }
+
+/// Every referee process (each built-in bot, each `referee moves` of a script) starts faster for
+/// loading no shared library but the C library: the unwinder is linked in (`build.rs`) and the
+/// maths is the `libm` crate's. A dependency that brings back `libgcc_s` or `libm.so` fails here.
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn the_program_loads_no_shared_library_but_the_c_library() {
+    let output = std::process::Command::new("readelf")
+        .arg("--dynamic")
+        .arg(assert_cmd::cargo::cargo_bin!("referee"))
+        .output()
+        .expect("readelf (binutils, which the C linker comes with)");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    let needed: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("(NEEDED)"))
+        .filter_map(|line| line.split('[').nth(1)?.split(']').next())
+        .collect();
+    assert!(!needed.is_empty(), "{text}");
+    for library in &needed {
+        assert!(
+            library.starts_with("libc.so") || library.starts_with("ld-linux"),
+            "the program needs {library}: {needed:?}"
+        );
+    }
+}

@@ -173,7 +173,7 @@ pub fn ismcts<G: Game>(
 /// A move's mean reward and its exploration bonus over the iterations it was available.
 fn ucb<M>(edge: &Edge<M>) -> f64 {
     let visits = f64::from(edge.visits.max(1));
-    edge.reward / visits + EXPLORATION * (f64::from(edge.available).ln() / visits).sqrt()
+    edge.reward / visits + EXPLORATION * (libm::log(f64::from(edge.available)) / visits).sqrt()
 }
 
 /// The tree search for a game every seat sees whole (three-seat Double Dutch): no cards to deal,

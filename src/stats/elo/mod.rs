@@ -39,7 +39,7 @@ pub struct Estimate {
 
 fn elo(score: f64) -> f64 {
     // Adding zero turns -0.0 into 0.0, which prints without a sign.
-    -400.0 * (1.0 / score - 1.0).log10() + 0.0
+    -400.0 * libm::log10(1.0 / score - 1.0) + 0.0
 }
 
 impl Tally {
@@ -109,7 +109,7 @@ impl Tally {
 /// The 95% lower bound of the Elo difference after a perfect score in `games` games: the Elo at
 /// which a perfect score is 5% likely (minus it for a nil score).
 pub fn perfect_bound(games: u32) -> f64 {
-    elo(0.05f64.powf(1.0 / f64::from(games.max(1))))
+    elo(libm::pow(0.05, 1.0 / f64::from(games.max(1))))
 }
 
 /// The Elo difference as a reader can use it: `34.9 +/- 69.4` with its 95% interval; after a
@@ -218,7 +218,7 @@ pub enum SprtState {
 }
 
 fn expected_score(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+    1.0 / (1.0 + libm::pow(10.0, -elo / 400.0))
 }
 
 /// The distribution over `scores` closest (in the likelihood of `observed`) to `observed` whose
@@ -345,8 +345,8 @@ impl Sprt {
     /// The bounds of the log-likelihood ratio: (accept H0 at or below, accept H1 at or above).
     pub fn bounds(&self) -> (f64, f64) {
         (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
+            libm::log(self.beta / (1.0 - self.alpha)),
+            libm::log((1.0 - self.beta) / self.alpha),
         )
     }
 
@@ -385,7 +385,7 @@ impl Sprt {
         let p0 = closest_with_t(scores, &observed, per_trial * self.elo0 / scale);
         let p1 = closest_with_t(scores, &observed, per_trial * self.elo1 / scale);
         n * (observed.iter().zip(p0.iter().zip(&p1)))
-            .map(|(o, (a, b))| o * (b.ln() - a.ln()))
+            .map(|(o, (a, b))| o * (libm::log(*b) - libm::log(*a)))
             .sum::<f64>()
     }
 

@@ -49,7 +49,7 @@ impl Fit {
 /// `log Σ exp(x)` without overflow.
 fn log_sum_exp(values: impl Iterator<Item = f64> + Clone) -> f64 {
     let top = values.clone().fold(f64::NEG_INFINITY, f64::max);
-    top + values.map(|v| (v - top).exp()).sum::<f64>().ln()
+    top + libm::log(values.map(|v| libm::exp(v - top)).sum::<f64>())
 }
 
 /// One game's log-likelihood at the strengths `theta` (natural units).
@@ -63,7 +63,7 @@ pub fn game_log_likelihood(game: &Game, theta: impl Fn(usize) -> f64) -> f64 {
 fn chances(game: &Game, theta: &[f64]) -> Vec<f64> {
     let lse = log_sum_exp(game.seats.iter().map(|&(e, _)| theta[e]));
     (game.seats.iter())
-        .map(|&(e, _)| (theta[e] - lse).exp())
+        .map(|&(e, _)| libm::exp(theta[e] - lse))
         .collect()
 }
 

@@ -154,7 +154,7 @@ pub fn bounds(games: &[Game], rated: &HashMap<usize, f64>, standing: &mut [Optio
         };
         let (at_high, at_low) = (likelihood(high), likelihood(low));
         let up = at_high > at_low;
-        let target = at_high.max(at_low) + BOUND_RATIO.ln();
+        let target = at_high.max(at_low) + libm::log(BOUND_RATIO);
         // Bisection: the likelihood is monotone in the engine's own rating here.
         let (mut a, mut b) = (low, high);
         for _ in 0..100 {
