@@ -1218,3 +1218,57 @@ fn the_program_loads_no_shared_library_but_the_c_library() {
         );
     }
 }
+
+/// Started with its standard output closed (or all three standard descriptors), the referee must
+/// not let a file it opens take their place: what it prints would then land in the records.
+#[test]
+fn closed_standard_descriptors_do_not_let_printing_into_the_records() {
+    let dir = Workspace::new("closed-stdio");
+    for (n, closing) in [">&-", "<&- >&- 2>&-"].into_iter().enumerate() {
+        let out = dir.file(&format!("m{n}.jsonl"));
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(r#"exec "$0" "$@" {closing}"#))
+            .arg(assert_cmd::cargo::cargo_bin!("referee"))
+            .args([
+                "match", "--game", "pegs", "--engine", "random", "--engine", "random",
+            ])
+            .args(["--games", "2", "--seed", "5", "--out"])
+            .arg(&out)
+            .status()
+            .expect("sh");
+        assert!(status.success(), "{closing}: {status}");
+        let text = std::fs::read_to_string(&out).expect("the records");
+        assert_eq!(text.lines().count(), 2, "{closing}: {text}");
+        for line in text.lines() {
+            let record: Value = serde_json::from_str(line).expect("a record on each line");
+            assert_eq!(record["game"], "pegs");
+        }
+    }
+}
+
+/// Standard output closed by its reader before anything is written (`referee ... | head -0`): the
+/// referee is not killed by SIGPIPE but sees the error, says nothing and exits 0, as a match
+/// piped into `head` does.
+#[test]
+fn a_closed_output_pipe_ends_the_program_quietly_with_success() {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin!("referee"))
+        .args([
+            "import",
+            "--from",
+            "codecup",
+            "fixtures/dvonn/codecup-2011-game-53360.txt",
+        ])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("the referee");
+    assert_eq!(output.status.code(), Some(0), "{:?}", output.status);
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -11,7 +11,6 @@ pub(crate) mod serve;
 mod spellings;
 
 use std::io;
-use std::process::ExitCode;
 
 use args::{Cli, Command, Deferred};
 use error::{CommandResult, exit_status};
@@ -21,7 +20,7 @@ const QUOTE_LIMIT: usize = 400;
 
 /// The program: parses the command line, runs the subcommand, says why it failed (if it did) and
 /// returns its exit status.
-pub fn main() -> ExitCode {
+pub fn main() -> u8 {
     let result = dispatch(Cli::parse_args());
     // Every engine has ended by now; their cgroups go (a referee that dies instead leaves them to
     // its janitor and the next run).
@@ -33,7 +32,7 @@ pub fn main() -> ExitCode {
         let text = crate::protocol::shorten_quotes(&error.to_string(), QUOTE_LIMIT);
         eprintln!("referee: {text}");
     }
-    ExitCode::from(exit_status(&result))
+    exit_status(&result)
 }
 
 fn dispatch(cli: Cli) -> CommandResult {

@@ -104,7 +104,10 @@ mod tests {
         let mut lines = Vec::new();
         let mut open = true;
         loop {
-            assert!(buffer.bytes.len() <= LINE_BUFFER, "the buffer outgrew its bound");
+            assert!(
+                buffer.bytes.len() <= LINE_BUFFER,
+                "the buffer outgrew its bound"
+            );
             if let Some(line) = buffer.take_line(!open) {
                 lines.push((line.len() <= MAX_LINE).then(|| line.to_vec()));
                 continue;
