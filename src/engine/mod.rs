@@ -17,6 +17,7 @@ mod talk;
 pub mod transcript;
 
 pub use command::{EngineCommand, EngineError, Exit};
+pub use start::Begun;
 pub use talk::{
     Engine, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE, OWN_DELAY_TOLERANCE, STDERR_TAIL_BYTES,
     STDERR_TAIL_LINES,

@@ -145,7 +145,11 @@ pub struct Start {
 ///
 /// The human seat (`terminal`) stays in the referee's session and process group instead, so that
 /// it may read the terminal the referee was started from.
-pub fn start(launch: Launch, how: Start) -> io::Result<Spawned> {
+///
+/// The start is handed to a starter thread and not waited for: [`Pending::wait`] gives the
+/// process once it has exec'd, so that the caller may begin other starts meanwhile. A pending
+/// start dropped unwaited leaves its process running, listed, until a stop or the referee's end.
+pub fn begin(launch: Launch, how: Start) -> io::Result<Pending> {
     let referee = nix::unistd::getpid();
     let Start {
         limits,
@@ -205,9 +209,17 @@ pub fn start(launch: Launch, how: Start) -> io::Result<Spawned> {
     });
     let (reply, answer) = mpsc::channel();
     send_to_spawner((launch, setup, reply))?;
-    answer
-        .recv()
-        .map_err(|_| io::Error::other("the engine starter thread is gone"))?
+    Ok(Pending(answer))
+}
+
+/// A process [`begin`] handed to a starter thread.
+pub struct Pending(mpsc::Receiver<io::Result<Spawned>>);
+
+impl Pending {
+    /// The process, once it has exec'd, or why it did not start.
+    pub fn wait(self) -> io::Result<Spawned> {
+        (self.0.recv()).map_err(|_| io::Error::other("the engine starter thread is gone"))?
+    }
 }
 
 /// Marks every descriptor from `first` on close-on-exec (the child's copies of the referee's ends

@@ -42,6 +42,18 @@ fn set_nonblocking(fd: impl AsFd) -> io::Result<()> {
     rustix::io::ioctl_fionbio(fd, true).map_err(io::Error::from)
 }
 
+/// An engine whose process a starter thread is starting (see [`Engine::begin`]).
+pub struct Begun {
+    command: EngineCommand,
+    pending: process::Pending,
+    /// Descriptors the process gets besides its standard ones, held until it has exec'd.
+    passed: Vec<(OwnedFd, RawFd)>,
+    terminal_pipes: Option<(OwnedFd, OwnedFd)>,
+    cgroup: Option<EngineCgroup>,
+    sandboxed: bool,
+    transcript: Option<Transcript>,
+}
+
 impl Engine {
     /// Starts `command` in a new process group, as its user, under its limits, and in `sandbox`
     /// (the run's, with the engine's spec number) when it asks for one; its traffic and stderr
@@ -51,6 +63,16 @@ impl Engine {
         sandbox: Option<(&Sandbox, usize)>,
         transcript: Option<Transcript>,
     ) -> Result<Engine, EngineError> {
+        Engine::begin(command, sandbox, transcript)?.finish()
+    }
+
+    /// [`Engine::start`] without waiting for the process to exec: [`Begun::finish`] waits, so
+    /// that a game's engines start side by side from one thread.
+    pub fn begin(
+        command: &EngineCommand,
+        sandbox: Option<(&Sandbox, usize)>,
+        transcript: Option<Transcript>,
+    ) -> Result<Begun, EngineError> {
         let spawn_error = |source| EngineError::Spawn {
             command: command.command.clone(),
             source,
@@ -98,24 +120,18 @@ impl Engine {
             cgroup: cgroup.as_ref().map(EngineCgroup::procs_fd),
             cpu: command.cpu,
         };
-        let started = process::start(launch, how);
-        // The process holds its own copies now.
-        drop(passed);
-        let spawned = started.map_err(|e| start_error(command, sandboxed.is_some(), e))?;
         let sandboxed = sandboxed.is_some();
-        let pipes = match terminal_pipes {
-            Some((to_engine, from_engine)) => (Some(to_engine), Some(from_engine)),
-            None => (spawned.stdin, spawned.stdout),
-        };
-        Engine::of(
-            command,
-            spawned.process,
-            (pipes, spawned.stderr),
-            sandboxed,
+        let pending =
+            process::begin(launch, how).map_err(|e| start_error(command, sandboxed, e))?;
+        Ok(Begun {
+            command: command.clone(),
+            pending,
+            passed,
+            terminal_pipes,
             cgroup,
+            sandboxed,
             transcript,
-        )
-        .map_err(spawn_error)
+        })
     }
 
     /// The engine whose process `child` runs `command` (`sandboxed` under bubblewrap), with the
@@ -178,6 +194,41 @@ impl Engine {
             result?;
         }
         Ok(engine)
+    }
+}
+
+impl Begun {
+    /// The engine, once its process has exec'd, or why it did not start.
+    pub fn finish(self) -> Result<Engine, EngineError> {
+        let Begun {
+            command,
+            pending,
+            passed,
+            terminal_pipes,
+            cgroup,
+            sandboxed,
+            transcript,
+        } = self;
+        let started = pending.wait();
+        // The process holds its own copies now.
+        drop(passed);
+        let spawned = started.map_err(|e| start_error(&command, sandboxed, e))?;
+        let pipes = match terminal_pipes {
+            Some((to_engine, from_engine)) => (Some(to_engine), Some(from_engine)),
+            None => (spawned.stdin, spawned.stdout),
+        };
+        Engine::of(
+            &command,
+            spawned.process,
+            (pipes, spawned.stderr),
+            sandboxed,
+            cgroup,
+            transcript,
+        )
+        .map_err(|source| EngineError::Spawn {
+            command: command.command.clone(),
+            source,
+        })
     }
 }
 

@@ -268,8 +268,8 @@ fn play_one(
     })
 }
 
-/// Every seat's engine taken from its pool, in seat order: idle ones first, then the new
-/// ones, started side by side when there are several (each start waits for its process to exec).
+/// Every seat's engine taken from its pool, in seat order: idle ones first, then the new ones,
+/// started side by side (each handed to a starter thread before any is waited for).
 fn begin_all(
     config: &MatchConfig,
     pools: &Pools,
@@ -286,23 +286,18 @@ fn begin_all(
             None => new.push((seat, spec)),
         }
     }
-    let start = |spec: usize| pools.start_new(config, spec, cpu, transcript.as_ref());
-    // All but the last start on threads of their own, the last on this one, side by side.
-    match new.split_last() {
-        None => {}
-        Some((&(seat, spec), [])) => begun.push((seat, start(spec))),
-        Some((&(last_seat, last_spec), others)) => std::thread::scope(|scope| {
-            let started: Vec<_> = (others.iter())
-                .map(|&(seat, spec)| (seat, scope.spawn(move || start(spec))))
-                .collect();
-            begun.push((last_seat, start(last_spec)));
-            for (seat, handle) in started {
-                let result = handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                begun.push((seat, result));
-            }
-        }),
+    let beginning: Vec<_> = (new.into_iter())
+        .map(|(seat, spec)| {
+            let beginning = pools.begin_new(config, spec, cpu, transcript.as_ref());
+            (seat, spec, beginning)
+        })
+        .collect();
+    // Every one begun is waited for, whatever became of the others.
+    for (seat, spec, beginning) in beginning {
+        begun.push((
+            seat,
+            beginning.and_then(|b| pools.start_begun(config, spec, b)),
+        ));
     }
     begun.sort_by_key(|(seat, _)| *seat);
     begun

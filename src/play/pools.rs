@@ -7,7 +7,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::engine::sandbox::Sandbox;
-use crate::engine::{Engine, Transcript};
+use crate::engine::{Begun, Engine, Transcript};
 use crate::play::codecup::{self};
 use crate::play::config::{MatchConfig, MatchError};
 use crate::play::spec::Proto;
@@ -39,6 +39,12 @@ pub(super) struct NotStarted {
     pub(super) fault: Fault,
     /// Whether the engine never started in this run: its command is wrong, and the run stops.
     pub(super) never: bool,
+}
+
+/// A new engine whose process is starting, with the deadline of its handshake.
+pub(super) struct Beginning {
+    begun: Begun,
+    deadline: Instant,
 }
 
 /// An engine being taken from a pool: an idle one, or one just started whose handshake is due.
@@ -87,30 +93,43 @@ impl Pools {
         Some(Taking::Idle(pooled))
     }
 
-    /// A new engine of `spec` on `cpu`, its handshake sent but not yet answered (see
-    /// [`Pools::finish`]), so that a game's engines start together; its traffic goes to
-    /// `transcript`.
-    pub(super) fn start_new(
+    /// A new engine of `spec` on `cpu` begun: its process handed to a starter thread, not waited
+    /// for (see [`Pools::start_begun`]), so that a game's engines start side by side; its traffic
+    /// goes to `transcript`.
+    pub(super) fn begin_new(
         &self,
         config: &MatchConfig,
         spec: usize,
         cpu: Option<usize>,
         transcript: Option<&Transcript>,
-    ) -> Result<Taking, NotStarted> {
+    ) -> Result<Beginning, NotStarted> {
         let sandbox = self.sandbox.as_ref().map(|s| (s, spec));
         let engine_spec = &config.engines[spec];
-        let codecup = engine_spec.proto == Proto::CodeCup;
         let mut command = engine_spec.command.clone();
         command.cpu = cpu;
-        if codecup {
+        if engine_spec.proto == Proto::CodeCup {
             // A process per game, told its time in its command; there is no handshake.
             command.command =
                 codecup::command_for(engine_spec, engine_spec.tc.unwrap_or(config.tc));
         }
         let deadline = Instant::now() + config.startup;
-        let mut engine = Engine::start(&command, sandbox, transcript.cloned())
+        let begun = Engine::begin(&command, sandbox, transcript.cloned())
             .map_err(|e| self.failed(spec, e.to_string()))?;
-        if !codecup {
+        Ok(Beginning { begun, deadline })
+    }
+
+    /// The engine [`Pools::begin_new`] began, once its process has exec'd, its handshake sent but
+    /// not yet answered (see [`Pools::finish`]).
+    pub(super) fn start_begun(
+        &self,
+        config: &MatchConfig,
+        spec: usize,
+        Beginning { begun, deadline }: Beginning,
+    ) -> Result<Taking, NotStarted> {
+        let mut engine = begun
+            .finish()
+            .map_err(|e| self.failed(spec, e.to_string()))?;
+        if config.engines[spec].proto != Proto::CodeCup {
             let sent = engine
                 .send("protocol_version")
                 .and_then(|_| engine.send("name"));
@@ -122,7 +141,7 @@ impl Pools {
         Ok(Taking::Starting { engine, deadline })
     }
 
-    /// The engine [`Pools::take_idle`] or [`Pools::start_new`] took, its handshake answered.
+    /// The engine [`Pools::take_idle`] or [`Pools::start_begun`] took, its handshake answered.
     pub(super) fn finish(
         &self,
         config: &MatchConfig,
