@@ -73,13 +73,10 @@ impl Engine {
         sandbox: Option<(&Sandbox, usize)>,
         transcript: Option<Transcript>,
     ) -> Result<Begun, EngineError> {
-        let spawn_error = |source| EngineError::Spawn {
-            command: command.command.clone(),
-            source,
-        };
+        let failed = |source| spawn_error(command, source);
         let words = shlex::split(&command.command)
             .filter(|w| !w.is_empty())
-            .ok_or_else(|| spawn_error(io::Error::other("unbalanced quotes or no command")))?;
+            .ok_or_else(|| failed(io::Error::other("unbalanced quotes or no command")))?;
         // Descriptors the process gets besides its standard ones: the human seat's protocol
         // pipes, the sandbox's seccomp programs. Ours are moved above 9 first, so that none is
         // already one of the numbers they become.
@@ -93,9 +90,9 @@ impl Engine {
             Some(sandboxed) => sandboxed_command(command, &words, sandboxed, user, &mut passed),
             None => plain_command(command, &words),
         }
-        .map_err(spawn_error)?;
+        .map_err(failed)?;
         let terminal_pipes = match command.terminal {
-            true => Some(terminal_pipes(&mut passed).map_err(spawn_error)?),
+            true => Some(terminal_pipes(&mut passed).map_err(failed)?),
             false => None,
         };
         launch.piped = terminal_pipes.is_none();
@@ -105,7 +102,7 @@ impl Engine {
         // level costs about a microsecond and a half a ply, measured with the judged method.
         let contained = command.sandbox || command.user.is_some() || command.limits.any();
         let cgroup = match contained.then(cgroup::cgroups) {
-            Some(Ok(cgroups)) => Some(cgroups.engine(&command.limits).map_err(spawn_error)?),
+            Some(Ok(cgroups)) => Some(cgroups.engine(&command.limits).map_err(failed)?),
             _ => None,
         };
         let fds = passed
@@ -200,60 +197,55 @@ impl Engine {
 impl Begun {
     /// The engine, once its process has exec'd, or why it did not start.
     pub fn finish(self) -> Result<Engine, EngineError> {
-        let Begun {
-            command,
-            pending,
-            passed,
-            terminal_pipes,
-            cgroup,
-            sandboxed,
-            transcript,
-        } = self;
-        let started = pending.wait();
+        let started = self.pending.wait();
         // The process holds its own copies now.
-        drop(passed);
-        let spawned = started.map_err(|e| start_error(&command, sandboxed, e))?;
-        let pipes = match terminal_pipes {
+        drop(self.passed);
+        let command = &self.command;
+        let spawned = started.map_err(|e| start_error(command, self.sandboxed, e))?;
+        let pipes = match self.terminal_pipes {
             Some((to_engine, from_engine)) => (Some(to_engine), Some(from_engine)),
             None => (spawned.stdin, spawned.stdout),
         };
+        let streams = (pipes, spawned.stderr);
         Engine::of(
-            &command,
+            command,
             spawned.process,
-            (pipes, spawned.stderr),
-            sandboxed,
-            cgroup,
-            transcript,
+            streams,
+            self.sandboxed,
+            self.cgroup,
+            self.transcript,
         )
-        .map_err(|source| EngineError::Spawn {
-            command: command.command.clone(),
-            source,
-        })
+        .map_err(|source| spawn_error(command, source))
+    }
+}
+
+/// `command` did not start, for `source`.
+fn spawn_error(command: &EngineCommand, source: io::Error) -> EngineError {
+    EngineError::Spawn {
+        command: command.command.clone(),
+        source,
     }
 }
 
 /// Why `command` did not start, from the error of its start (`sandboxed` under bubblewrap): the
 /// causes an organiser can fix are named.
 fn start_error(command: &EngineCommand, sandboxed: bool, error: io::Error) -> EngineError {
-    let spawn_error = |source| EngineError::Spawn {
-        command: command.command.clone(),
-        source,
-    };
+    let failed = |source| spawn_error(command, source);
     match error.kind() {
         ErrorKind::Interrupted => EngineError::Stopping,
-        ErrorKind::NotFound if sandboxed => spawn_error(io::Error::new(
+        ErrorKind::NotFound if sandboxed => failed(io::Error::new(
             ErrorKind::NotFound,
             "sandbox=bwrap needs bubblewrap: install the `bubblewrap` package (no `bwrap` found)",
         )),
         ErrorKind::PermissionDenied
             if command.user.is_some() && !nix::unistd::geteuid().is_root() =>
         {
-            spawn_error(io::Error::new(
+            failed(io::Error::new(
                 ErrorKind::PermissionDenied,
                 "user= needs the referee to run as root",
             ))
         }
-        _ => spawn_error(error),
+        _ => failed(error),
     }
 }
 
