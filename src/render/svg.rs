@@ -462,7 +462,7 @@ pub fn hexagon(x: f64, y: f64, r: f64) -> Vec<(f64, f64)> {
     (0..6)
         .map(|i| {
             let angle = std::f64::consts::PI / 3.0 * f64::from(i) + std::f64::consts::PI / 6.0;
-            (x + r * angle.cos(), y + r * angle.sin())
+            (x + r * libm::cos(angle), y + r * libm::sin(angle))
         })
         .collect()
 }
