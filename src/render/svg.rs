@@ -23,10 +23,14 @@ pub struct Scene {
     pub list: Vec<String>,
     numbers: FxHashMap<String, u32>,
     /// What each part was drawn for (its key, private to the game that draws it), and its
-    /// number: in `list`, or (below 0) in the shared parts.
+    /// number: in `list`, or (below 0) in `shared_used`.
     parts: FxHashMap<String, i64>,
     /// The parts of every game of a page, and what keys this game's parts there.
     shared: Option<(Arc<SharedParts>, String)>,
+    /// The shared parts this game uses, by their index in [`SharedParts`]: its part -1 is the
+    /// first. A game's own numbering, in the order its pictures use them, so that what a game
+    /// carries does not depend on which games other threads drew first.
+    pub shared_used: Vec<usize>,
     /// The items of each group drawn (by its key, as parts).
     groups: FxHashMap<String, Vec<Item>>,
     key: String,
@@ -41,6 +45,8 @@ pub struct Scene {
 /// The parts of the pictures of many games (a page), each drawn once: a card or a piece looks the
 /// same in every game of its kind, and a game refers to it by number instead of carrying it.
 /// What it holds is bounded by the kinds of game and their pieces, not by the number of games.
+/// Its order is the order in which threads drew them: a page numbers them anew in the order of
+/// its games ([`Scene::shared_used`]).
 #[derive(Default)]
 pub struct SharedParts(Mutex<SharedList>);
 
@@ -51,13 +57,12 @@ struct SharedList {
 }
 
 impl SharedParts {
-    /// The number of the part `key` names, drawn by `draw` if new: -1 for the first, -2 for the
-    /// next, ... (a game's own lines count up from 0).
-    fn number(&self, key: &str, draw: impl FnOnce() -> String) -> i64 {
+    /// The index of the part `key` names, drawn by `draw` if new.
+    fn index(&self, key: &str, draw: impl FnOnce() -> String) -> usize {
         // A panic elsewhere while the lock was held cannot leave the list half written: each
         // change is one push and one insert after the drawing.
         let mut shared = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let n = match shared.numbers.get(key) {
+        match shared.numbers.get(key) {
             Some(&n) => n,
             None => {
                 let text = draw();
@@ -66,21 +71,21 @@ impl SharedParts {
                 shared.numbers.insert(key.to_owned(), n);
                 n
             }
-        };
-        -(n as i64) - 1
+        }
     }
 
-    /// The part numbered `n` (below 0).
-    fn text(&self, n: i64) -> Option<String> {
-        let index = usize::try_from(-(n + 1)).ok()?;
+    /// The part of this index.
+    fn text(&self, index: usize) -> Option<String> {
         let shared = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         shared.list.get(index).cloned()
     }
 
-    /// Every part drawn so far, in order: part -1 first.
-    pub fn list(&self) -> Vec<String> {
+    /// The parts of these indices, in their order.
+    pub fn texts(&self, indices: &[usize]) -> Vec<String> {
         let shared = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        shared.list.clone()
+        (indices.iter())
+            .map(|&i| shared.list.get(i).cloned().unwrap_or_default())
+            .collect()
     }
 }
 
@@ -125,9 +130,14 @@ impl Scene {
             let n = usize::try_from(n).ok()?;
             self.list.get(n).map(String::as_str)
         };
-        let part = |n: i64| match &self.shared {
-            Some((shared, _)) if n < 0 => shared.text(n).unwrap_or_default(),
-            _ => listed(n).unwrap_or_default().to_owned(),
+        let shared_part = |n: i64| {
+            let (shared, _) = self.shared.as_ref()?;
+            let used = usize::try_from(-(n + 1)).ok()?;
+            shared.text(*self.shared_used.get(used)?)
+        };
+        let part = |n: i64| match n < 0 {
+            true => shared_part(n).unwrap_or_default(),
+            false => listed(n).unwrap_or_default().to_owned(),
         };
         let lines: Vec<String> = items
             .iter()
@@ -323,7 +333,11 @@ impl Svg {
                     alone.text
                 };
                 let part = match &scene.shared {
-                    Some((shared, game)) => shared.number(&format!("{game}\n{}", scene.key), alone),
+                    Some((shared, game)) => {
+                        let key = format!("{game}\n{}", scene.key);
+                        scene.shared_used.push(shared.index(&key, alone));
+                        -(scene.shared_used.len() as i64)
+                    }
                     None => i64::from(scene.number(&alone())),
                 };
                 scene.parts.insert(scene.key.clone(), part);

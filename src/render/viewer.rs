@@ -23,6 +23,7 @@ use crate::records::{End, Record};
 use crate::render::board::Picture;
 use crate::render::svg::{Item, Scene, SharedParts};
 use crate::rules::game::{Game, Viewer};
+use rustc_hash::FxHashMap;
 
 use std::sync::Arc;
 
@@ -112,7 +113,7 @@ fn page_game(
     index: usize,
     record: &Record,
     parts: &Arc<SharedParts>,
-) -> Result<(PageGame, FramesJson), ReplayError> {
+) -> Result<(PageGame, FramesJson, Vec<usize>), ReplayError> {
     let mut frames = FramesJson::default();
     // A part's key says everything its drawing depends on within one game; across games of the
     // same kind, variant and number of seats, a part with the same key is the same drawing.
@@ -160,7 +161,7 @@ fn page_game(
         marks,
         scores,
     };
-    Ok((game, frames))
+    Ok((game, frames, scene.shared_used))
 }
 
 /// One step of a picture's change from the one before.
@@ -358,6 +359,8 @@ pub struct Packed {
     title: String,
     result: String,
     data: String,
+    /// The shared parts its pictures use (see [`Scene::shared_used`]).
+    shared: Vec<usize>,
 }
 
 /// Packs games for a page one after another, keeping its compressor and buffer from game to game
@@ -390,7 +393,7 @@ impl Packer {
         record: &Record,
         parts: &Arc<SharedParts>,
     ) -> Result<Packed, PageError> {
-        let (game, frames) =
+        let (game, frames, shared) =
             page_game(number, record, parts).map_err(|error| PageError::Replay {
                 game: number + 1,
                 error,
@@ -426,6 +429,7 @@ impl Packer {
             title: game.title,
             result: game.result,
             data: BASE64.encode(packed),
+            shared,
         })
     }
 }
@@ -434,7 +438,12 @@ impl Packer {
 /// parts the games share.
 pub struct PageWriter<W: std::io::Write> {
     out: W,
-    titles: Vec<(String, String)>,
+    /// Each game's title, result and shared parts (numbered in the page's order).
+    titles: Vec<(String, String, Vec<usize>)>,
+    /// The shared parts in the page's order, the order of the games that first use them: by
+    /// their index in [`SharedParts`], and the other way round.
+    order: Vec<usize>,
+    numbered: FxHashMap<usize, usize>,
     parts: Arc<SharedParts>,
 }
 
@@ -452,6 +461,8 @@ impl<W: std::io::Write> PageWriter<W> {
         PageWriter {
             out,
             titles: Vec::new(),
+            order: Vec::new(),
+            numbered: FxHashMap::default(),
             parts: Arc::default(),
         }
     }
@@ -464,7 +475,15 @@ impl<W: std::io::Write> PageWriter<W> {
     /// Adds the next game, packed by [`Packer::pack`] (on any thread) with its number.
     pub fn write(&mut self, packed: Packed) -> Result<(), PageError> {
         writeln!(self.out, "{}", packed.data)?;
-        self.titles.push((packed.title, packed.result));
+        let shared = (packed.shared.iter())
+            .map(|&index| {
+                *(self.numbered.entry(index)).or_insert_with(|| {
+                    self.order.push(index);
+                    self.order.len() - 1
+                })
+            })
+            .collect();
+        self.titles.push((packed.title, packed.result, shared));
         Ok(())
     }
 
@@ -495,7 +514,8 @@ impl<W: std::io::Write> PageWriter<W> {
                 .replace('&', "\\u0026")
         };
         let titles = in_script(serde_json::to_string(&self.titles).unwrap_or_default());
-        let parts = in_script(serde_json::to_string(&self.parts.list()).unwrap_or_default());
+        let parts = self.parts.texts(&self.order);
+        let parts = in_script(serde_json::to_string(&parts).unwrap_or_default());
         // The script and the parts (the referee's own drawing) first, so that nothing in a title
         // is taken for a placeholder.
         let tail = (tail.replace("/*DRAWING*/", DRAWING_SCRIPT)).replace("/*PARTS*/", &parts);
@@ -618,18 +638,19 @@ body { font-family: sans-serif; margin: 0; display: flex; height: 100vh; }
 // Each game packed on its own (gzip, base64: a line each, kept out of the script so that the page
 // parses fast), unpacked when opened; then the games' titles.
 const packed = document.getElementById("packed").textContent.split("\n").filter((l) => l);
-// The parts (pieces, cards) the games' pictures share, drawn once: part -1 is the first.
+// The parts (pieces, cards) the games' pictures share, drawn once; each game's title, result and
+// the parts it uses (its part -1 is parts[shared[0]], and so on).
 const parts = /*PARTS*/;
 const titles = /*TITLES*/;
 let games = [], game = 0, ply = 0;
 const $ = (id) => document.getElementById(id);
 // A game's pictures from their changes: a number keeps (> 0) or drops (< 0) items, a list adds
 // items: a line (its number in the game's list of lines) or a part [number, x, y, mark] (the
-// part's number in the game's lines, or below 0 in the page's parts; x and y in tenths; the
-// mark's number or -1), written as Scene::text writes it.
-function pictures(changes, list) {
+// part's number in the game's lines, or below 0 in its list of shared parts; x and y in tenths;
+// the mark's number or -1), written as Scene::text writes it.
+function pictures(changes, list, shared) {
   const tenths = (t) => (t < 0 ? "-" : "") + Math.floor(Math.abs(t) / 10) + "." + Math.abs(t) % 10;
-  const part = (n) => n < 0 ? parts[-1 - n] : list[n];
+  const part = (n) => n < 0 ? parts[shared[-1 - n]] : list[n];
   // A label's line is "\u0001X Y SIZE TEXT", written out as Svg::label writes it.
   const line = (s) => {
     if (s.charCodeAt(0) !== 1) return s;
@@ -658,7 +679,7 @@ async function load(i) {
     const bytes = Uint8Array.from(atob(packed[i]), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     const g = JSON.parse(await new Response(stream).text());
-    g.frames = pictures(g.frames, g.lines);
+    g.frames = pictures(g.frames, g.lines, titles[i][2]);
     g.moves = g.moves.map(([text, who, used, left, info, score]) => ({
       text, who, info, score,
       seat: who === null ? "chance" : g.seats[who] ?? "?",
@@ -869,6 +890,72 @@ mod scene_tests {
                     || matches!(pair, [Change::Skip(a), Change::Skip(b)] if (*a > 0) == (*b > 0));
                 proptest::prop_assert!(!same, "{:?}", changes);
             }
+        }
+    }
+
+    /// A game of `id` played with the legal move `(i * 7919) % count` at each ply, for at most
+    /// `plies` plies.
+    fn played(id: &str, variant: Option<&str>, seats: usize, seed: u64, plies: usize) -> Record {
+        let setup = Setup {
+            variant: variant.map(str::to_owned),
+            seats: Some(seats),
+            seed,
+            layout: None,
+        };
+        let mut replay = Replay::new(id, &setup).unwrap();
+        let mut moves = Vec::new();
+        for i in 0..plies {
+            replay.settle_chance();
+            moves.clear();
+            replay.game().legal_moves(&mut moves);
+            let Some(mv) = moves.get((i * 7919 + seed as usize) % moves.len().max(1)) else {
+                break;
+            };
+            replay.play(&mv.to_string()).unwrap();
+        }
+        let names: Vec<String> = (0..seats).map(|s| format!("e{s}")).collect();
+        replay.into_record(&names, None)
+    }
+
+    /// The page of `records`, each game packed in the order `packing` gives (as threads racing
+    /// would draw the shared parts), then written in the records' order.
+    fn page_packed_in(records: &[Record], packing: &[usize]) -> Vec<u8> {
+        let mut writer = PageWriter::start(Vec::new(), "").unwrap();
+        let parts = writer.parts();
+        let mut packer = Packer::default();
+        let mut packed: Vec<Option<Packed>> = records.iter().map(|_| None).collect();
+        for &i in packing {
+            packed[i] = Some(packer.pack(i, &records[i], &parts).unwrap());
+        }
+        for game in packed {
+            writer.write(game.unwrap()).unwrap();
+        }
+        writer.finish().unwrap()
+    }
+
+    /// The same records make the same page, byte for byte, whichever games the threads that pack
+    /// them drew first: a page's shared parts are numbered in the order of its games.
+    #[test]
+    fn the_page_does_not_depend_on_the_order_games_are_packed_in() {
+        let mut records = Vec::new();
+        for seed in 1..4 {
+            records.push(played("double", None, 4, seed, 60));
+            records.push(played("dvonn", None, 2, seed, 70));
+            records.push(played("pegs", Some("turbo"), 2, seed, 40));
+            records.push(played("double-dutch", None, 3, seed, 50));
+        }
+        let forwards: Vec<usize> = (0..records.len()).collect();
+        let backwards: Vec<usize> = forwards.iter().rev().copied().collect();
+        let shuffled: Vec<usize> = (0..records.len())
+            .map(|i| (i * 5 + 3) % records.len())
+            .collect();
+        let page = page_packed_in(&records, &forwards);
+        assert!(page.len() > 10_000);
+        for packing in [backwards, shuffled] {
+            assert!(
+                page == page_packed_in(&records, &packing),
+                "packed in {packing:?}"
+            );
         }
     }
 
