@@ -893,16 +893,21 @@ mod scene_tests {
         }
     }
 
-    /// A game of `id` played with the legal move `(i * 7919) % count` at each ply, for at most
-    /// `plies` plies.
-    fn played(id: &str, variant: Option<&str>, seats: usize, seed: u64, plies: usize) -> Record {
+    /// A new game of `id`.
+    fn new_game(id: &str, variant: Option<&str>, seats: usize, seed: u64) -> Replay {
         let setup = Setup {
             variant: variant.map(str::to_owned),
             seats: Some(seats),
             seed,
             layout: None,
         };
-        let mut replay = Replay::new(id, &setup).unwrap();
+        Replay::new(id, &setup).unwrap()
+    }
+
+    /// A game of `id` played with the legal move `(i * 7919) % count` at each ply, for at most
+    /// `plies` plies.
+    fn played(id: &str, variant: Option<&str>, seats: usize, seed: u64, plies: usize) -> Record {
+        let mut replay = new_game(id, variant, seats, seed);
         let mut moves = Vec::new();
         for i in 0..plies {
             replay.settle_chance();
@@ -979,13 +984,7 @@ mod scene_tests {
             ("double", None, 4, Viewer::Everyone),
             ("double", None, 3, Viewer::Seat(1)),
         ] {
-            let setup = Setup {
-                variant: variant.map(str::to_owned),
-                seats: Some(seats),
-                seed: 11,
-                layout: None,
-            };
-            let mut replay = Replay::new(id, &setup).unwrap();
+            let mut replay = new_game(id, variant, seats, 11);
             let kind = format!("{id} {} {seats}", variant.unwrap_or("-"));
             let mut scenes = [Scene::default(), Scene::sharing(shared.clone(), kind)];
             let mut shown = [Vec::new(), Vec::new()];
