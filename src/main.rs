@@ -7,7 +7,8 @@
 //! death). What is left out is the stack-overflow report (an overflow still stops the program,
 //! by SIGSEGV) and its alternate signal stacks: a stack for every thread, and a read of
 //! `/proc/self/maps` at the start. Each referee process (a match, every built-in bot, every
-//! `referee moves` of a script) starts about 0.08 ms sooner, a one-game match about 0.2 ms.
+//! `referee moves` of a script) starts about 0.1 ms sooner (`referee --version` 0.97 -> 0.85 ms),
+//! a one-game match with its threads about 0.3 ms (1.19 -> 0.88 ms over the C driver).
 
 #![no_main]
 
