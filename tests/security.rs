@@ -273,6 +273,30 @@ fn private_temporary_files_are_bounded_and_the_scratch_directory_works() {
     }
 }
 
+/// The simplest sandboxed match a user types: no `--out`, no `--seed`, no limit. Every descriptor
+/// the engine is handed must survive its start (the cgroup's was once moved over by the seccomp
+/// programs' when no records file took a lower number).
+#[test]
+fn the_simplest_sandboxed_match_starts_and_plays() {
+    if !bwrap_usable() {
+        return;
+    }
+    let work = Workspace::new("simplest-sandboxed");
+    let sandboxed = format!(
+        "sandbox=bwrap cmd='{} bot --game pegs'",
+        cargo_bin!("referee").display()
+    );
+    referee()
+        .current_dir(work.dir())
+        .args(["match", "--game", "pegs", "--games", "2"])
+        .args(["--engine", &sandboxed, "--engine", "random"])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("2 games, "))
+        .stdout(predicates::str::contains("ends: normal 2"));
+}
+
 #[test]
 fn a_fork_bomb_is_held_to_its_process_limit() {
     assert_blocked("forkbomb", &strings(&["forkbomb:5000"]), "procs=200");

@@ -161,12 +161,18 @@ pub fn begin(launch: Launch, how: Start) -> io::Result<Pending> {
     } = how;
     let cpus = cpu.map(only_cpu).transpose()?;
     // Runs in the child before its exec, sharing the referee's memory (see `spawn`): system
-    // calls only (setsid, close_range or fcntl, dup2, write, setgroups, setgid, setuid,
+    // calls only (setsid, write, close_range or fcntl, dup2, setgroups, setgid, setuid,
     // setrlimit, prctl, getppid, sched_setaffinity), no allocation, no lock; the user changes
     // are raw system calls, since glibc's would signal the referee's threads.
     let setup: Setup = Box::new(move || {
         if !terminal {
             nix::unistd::setsid()?;
+        }
+        // First, before the descriptors below are moved into place, one of which may take the
+        // number of the cgroup's; and before the change of user: the cgroup is the referee's to
+        // move processes into.
+        if let Some(procs) = cgroup {
+            cgroup::join(procs)?;
         }
         // Nothing the referee holds or inherited (another engine's pipe, the run's files,
         // a descriptor its own caller left open) reaches the engine: every descriptor past
@@ -177,10 +183,6 @@ pub fn begin(launch: Launch, how: Start) -> io::Result<Pending> {
             if unsafe { nix::libc::dup2(fd, to) } < 0 {
                 return Err(io::Error::last_os_error());
             }
-        }
-        // Before the change of user: the cgroup is the referee's to move processes into.
-        if let Some(procs) = cgroup {
-            cgroup::join(procs)?;
         }
         if let Some((uid, gid)) = user {
             // The referee's supplementary groups (root's) must not stay with the engine.
