@@ -15,6 +15,7 @@ mod spawn;
 mod start;
 mod talk;
 pub mod transcript;
+pub mod users;
 
 pub use command::{EngineCommand, EngineError, Exit};
 pub use start::Begun;

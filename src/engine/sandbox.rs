@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::engine::limits::Limits;
+use crate::engine::users::EngineUsers;
 
 /// The program that confines engines.
 pub const BWRAP: &str = "bwrap";
@@ -24,6 +25,8 @@ pub struct Sandbox {
     /// its private `/tmp`, gone when it ends.
     kept: Option<PathBuf>,
     made: AtomicUsize,
+    /// The users of the engines when the referee is root, one per spec.
+    users: Option<EngineUsers>,
 }
 
 impl Sandbox {
@@ -57,11 +60,16 @@ impl Sandbox {
             .iter()
             .map(|d| d.as_deref().map(std::path::absolute).transpose())
             .collect::<io::Result<_>>()?;
+        let users = match nix::unistd::geteuid().is_root() {
+            true => Some(EngineUsers::claim()?),
+            false => None,
+        };
         Ok(Sandbox {
             hidden: all_hidden,
             dirs,
             kept,
             made: AtomicUsize::new(0),
+            users,
         })
     }
 
@@ -232,15 +240,24 @@ const RUN_SIZE: &str = "1048576";
 /// cleared: a secret in the organiser's environment stays there); `env=` adds more.
 pub const PASSED_ENV: [&str; 5] = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"];
 
-/// The user a sandboxed engine runs as: its `user=`, or `nobody` (65534) when the referee is root,
-/// so that no engine is root even in its own user namespace (root there still owns the host's
-/// root-owned files); `None` runs it as the referee's own, unprivileged user.
-pub fn run_as(user: Option<(u32, u32)>) -> Option<(u32, u32)> {
-    user.or_else(|| nix::unistd::geteuid().is_root().then_some(NOBODY))
+impl Sandbox {
+    /// The user (and group) sandboxed engine `spec` runs as: its `user=`, or, when the referee is
+    /// root, a user of its own (see [`crate::engine::users`]), so that no engine is root even in
+    /// its own user namespace (root there still owns the host's root-owned files) and no two
+    /// engines share a process count, signals or files; `None` runs it as the referee's own,
+    /// unprivileged user.
+    pub fn run_as(&self, spec: usize, user: Option<(u32, u32)>) -> io::Result<Option<(u32, u32)>> {
+        let Some(users) = user.is_none().then_some(self.users.as_ref()).flatten() else {
+            return Ok(user);
+        };
+        users.of(spec).map(Some).ok_or_else(|| {
+            io::Error::other(format!(
+                "more than {} sandboxed engines in one run: give the others user=",
+                crate::engine::users::BLOCK
+            ))
+        })
+    }
 }
-
-/// `nobody` and `nogroup` on Debian and most Linux systems.
-pub const NOBODY: (u32, u32) = (65534, 65534);
 
 #[cfg(test)]
 mod tests {
@@ -326,10 +343,24 @@ mod tests {
     }
 
     #[test]
-    fn a_root_referee_runs_sandboxed_engines_as_nobody_or_their_user() {
-        assert_eq!(run_as(Some((64001, 64002))), Some((64001, 64002)));
-        let expected = nix::unistd::geteuid().is_root().then_some(NOBODY);
-        assert_eq!(run_as(None), expected);
+    fn a_root_referee_runs_each_sandboxed_engine_as_a_user_of_its_own_or_its_user() {
+        let sandbox = Sandbox::new(&[], &[None, None], None).unwrap();
+        let given = Some((64001, 64002));
+        assert_eq!(sandbox.run_as(0, given).unwrap(), given);
+        let (a, b) = (
+            sandbox.run_as(0, None).unwrap(),
+            sandbox.run_as(1, None).unwrap(),
+        );
+        if nix::unistd::geteuid().is_root() {
+            let (a, b) = (a.unwrap(), b.unwrap());
+            assert_ne!(a, b);
+            assert!(
+                a.0 >= crate::engine::users::FIRST_UID && a.0 == a.1,
+                "{a:?}"
+            );
+        } else {
+            assert_eq!((a, b), (None, None));
+        }
     }
 
     #[test]

@@ -83,7 +83,7 @@ impl Engine {
         let mut passed: Vec<(OwnedFd, RawFd)> = Vec::new();
         let sandboxed = sandbox.filter(|_| command.sandbox);
         let user = match sandboxed {
-            Some(_) => crate::engine::sandbox::run_as(command.user),
+            Some((sandbox, spec)) => sandbox.run_as(spec, command.user).map_err(failed)?,
             None => command.user,
         };
         let mut launch = match sandboxed {

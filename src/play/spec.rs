@@ -337,7 +337,7 @@ pub fn human_engine(exe: &str, game: &str) -> Result<EngineSpec, EngineSpecError
 /// What running `engines` as root (`root`) means for their limits: an error for `procs=` without
 /// `user=` or a sandbox (the kernel never limits root's processes), and a warning for other limits
 /// without either (an engine with root's capabilities may lift its own limits). A sandboxed engine
-/// of a root referee runs as `nobody` (see `sandbox::run_as`).
+/// of a root referee runs as a user of its own (see `Sandbox::run_as`).
 pub fn root_check(engines: &[EngineSpec], root: bool) -> Result<Vec<String>, String> {
     let mut warnings = Vec::new();
     for engine in engines.iter().filter(|_| root) {

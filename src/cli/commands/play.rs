@@ -421,8 +421,11 @@ fn announce_containment(config: &MatchConfig) {
         .collect();
     if !sandboxed.is_empty() {
         let user = match nix::unistd::geteuid().is_root() {
-            true => "nobody unless user= says otherwise",
-            false => "the referee's own user",
+            true => format!(
+                "a user of its own each (from uid {}) unless user= says otherwise",
+                crate::engine::users::FIRST_UID
+            ),
+            false => "the referee's own user".to_owned(),
         };
         eprintln!(
             "referee: containment: {} in bubblewrap, as {user}: own session, pid, network and \
