@@ -31,7 +31,7 @@ fn duel(dir: &Path, (attack, victim): (&str, &str), keys: &str, extra: &[&str]) 
             engine.display()
         )
     };
-    let out = dir.join(format!("{attack}-{}.jsonl", keys.len()));
+    let out = dir.join(format!("{attack}-{victim}-{}.jsonl", keys.len()));
     referee()
         .env("REFEREE", cargo_bin!("referee"))
         .args(["match", "--game", "pegs", "--seed", "5"])
@@ -88,4 +88,59 @@ fn an_engine_that_forks_to_its_limit_does_not_starve_its_opponent() {
     for record in &own {
         assert_eq!(record["end"]["reason"], "normal", "{record}");
     }
+}
+
+/// The median time the records charged `name` for a move.
+fn median_time(records: &[Value], name: &str) -> f64 {
+    let mut times: Vec<f64> = records
+        .iter()
+        .flat_map(|r| {
+            let seat = r["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|s| s["name"] == name);
+            let moves = r["moves"].as_array().unwrap().clone();
+            moves
+                .into_iter()
+                .filter(move |m| Some(m["seat"].as_u64().unwrap() as usize) == seat)
+                .map(|m| m["time_ms"].as_f64().unwrap())
+        })
+        .collect();
+    assert!(times.len() >= 10, "{name} made {} moves", times.len());
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// A contained engine that owes no answer is frozen with everything it started: helpers that
+/// spin in sessions of their own while the opponent thinks take none of its CPU. The same
+/// attacker allowed to think on the opponent's time (`ponder=yes`) shows the theft.
+#[test]
+fn helpers_that_spin_while_the_opponent_thinks_do_not_slow_it() {
+    if !bwrap_usable() {
+        return;
+    }
+    let work = Workspace::new("seats-spin");
+    let games = ["--games", "2", "--movetime", "5000"];
+    let keys = "sandbox=bwrap";
+    let alone = median_time(&duel(work.dir(), ("plain", "work"), keys, &games), "work");
+    let spun = duel(work.dir(), ("spin", "work"), keys, &games);
+    assert_eq!(faults_of(&spun, "work"), Vec::<String>::new());
+    let frozen = median_time(&spun, "work");
+    let pondering = duel(
+        work.dir(),
+        ("spin", "work"),
+        "sandbox=bwrap ponder=yes",
+        &games,
+    );
+    let stolen = median_time(&pondering, "work");
+    eprintln!("work's median move: {alone} ms alone, {frozen} ms frozen, {stolen} ms pondering");
+    assert!(
+        frozen < 1.5 * alone,
+        "the spinners slowed their opponent: {frozen} ms against {alone} ms alone"
+    );
+    assert!(
+        stolen > 1.5 * alone,
+        "the attack shows nothing even unfrozen: {stolen} ms against {alone} ms alone"
+    );
 }

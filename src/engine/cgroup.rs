@@ -70,12 +70,13 @@ pub fn describe() -> String {
             };
             format!(
                 "each engine in a cgroup of its own under {} (killed whole at game end and when the \
-                 referee dies); {limits}",
+                 referee dies; frozen while it owes no answer, unless ponder=yes); {limits}",
                 c.base.display()
             )
         }
         Err(why) => format!(
-            "no cgroup ({why}): orphans are reaped by the referee; mem= is per process, procs= per user"
+            "no cgroup ({why}): orphans are reaped by the referee; engines are not frozen while \
+             others think; mem= is per process, procs= per user"
         ),
     }
 }
@@ -103,6 +104,9 @@ pub fn release() {
 pub struct EngineCgroup {
     dir: PathBuf,
     procs: OwnedFd,
+    /// Its `cgroup.freeze`, open for the engine's life: written at every turn (see
+    /// [`EngineCgroup::freeze`]); `None` on a kernel without it (before 5.2).
+    freeze: Option<fs::File>,
 }
 
 impl EngineCgroup {
@@ -115,6 +119,23 @@ impl EngineCgroup {
     /// Kills every process in it.
     pub fn kill(&self) {
         kill(&self.dir);
+    }
+
+    /// Freezes every process in it (`frozen`), or thaws them: a frozen process gets no CPU and
+    /// makes no progress, whatever session it moved to, until thawed; a kill still ends it.
+    /// Whether the kernel took the request.
+    pub fn freeze(&self, frozen: bool) -> bool {
+        use std::os::unix::fs::FileExt;
+        let Some(file) = &self.freeze else {
+            return false;
+        };
+        let byte: &[u8] = if frozen { b"1" } else { b"0" };
+        file.write_at(byte, 0).is_ok_and(|n| n == 1)
+    }
+
+    /// Whether it can be frozen.
+    pub fn can_freeze(&self) -> bool {
+        self.freeze.is_some()
     }
 }
 
@@ -155,9 +176,14 @@ impl Cgroups {
             let procs = fs::OpenOptions::new()
                 .write(true)
                 .open(dir.join("cgroup.procs"))?;
+            let freeze = fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("cgroup.freeze"))
+                .ok();
             Ok(EngineCgroup {
                 dir: dir.clone(),
                 procs: procs.into(),
+                freeze,
             })
         };
         made().inspect_err(|_| {

@@ -34,6 +34,9 @@ pub struct EngineCommand {
     pub terminal: bool,
     /// The one CPU it runs on, set by a run with `--use-affinity`.
     pub cpu: Option<usize>,
+    /// Whether it may think while it owes no answer (`ponder=yes`): a contained engine is frozen
+    /// then otherwise (see `Engine::rest`).
+    pub ponder: bool,
 }
 
 /// How an exited engine ended, and what its limits say about it.

@@ -181,6 +181,8 @@ impl Engine {
             outbox_from: 1,
             last_write_from: 1,
             cpu: command.cpu,
+            ponder: command.ponder,
+            frozen: false,
         };
         let pipes = [
             engine.stdin.as_ref().map(set_nonblocking),

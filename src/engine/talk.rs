@@ -104,6 +104,11 @@ pub struct Engine {
     pub(super) cpu: Option<usize>,
     /// Its last `info` line before the answer read last.
     pub(super) info: Option<Info>,
+    /// Whether it may think while no command of the referee's waits for its answer (`ponder=`);
+    /// otherwise its cgroup, where it has one, is frozen then.
+    pub(super) ponder: bool,
+    /// Whether its cgroup is frozen now.
+    pub(super) frozen: bool,
 }
 
 /// How many spare command lines an engine keeps (more are never pending at once in a game).
@@ -162,8 +167,12 @@ impl Engine {
         Ok(self.queue(command, false))
     }
 
-    /// Writes the commands held, if any, in one write.
+    /// Writes the commands held, if any, in one write; a frozen engine keeps them for its next
+    /// command, so that the plies of others do not wake it (see [`Engine::rest`]).
     pub fn send_held(&mut self) -> Result<(), EngineError> {
+        if self.frozen {
+            return Ok(());
+        }
         self.flush()
     }
 
@@ -252,6 +261,7 @@ impl Engine {
                 self.spare_lines.push(pending.line);
             }
         }
+        self.rest();
         Ok(last)
     }
 
@@ -293,11 +303,35 @@ impl Engine {
         }
     }
 
+    /// Freezes the engine, everything it started included, while it owes the referee no answer
+    /// and may not ponder: it gets no CPU until its next command (see [`Engine::wake`]), so its
+    /// helpers cannot take the CPU of an opponent that is thinking. Only an engine with a cgroup.
+    fn rest(&mut self) {
+        if !self.ponder
+            && !self.frozen
+            && self.pending.is_empty()
+            && let Some(cgroup) = &self.cgroup
+        {
+            self.frozen = cgroup.freeze(true);
+        }
+    }
+
+    /// Thaws a frozen engine, before a command is written to it.
+    fn wake(&mut self) {
+        if self.frozen
+            && let Some(cgroup) = &self.cgroup
+        {
+            cgroup.freeze(false);
+        }
+        self.frozen = false;
+    }
+
     /// Writes the outbox in one write; an engine that cannot take it has its input closed.
     fn flush(&mut self) -> Result<(), EngineError> {
         if self.outbox.is_empty() {
             return Ok(());
         }
+        self.wake();
         // Its stderr is read whenever the referee waits on it, for its answers or for room in
         // its input pipe, so an engine blocked writing there holds up only itself.
         let outbox = std::mem::take(&mut self.outbox);
@@ -328,6 +362,7 @@ impl Engine {
             let mut line = String::new();
             self.read_line(deadline, false, &mut line)?;
             if !line.trim().is_empty() {
+                self.rest();
                 return Ok(line);
             }
         }

@@ -43,7 +43,7 @@ pub struct EngineSpecError {
 }
 
 /// The keys an `--engine` value may hold.
-const KEYS: &str = "name, cmd, dir, proto, tc, movetime, st, mem, cpu, files, procs, fsize, user, sandbox, env, \
+const KEYS: &str = "name, cmd, dir, proto, tc, movetime, st, mem, cpu, files, procs, fsize, user, sandbox, ponder, env, \
      nodes, depth, option.NAME";
 
 impl EngineSpec {
@@ -151,6 +151,13 @@ impl EngineSpec {
                 }
             }
             "user" => command.user = Some(run_as(value)?),
+            "ponder" => {
+                command.ponder = match value {
+                    "yes" => true,
+                    "no" => false,
+                    _ => return Err(format!("ponder is yes or no, not `{value}`")),
+                }
+            }
             "nodes" | "depth" => {
                 value
                     .parse::<u64>()

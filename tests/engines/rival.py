@@ -8,8 +8,9 @@ it plays against (not the organiser), or is the engine such an attack aims at:
   then plays on (they steal the opponent's CPU while it thinks);
 - threads: starts a thread and a process at every genmove before it answers; if either is refused
   it says why on stderr and exits with code 1 (the victim of `starve`);
-- work: before every answer does a fixed amount of CPU work (the victim of `spin`), and says on
-  stderr how long each took: `work took MS ms`.
+- work: before every answer does a fixed amount of CPU work in two processes (the victim of
+  `spin`), and says on stderr how long each took: `work took MS ms`;
+- plain: nothing but the random bot's moves.
 
 Usage: rival.py MODE GAME. $REFEREE is the referee binary.
 """
@@ -54,9 +55,17 @@ def threads():
 
 def work():
     began = time.monotonic()
-    total = 0
-    for i in range(300_000):
-        total += i * i
+    children = []
+    for _ in range(2):
+        pid = os.fork()
+        if pid == 0:
+            total = 0
+            for i in range(1_000_000):
+                total += i * i
+            os._exit(0)
+        children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
     print(f"work took {(time.monotonic() - began) * 1000:.1f} ms", file=sys.stderr, flush=True)
 
 

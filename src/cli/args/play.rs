@@ -186,7 +186,8 @@ pub struct PlayArgs {
     /// `tc=TC`, `movetime=MS`, `st=SECONDS`, `proto=codecup` (a CodeCup program; `{time_ms}` in its command is
     /// its time for the game), limits `mem=256M cpu=SECONDS files=N procs=N fsize=64M`,
     /// `user=NAME|UID[:GID]` (run as that user; the referee must be root), `sandbox=bwrap` (each
-    /// engine as a user of its own when the referee is root), `env=VAR,VAR` (variables a sandboxed engine keeps). The
+    /// engine as a user of its own when the referee is root), `env=VAR,VAR` (variables a sandboxed engine keeps), `ponder=yes` (a contained engine may
+    /// think while it owes no answer; it is frozen then otherwise). The
     /// keys may be one argument or several (`--engine name=a cmd=./a tc=5+0.1`, as cutechess).
     /// `--engine human` is you, at the terminal (see `referee play`); `--engine search` and
     /// `--engine random` are the built-in bots, and `--engine level=1` to `level=4` the built-in
