@@ -297,6 +297,44 @@ fn the_simplest_sandboxed_match_starts_and_plays() {
         .stdout(predicates::str::contains("ends: normal 2"));
 }
 
+/// Under `mem=`, no place an engine can write holds more than the limits promise: the device
+/// directory and the empty directories that hide the run's files are read-only, and memory files
+/// and System V shared memory, which no per-process limit counts, are refused. Outside the
+/// sandbox the same engine writes its memory files and segments, so these games can tell.
+#[test]
+fn memory_past_mem_finds_no_place_to_hide() {
+    if !bwrap_usable() {
+        return;
+    }
+    let work = Workspace::new("memory-places");
+    let dir = work.dir().to_path_buf();
+    let attacks = [
+        "fill:/dev:600".to_owned(),
+        format!("fill:{}:600", dir.join("logs").display()),
+        "memfd:800".to_owned(),
+        "shm:768".to_owned(),
+    ];
+    for attack in &attacks {
+        let record = attack_game(&dir, attack, "sandbox=bwrap mem=256M fsize=64M");
+        let (blocked, detail) = blocked(&record);
+        assert!(blocked, "{attack} was not blocked: {detail}\n{record}");
+        let written: u64 = detail
+            .split("blocked: ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{attack}: {detail}"));
+        assert_eq!(written, 0, "{attack}: {detail}");
+    }
+    for attack in &attacks[2..] {
+        let record = attack_game(&dir, attack, "user=65534 mem=256M fsize=64M");
+        assert!(
+            !blocked(&record).0,
+            "{attack} outside the sandbox: {record}"
+        );
+    }
+}
+
 #[test]
 fn a_fork_bomb_is_held_to_its_process_limit() {
     assert_blocked("forkbomb", &strings(&["forkbomb:5000"]), "procs=200");

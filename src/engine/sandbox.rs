@@ -134,10 +134,21 @@ impl Sandbox {
         }
         push(&["--size", RUN_SIZE, "--tmpfs", RUN]);
         show_private(engine, &cwd, &mut args);
-        self.hide(engine, &cwd, &mut args);
+        let emptied = self.hide(engine, &cwd, &mut args);
         let scratch = engine.scratch;
         if scratch != Path::new(TMP) {
             args.extend(["--bind".into(), scratch.into(), scratch.into()]);
+        }
+        // Read-only once everything is mounted in them: the file systems bubblewrap makes to put
+        // the device nodes in and to hide directories would otherwise take whatever the engine
+        // writes there, in memory no limit counts. Device nodes stay writable on a read-only
+        // file system (`/dev/null`), and the mounts in them (`/dev/shm`, the scratch) are their
+        // own.
+        for path in [Path::new("/dev")]
+            .into_iter()
+            .chain(emptied.iter().map(PathBuf::as_path))
+        {
+            args.extend(["--remount-ro".into(), path.into()]);
         }
         args.extend(["--chdir".into(), cwd.into()]);
         for variable in ["TMPDIR", "HOME", "REFEREE_SCRATCH"] {
@@ -160,8 +171,15 @@ impl Sandbox {
     }
 
     /// Hides from `engine` the referee's run files and the other engines' directories, except
-    /// where they hold what the engine needs.
-    fn hide(&self, engine: &SandboxedEngine<'_>, cwd: &Path, args: &mut Vec<OsString>) {
+    /// where they hold what the engine needs; returns the directories emptied, to be made
+    /// read-only once all is mounted.
+    fn hide(
+        &self,
+        engine: &SandboxedEngine<'_>,
+        cwd: &Path,
+        args: &mut Vec<OsString>,
+    ) -> Vec<PathBuf> {
+        let mut emptied = Vec::new();
         let others = self
             .dirs
             .iter()
@@ -179,11 +197,18 @@ impl Sandbox {
                 continue;
             };
             if meta.is_dir() {
-                args.extend(["--tmpfs".into(), path.into()]);
+                args.extend([
+                    "--size".into(),
+                    HIDING_SIZE.into(),
+                    "--tmpfs".into(),
+                    path.into(),
+                ]);
+                emptied.push(path.clone());
             } else {
                 args.extend(["--ro-bind".into(), "/dev/null".into(), path.into()]);
             }
         }
+        emptied
     }
 }
 
@@ -228,6 +253,9 @@ pub const PRIVATE_DIRS: [&str; 3] = [TMP, "/var/tmp", "/dev/shm"];
 
 /// The size of each private temporary file system without `fsize=`.
 pub const DEFAULT_TMPFS: u64 = 64 << 20;
+
+/// The size of an empty file system that hides a directory (read-only once mounts are made in it).
+const HIDING_SIZE: &str = "65536";
 
 /// The host's runtime directory (sockets, state), which a sandboxed engine gets a small private one
 /// in place of.
@@ -320,8 +348,9 @@ mod tests {
         assert_eq!(scratch, Path::new(TMP));
         let args = text(sandbox.bwrap_args(&engine(&scratch), [5, 6]).unwrap());
         let expected = format!(
-            "{start}{shown} --ro-bind /dev/null {r} --tmpfs {l} --tmpfs {t} --chdir {m} \
-             --setenv TMPDIR /tmp --setenv HOME /tmp --setenv REFEREE_SCRATCH /tmp{env} \
+            "{start}{shown} --ro-bind /dev/null {r} --size 65536 --tmpfs {l} \
+             --size 65536 --tmpfs {t} --remount-ro /dev --remount-ro {l} --remount-ro {t} \
+             --chdir {m} --setenv TMPDIR /tmp --setenv HOME /tmp --setenv REFEREE_SCRATCH /tmp{env} \
              --add-seccomp-fd 5 --add-seccomp-fd 6 --"
         );
         assert_eq!(args, expected);
@@ -334,10 +363,12 @@ mod tests {
         let s = scratch.display();
         let args = text(sandbox.bwrap_args(&engine(&scratch), [5, 6]).unwrap());
         let expected = format!(
-            "{start}{shown} --ro-bind /dev/null {r} --tmpfs {l} --tmpfs {} --tmpfs {t} \
-             --bind {s} {s} --chdir {m} --setenv TMPDIR {s} --setenv HOME {s} \
+            "{start}{shown} --ro-bind /dev/null {r} --size 65536 --tmpfs {l} \
+             --size 65536 --tmpfs {k} --size 65536 --tmpfs {t} --bind {s} {s} \
+             --remount-ro /dev --remount-ro {l} --remount-ro {k} --remount-ro {t} \
+             --chdir {m} --setenv TMPDIR {s} --setenv HOME {s} \
              --setenv REFEREE_SCRATCH {s}{env} --add-seccomp-fd 5 --add-seccomp-fd 6 --",
-            kept.display()
+            k = kept.display()
         );
         assert_eq!(args, expected);
     }
@@ -390,7 +421,8 @@ mod tests {
         // Other shards' records beside this one's are out of view with it.
         let hidden = args(&[]);
         assert!(
-            hidden.contains(&format!("--tmpfs {d} --ro-bind /dev/null {r}")),
+            hidden.contains(&format!("--tmpfs {d} --ro-bind /dev/null {r}"))
+                && hidden.contains(&format!("--remount-ro {d}")),
             "{hidden}"
         );
         // An engine whose script lies there keeps the directory, but not the records.

@@ -81,8 +81,9 @@ const NAMESPACE_FLAGS: &[u64] = &[
 ];
 
 /// The two programs, as the bytes bubblewrap reads from a descriptor (`--add-seccomp-fd`): the
-/// denials above (`EPERM`), and `clone3` answered `ENOSYS`, since its flags sit in memory a filter
-/// cannot read; C libraries then fall back to `clone`, whose flags the first program checks.
+/// denials above (`EPERM`), and [`NOT_THERE`] answered `ENOSYS`: `clone3` among them, since its
+/// flags sit in memory a filter cannot read; C libraries then fall back to `clone`, whose flags
+/// the first program checks.
 pub fn programs() -> Result<&'static [Vec<u8>; 2], String> {
     static PROGRAMS: OnceLock<Result<[Vec<u8>; 2], String>> = OnceLock::new();
     PROGRAMS
@@ -139,17 +140,31 @@ fn denials() -> Result<BpfProgram, String> {
     );
     // Unix sockets by path reach servers outside the sandbox (a network namespace does not
     // separate them); pairs made with `socketpair` stay allowed.
+    // Vsock reaches the host of a virtual machine, or its guests.
     rules.insert(
         libc::SYS_socket,
-        any_bits(0, SeccompCmpArgLen::Dword, &[libc::AF_UNIX as u64], false)?,
+        any_bits(
+            0,
+            SeccompCmpArgLen::Dword,
+            &[libc::AF_UNIX as u64, libc::AF_VSOCK as u64],
+            false,
+        )?,
     );
     compile(rules, SeccompAction::Errno(libc::EPERM as u32))
 }
 
 fn no_clone3() -> Result<BpfProgram, String> {
-    let rules = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
+    let rules = NOT_THERE.iter().map(|&call| (call, Vec::new())).collect();
     compile(rules, SeccompAction::Errno(libc::ENOSYS as u32))
 }
+
+/// System calls answered as a kernel without them would (`ENOSYS`), so that programs fall back:
+/// `clone3` (see [`programs`]); `memfd_create` and System V shared memory, whose pages no
+/// per-process limit counts once written (a file in memory, a segment left attached to none),
+/// so that `mem=` bounds what an engine holds. Shared memory between an engine's processes
+/// remains: `mmap` with `MAP_SHARED`, counted in each one's address space, and files in its
+/// size-limited `/dev/shm`.
+const NOT_THERE: &[libc::c_long] = &[libc::SYS_clone3, libc::SYS_memfd_create, libc::SYS_shmget];
 
 /// A program as the kernel's `struct sock_filter` array, in this machine's byte order.
 fn bytes(program: &BpfProgram) -> Vec<u8> {

@@ -243,6 +243,40 @@ def attack_fill(target):
     return f"wrote {written} MiB to {where}"
 
 
+def attack_memfd(mib):
+    # Files in memory, a new one every 50 MiB (so that fsize= does not stop it): MIB in all.
+    written, fd = 0, -1
+    try:
+        for n in range(int(mib)):
+            if n % 50 == 0:
+                fd = os.memfd_create(f"hoard-{n}")
+            os.write(fd, b"x" * (1 << 20))
+            written += 1
+    except OSError as e:
+        raise Blocked(f"{written} MiB written to memfd: {e}")
+    return f"wrote {written} MiB to memfd"
+
+
+def attack_shm(mib):
+    # System V segments of 32 MiB, each filled and detached (so the address space never holds
+    # more than one): MIB in all.
+    libc.shmget.restype = ctypes.c_int
+    libc.shmat.restype = ctypes.c_void_p
+    written = 0
+    for _ in range(int(mib) // 32):
+        segment = libc.shmget(0, 32 << 20, 0o1600)
+        if segment < 0:
+            code = ctypes.get_errno()
+            raise Blocked(f"{written} MiB in shared memory: shmget: {errno.errorcode.get(code, code)}")
+        address = libc.shmat(segment, None, 0)
+        if address in (None, ctypes.c_void_p(-1).value):
+            raise Blocked(f"{written} MiB in shared memory: shmat failed")
+        ctypes.memset(address, 120, 32 << 20)
+        libc.shmdt(ctypes.c_void_p(address))
+        written += 32
+    return f"wrote {written} MiB to shared memory"
+
+
 def attack_forkbomb(count):
     children = []
     try:

@@ -433,6 +433,13 @@ fn announce_containment(config: &MatchConfig) {
              referee.",
             sandboxed.join(", ")
         );
+        if let Some(scratch) = &config.scratch_dir {
+            eprintln!(
+                "referee: containment: what sandboxed engines write to their scratch directories \
+                 under {} is bounded per file (fsize=), not in all.",
+                scratch.display()
+            );
+        }
     }
     eprintln!(
         "referee: containment: {}.",
