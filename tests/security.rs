@@ -335,6 +335,62 @@ fn memory_past_mem_finds_no_place_to_hide() {
     }
 }
 
+/// An organiser who is not root: the sandbox shows the engine the system and its own files, never
+/// the organiser's home (keys, passwords) or the other files of the run's folder (a neighbour
+/// shard of the same user). Run as an unprivileged user when the tests are root.
+#[test]
+fn a_non_root_organisers_home_and_other_files_are_out_of_view() {
+    if !bwrap_usable() {
+        return;
+    }
+    use std::os::unix::process::CommandExt;
+    // Outside the temporary directory, which the sandbox replaces with a private one anyway.
+    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let contest = home.join("contest");
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::create_dir_all(&contest).unwrap();
+    std::fs::write(home.join(".ssh/id_rsa"), "PRIVATE KEY").unwrap();
+    std::fs::write(home.join(".netrc"), "machine x password y").unwrap();
+    std::fs::write(contest.join("shard-2.jsonl"), "a neighbour's hidden cards").unwrap();
+    let engine = engine_dir(&contest);
+    let organiser = 64500;
+    let root = nix::unistd::geteuid().is_root();
+    if root {
+        let chown = std::process::Command::new("chown")
+            .args(["-R", &format!("{organiser}:{organiser}")])
+            .arg(&home)
+            .status()
+            .unwrap();
+        assert!(chown.success());
+    }
+    let game = |attack: &str| {
+        let (mut command, out) = attack_command(&contest, attack, "sandbox=bwrap", 1);
+        command.env("HOME", &home);
+        if root {
+            command.uid(organiser).gid(organiser);
+        }
+        assert_cmd::Command::from_std(command)
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .success();
+        valid_records(&out).remove(0)
+    };
+    for target in [
+        home.join(".ssh/id_rsa"),
+        home.join(".netrc"),
+        contest.join("shard-2.jsonl"),
+    ] {
+        let attack = format!("read:{}", target.display());
+        let (blocked, detail) = blocked(&game(&attack));
+        assert!(blocked, "{attack} was not blocked: {detail}");
+    }
+    // Its own files it reads, so these games can tell.
+    let own = format!("read:{}", engine.join("relay.py").display());
+    assert!(!blocked(&game(&own)).0, "{own} was blocked");
+    std::fs::remove_dir_all(&home).unwrap();
+}
+
 #[test]
 fn a_fork_bomb_is_held_to_its_process_limit() {
     assert_blocked("forkbomb", &strings(&["forkbomb:5000"]), "procs=200");

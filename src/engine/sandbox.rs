@@ -121,30 +121,32 @@ impl Sandbox {
             "--cap-drop",
             "ALL",
             "--clearenv",
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
         ]);
+        system_view(&mut args);
+        let mut push = |words: &[&str]| args.extend(words.iter().map(OsString::from));
+        push(&["--dev", "/dev", "--proc", "/proc"]);
         for dir in PRIVATE_DIRS {
             push(&["--size", &size, "--tmpfs", dir]);
         }
         push(&["--size", RUN_SIZE, "--tmpfs", RUN]);
-        show_private(engine, &cwd, &mut args);
-        let emptied = self.hide(engine, &cwd, &mut args);
+        let own = own_paths(engine);
+        for path in &own {
+            args.extend(["--ro-bind".into(), path.into(), path.into()]);
+        }
+        if !in_view(&cwd, &own) {
+            args.extend(["--dir".into(), cwd.as_os_str().into()]);
+        }
+        let emptied = self.hide(engine, &cwd, &own, &mut args);
         let scratch = engine.scratch;
         if scratch != Path::new(TMP) {
             args.extend(["--bind".into(), scratch.into(), scratch.into()]);
         }
-        // Read-only once everything is mounted in them: the file systems bubblewrap makes to put
-        // the device nodes in and to hide directories would otherwise take whatever the engine
+        // Read-only once everything is mounted in them: the file systems bubblewrap makes for the
+        // root, the device nodes and to hide directories would otherwise take whatever the engine
         // writes there, in memory no limit counts. Device nodes stay writable on a read-only
         // file system (`/dev/null`), and the mounts in them (`/dev/shm`, the scratch) are their
         // own.
-        for path in [Path::new("/dev")]
+        for path in [Path::new("/"), Path::new("/dev")]
             .into_iter()
             .chain(emptied.iter().map(PathBuf::as_path))
         {
@@ -177,6 +179,7 @@ impl Sandbox {
         &self,
         engine: &SandboxedEngine<'_>,
         cwd: &Path,
+        own: &[PathBuf],
         args: &mut Vec<OsString>,
     ) -> Vec<PathBuf> {
         let mut emptied = Vec::new();
@@ -187,10 +190,10 @@ impl Sandbox {
             .filter(|&(i, _)| i != engine.spec)
             .filter_map(|(_, dir)| dir.as_ref());
         for path in self.hidden.iter().chain(others) {
-            // A directory that holds the engine's own, or a file its command names, is left in
-            // view, or the engine could not run.
-            let mut needed = engine.files.iter().map(PathBuf::as_path).chain([cwd]);
-            if needed.any(|n| n.starts_with(path)) {
+            // Only what the engine would see; and a directory that holds its own, or a file its
+            // command names, is left in view, or the engine could not run.
+            let mut needed = own.iter().map(PathBuf::as_path).chain([cwd]);
+            if !in_view(path, own) || needed.any(|n| n.starts_with(path)) {
                 continue;
             }
             let Ok(meta) = std::fs::metadata(path) else {
@@ -212,17 +215,60 @@ impl Sandbox {
     }
 }
 
-/// Puts back in view, read-only, an engine kept under a private directory (say in /tmp) and the
-/// files its command or its `env=` variables name there.
-fn show_private(engine: &SandboxedEngine<'_>, cwd: &Path, args: &mut Vec<OsString>) {
-    let private = |path: &Path| (PRIVATE_DIRS.iter().chain(&[RUN])).any(|d| path.starts_with(d));
-    let shown = Some(cwd).filter(|cwd| private(cwd));
-    let files = (engine.files.iter())
-        .filter(|f| private(f) && !shown.is_some_and(|cwd| f.starts_with(cwd)))
-        .map(PathBuf::as_path);
-    for path in shown.into_iter().chain(files) {
-        args.extend(["--ro-bind".into(), path.into(), path.into()]);
+/// The system's programs and libraries, read-only, as the host has them: each of
+/// [`SYSTEM_DIRS`] that exists, a directory bound, a link (`/bin` to `usr/bin`) made again.
+fn system_view(args: &mut Vec<OsString>) {
+    for dir in SYSTEM_DIRS {
+        let Ok(meta) = std::fs::symlink_metadata(dir) else {
+            continue;
+        };
+        if meta.file_type().is_symlink() {
+            if let Ok(target) = std::fs::read_link(dir) {
+                args.extend(["--symlink".into(), target.into(), dir.into()]);
+            }
+        } else if meta.is_dir() {
+            args.extend(["--ro-bind".into(), dir.into(), dir.into()]);
+        }
     }
+}
+
+/// The host's directories every sandboxed engine sees, read-only: the system's programs,
+/// libraries and configuration. Nothing else of the host is in view but the engine's own.
+pub const SYSTEM_DIRS: [&str; 11] = [
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys", "/nix",
+];
+
+/// Whether the host's `path` is in an engine's view: under the system's directories or its own
+/// (`own`).
+fn in_view(path: &Path, own: &[PathBuf]) -> bool {
+    let system = SYSTEM_DIRS.iter().map(Path::new);
+    system
+        .chain(own.iter().map(PathBuf::as_path))
+        .any(|root| path.starts_with(root))
+}
+
+/// What of the host an engine sees as its own, read-only: its `dir=`; and each file its command
+/// names, with the directory that holds it unless the engine has a `dir=` or that directory is
+/// the organiser's home or holds it (then the file alone); and the files its `env=` variables
+/// name. Paths the system's directories show already are left out.
+fn own_paths(engine: &SandboxedEngine<'_>) -> Vec<PathBuf> {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute());
+    let too_wide = |dir: &Path| home.as_ref().is_some_and(|h| h.starts_with(dir));
+    let mut own: Vec<PathBuf> = engine.dir.iter().map(|d| d.to_path_buf()).collect();
+    let program_dirs = engine.files.iter().map(|file| match file.parent() {
+        Some(dir) if engine.dir.is_none() && !too_wide(dir) => dir.to_path_buf(),
+        _ => file.clone(),
+    });
+    for path in program_dirs.chain(engine.env_files.iter().cloned()) {
+        let system = SYSTEM_DIRS.iter().any(|d| path.starts_with(d));
+        if !system && !own.iter().any(|o| path.starts_with(o)) {
+            own.retain(|o| !o.starts_with(&path));
+            own.push(path);
+        }
+    }
+    own
 }
 
 /// What the sandbox needs to know of one engine process.
@@ -234,9 +280,13 @@ pub struct SandboxedEngine<'a> {
     pub cwd: &'a Path,
     /// Its scratch directory: [`TMP`], or a kept one from [`Sandbox::scratch`].
     pub scratch: &'a Path,
-    /// The files its command names (the program, a script) and its `env=` variables name, as
-    /// absolute paths: they stay in view.
+    /// Its own directory (`dir=`), absolute, if it has one: in view, read-only.
+    pub dir: Option<&'a Path>,
+    /// The files its command names (the program, a script), as absolute paths: in view, with
+    /// their directory where that is not too wide (see [`own_paths`]).
     pub files: &'a [PathBuf],
+    /// The files its `env=` variables name, as absolute paths: in view, alone.
+    pub env_files: &'a [PathBuf],
     /// Its limits: `fsize=` also sizes each of its private temporary file systems.
     pub limits: Limits,
     /// Variables of the referee's environment it is given besides [`PASSED_ENV`] (`env=`).
@@ -296,8 +346,31 @@ mod tests {
         words.join(" ")
     }
 
+    /// An engine of spec 0 with directory `dir` (if any), working in `cwd`, whose command names
+    /// `files`.
+    fn engine<'a>(
+        dir: Option<&'a Path>,
+        cwd: &'a Path,
+        files: &'a [PathBuf],
+        scratch: &'a Path,
+    ) -> SandboxedEngine<'a> {
+        SandboxedEngine {
+            spec: 0,
+            cwd,
+            dir,
+            files,
+            env_files: &[],
+            scratch,
+            limits: Limits {
+                file_size: Some(1 << 20),
+                ..Limits::default()
+            },
+            pass_env: &[],
+        }
+    }
+
     #[test]
-    fn the_records_logs_and_other_engines_are_hidden_and_only_private_places_are_writable() {
+    fn an_engine_sees_the_system_and_its_own_directory_and_writes_only_to_private_places() {
         let base = tempfile::tempdir().unwrap();
         let logs = base.path().join("logs");
         let bots = base.path().join("bots");
@@ -309,68 +382,54 @@ mod tests {
         std::fs::write(&records, "").unwrap();
         let dirs = [Some(mine.clone()), Some(theirs.clone())];
         let hidden = [records.clone(), logs.clone()];
-        let limits = Limits {
-            file_size: Some(1 << 20),
-            ..Limits::default()
-        };
-        let pass_env = ["NO_SUCH_VARIABLE_HERE".to_owned()];
-        let engine = |scratch| SandboxedEngine {
-            spec: 0,
-            cwd: &mine,
-            files: &[],
-            scratch,
-            limits,
-            pass_env: &pass_env,
-        };
         let (r, l, t, m) = (
-            records.display(),
-            logs.display(),
-            theirs.display(),
-            mine.display(),
+            records.display().to_string(),
+            logs.display().to_string(),
+            theirs.display().to_string(),
+            mine.display().to_string(),
         );
         let start = "--new-session --die-with-parent --unshare-all --unshare-user --disable-userns \
-                     --cap-drop ALL --clearenv --ro-bind / / --dev /dev --proc /proc \
-                     --size 1048576 --tmpfs /tmp --size 1048576 --tmpfs /var/tmp \
-                     --size 1048576 --tmpfs /dev/shm --size 1048576 --tmpfs /run";
-        // The engine's directory is under the temporary directory, which is private: put back.
-        let shown = match mine.starts_with("/tmp") {
-            true => format!(" --ro-bind {m} {m}"),
-            false => String::new(),
-        };
-        let env: String = PASSED_ENV
-            .iter()
-            .filter_map(|name| Some(format!(" --setenv {name} {}", std::env::var(name).ok()?)))
-            .collect();
+                     --cap-drop ALL --clearenv ";
+        let private = "--dev /dev --proc /proc --size 1048576 --tmpfs /tmp \
+                       --size 1048576 --tmpfs /var/tmp --size 1048576 --tmpfs /dev/shm \
+                       --size 1048576 --tmpfs /run";
 
         // Scratch directories not kept: the private /tmp.
         let sandbox = Sandbox::new(&hidden, &dirs, None).unwrap();
         let scratch = sandbox.scratch("my bot/1", None).unwrap();
         assert_eq!(scratch, Path::new(TMP));
-        let args = text(sandbox.bwrap_args(&engine(&scratch), [5, 6]).unwrap());
+        let args =
+            text((sandbox.bwrap_args(&engine(Some(&mine), &mine, &[], &scratch), [5, 6])).unwrap());
+        assert!(args.starts_with(start), "{args}");
+        assert!(!args.contains("--ro-bind / /"), "{args}");
+        assert!(args.contains("--ro-bind /usr /usr"), "{args}");
         let expected = format!(
-            "{start}{shown} --ro-bind /dev/null {r} --size 65536 --tmpfs {l} \
-             --size 65536 --tmpfs {t} --remount-ro /dev --remount-ro {l} --remount-ro {t} \
-             --chdir {m} --setenv TMPDIR /tmp --setenv HOME /tmp --setenv REFEREE_SCRATCH /tmp{env} \
-             --add-seccomp-fd 5 --add-seccomp-fd 6 --"
+            "{private} --ro-bind {m} {m} --remount-ro / --remount-ro /dev --chdir {m} \
+             --setenv TMPDIR /tmp --setenv HOME /tmp --setenv REFEREE_SCRATCH /tmp"
         );
-        assert_eq!(args, expected);
+        assert!(args.contains(&expected), "{args}\n{expected}");
+        assert!(
+            args.ends_with("--add-seccomp-fd 5 --add-seccomp-fd 6 --"),
+            "{args}"
+        );
+        // The records, the logs and the other engine's directory are not in view at all.
+        for other in [&r, &l, &t] {
+            assert!(!args.contains(other.as_str()), "{other} in {args}");
+        }
 
-        // Kept: a directory of its own, hidden from the others, bound where it is.
+        // Kept: a directory of its own, bound where it is.
         let kept = base.path().join("scratch");
         let sandbox = Sandbox::new(&hidden, &dirs, Some(&kept)).unwrap();
         let scratch = sandbox.scratch("my bot/1", None).unwrap();
         assert!(scratch.ends_with("scratch/my_bot_1-1"));
         let s = scratch.display();
-        let args = text(sandbox.bwrap_args(&engine(&scratch), [5, 6]).unwrap());
+        let args =
+            text((sandbox.bwrap_args(&engine(Some(&mine), &mine, &[], &scratch), [5, 6])).unwrap());
         let expected = format!(
-            "{start}{shown} --ro-bind /dev/null {r} --size 65536 --tmpfs {l} \
-             --size 65536 --tmpfs {k} --size 65536 --tmpfs {t} --bind {s} {s} \
-             --remount-ro /dev --remount-ro {l} --remount-ro {k} --remount-ro {t} \
-             --chdir {m} --setenv TMPDIR {s} --setenv HOME {s} \
-             --setenv REFEREE_SCRATCH {s}{env} --add-seccomp-fd 5 --add-seccomp-fd 6 --",
-            k = kept.display()
+            "--ro-bind {m} {m} --bind {s} {s} --remount-ro / --remount-ro /dev --chdir {m} \
+             --setenv TMPDIR {s} --setenv HOME {s} --setenv REFEREE_SCRATCH {s}"
         );
-        assert_eq!(args, expected);
+        assert!(args.contains(&expected), "{args}\n{expected}");
     }
 
     #[test]
@@ -395,49 +454,43 @@ mod tests {
     }
 
     #[test]
-    fn the_directory_of_the_run_files_is_hidden_unless_the_engine_needs_it() {
+    fn the_run_files_beside_an_engines_script_are_hidden_and_the_rest_is_out_of_view() {
         let base = tempfile::tempdir().unwrap();
         let (runs, bots) = (base.path().join("runs"), base.path().join("bots"));
-        for dir in [&runs, &bots] {
+        let logs = runs.join("logs");
+        for dir in [&logs, &bots] {
             std::fs::create_dir_all(dir).unwrap();
         }
         let records = runs.join("shard-1.jsonl");
         let script = runs.join("bot.py");
         std::fs::write(&records, "").unwrap();
         std::fs::write(&script, "").unwrap();
-        let sandbox = Sandbox::new(std::slice::from_ref(&records), &[None], None).unwrap();
+        let sandbox = Sandbox::new(&[records.clone(), logs.clone()], &[None], None).unwrap();
         let args = |files: &[PathBuf]| {
-            let engine = SandboxedEngine {
-                spec: 0,
-                cwd: &bots,
-                files,
-                scratch: Path::new(TMP),
-                limits: Limits::default(),
-                pass_env: &[],
-            };
+            let engine = engine(None, &bots, files, Path::new(TMP));
             text(sandbox.bwrap_args(&engine, [5, 6]).unwrap())
         };
-        let (r, d) = (records.display(), runs.display());
-        // Other shards' records beside this one's are out of view with it.
-        let hidden = args(&[]);
-        assert!(
-            hidden.contains(&format!("--tmpfs {d} --ro-bind /dev/null {r}"))
-                && hidden.contains(&format!("--remount-ro {d}")),
-            "{hidden}"
+        let (r, d, l, b) = (
+            records.display(),
+            runs.display(),
+            logs.display(),
+            bots.display(),
         );
-        // An engine whose script lies there keeps the directory, but not the records.
+        // Nothing named: the working directory is an empty one, and the runs are out of view.
+        let bare = args(&[]);
+        assert!(bare.contains(&format!("--dir {b} ")), "{bare}");
+        assert!(!bare.contains(&format!("{d}")), "{bare}");
+        // A script there: its directory is in view, and the run's files in it are hidden one by
+        // one, the emptied logs read-only.
         let shown = args(std::slice::from_ref(&script));
-        assert!(!shown.contains(&format!("--tmpfs {d}")), "{shown}");
-        assert!(
-            shown.contains(&format!("--ro-bind /dev/null {r}")),
-            "{shown}"
-        );
-        // Under the private /tmp, the script is put back in view.
-        let s = script.display();
-        assert_eq!(
-            shown.contains(&format!("--ro-bind {s} {s}")),
-            script.starts_with(TMP),
-            "{shown}"
-        );
+        for part in [
+            format!("--ro-bind {d} {d}"),
+            format!("--ro-bind /dev/null {r}"),
+            format!("--size 65536 --tmpfs {l}"),
+            format!("--remount-ro {l}"),
+        ] {
+            assert!(shown.contains(&part), "{part} not in {shown}");
+        }
+        assert!(!shown.contains(&format!("--tmpfs {d} ")), "{shown}");
     }
 }

@@ -295,19 +295,20 @@ fn sandboxed_command(
     for (program, to) in programs.iter().zip(SECCOMP_FDS) {
         passed.push((program_pipe(program).and_then(high)?, to));
     }
-    let env_values = command.pass_env.iter().filter_map(std::env::var_os);
+    let cwd = std::path::absolute(cwd)?;
     let files: Vec<PathBuf> = (words.iter().map(|word| cwd.join(word)))
-        .chain(
-            env_values
-                .map(PathBuf::from)
-                .filter(|path| path.is_absolute()),
-        )
         .filter(|path| path.is_file())
+        .collect();
+    let env_files: Vec<PathBuf> = (command.pass_env.iter().filter_map(std::env::var_os))
+        .map(PathBuf::from)
+        .filter(|path| path.is_absolute() && path.is_file())
         .collect();
     let engine = SandboxedEngine {
         spec,
         cwd: &cwd,
+        dir: command.dir.is_some().then_some(cwd.as_path()),
         files: &files,
+        env_files: &env_files,
         scratch: &scratch,
         limits: command.limits,
         pass_env: &command.pass_env,
