@@ -144,3 +144,26 @@ fn helpers_that_spin_while_the_opponent_thinks_do_not_slow_it() {
         "the attack shows nothing even unfrozen: {stolen} ms against {alone} ms alone"
     );
 }
+
+/// Two engines of one user outside the sandbox: one attaches the other as its tracer and never
+/// lets it go, so the other, killed, cannot be reaped while the tracer lives. The referee waits for
+/// no such process: the match ends, the held engine losing by its stall.
+#[test]
+fn an_engine_held_by_its_opponents_trace_does_not_hold_up_the_referee() {
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: two engines of one other user need a root referee");
+        return;
+    }
+    let work = Workspace::new("seats-trace");
+    let records = duel(
+        work.dir(),
+        ("trace", "plain"),
+        "user=64600",
+        &["--games", "2", "--movetime", "1000"],
+    );
+    let faults = faults_of(&records, "plain");
+    assert!(
+        !faults.is_empty(),
+        "the held engine lost nothing: {records:?}"
+    );
+}

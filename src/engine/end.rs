@@ -14,6 +14,8 @@ use crate::engine::talk::Engine;
 
 /// How long an engine whose output closed may take to exit before it counts as alive.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// How long a killed engine is waited for before it counts as held by a tracer.
+const KILL_WAIT: Duration = Duration::from_secs(2);
 /// How long `quit` may take before the process group is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -149,8 +151,10 @@ impl Engine {
         }
         self.stdin = None;
         self.outbox.clear();
+        // Bounded: a process held by a tracer that does not let it go is not reaped here (and
+        // is reaped as an orphan once free, see `process::reap_within`).
         if self.exited.is_none() {
-            self.exited = self.child.wait().ok();
+            self.exits_by(Instant::now() + KILL_WAIT);
         }
         self.drain_stderr();
         process::forget(self.group.as_raw());

@@ -384,16 +384,42 @@ pub fn reap_orphans() {
     if waitid(Id::All, flags) == Err(Errno::ECHILD) {
         return;
     }
+    // Killed but not given back: a process another holds as its tracer.
+    let mut held = Vec::new();
     for _ in 0..LOOKS {
-        let orphans = orphans();
+        let mut orphans = orphans();
+        orphans.retain(|pid| !held.contains(pid));
         if orphans.is_empty() {
             return;
         }
         for pid in orphans {
-            let pid = Pid::from_raw(pid);
-            let _ = kill(pid, Signal::SIGKILL);
-            let _ = waitpid(pid, None);
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            if !reap_within(pid, ORPHAN_WAIT) {
+                held.push(pid);
+            }
         }
+    }
+}
+
+/// How long a killed orphan is waited for before it counts as held by a tracer.
+const ORPHAN_WAIT: Duration = Duration::from_millis(200);
+
+/// Reaps child `pid` once it has ended, waiting at most `within`; whether it was reaped (or is
+/// gone). A killed process whose tracer (another engine of the same user) does not let it go
+/// cannot be reaped until the tracer ends: no wait for it may hold the referee up, so it is left
+/// to [`reap_ended_orphans`], which reaps it once it is free.
+pub fn reap_within(pid: i32, within: Duration) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        match waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG)) {
+            Ok(nix::sys::wait::WaitStatus::StillAlive) => {}
+            Err(Errno::EINTR) => continue,
+            _ => return true,
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -10,11 +10,13 @@ it plays against (not the organiser), or is the engine such an attack aims at:
   it says why on stderr and exits with code 1 (the victim of `starve`);
 - work: before every answer does a fixed amount of CPU work in two processes (the victim of
   `spin`), and says on stderr how long each took: `work took MS ms`;
+- trace: at its first genmove attaches (ptrace) every other rival.py of the same referee and
+  never lets go, then plays on (the engines must share a user, outside the sandbox);
 - plain: nothing but the random bot's moves.
 
 Usage: rival.py MODE GAME. $REFEREE is the referee binary.
 """
-import os, subprocess, sys, threading, time
+import ctypes, os, subprocess, sys, threading, time
 from relay import relay, start_bot
 
 MODE, GAME = sys.argv[1], sys.argv[2]
@@ -40,6 +42,25 @@ def spin():
             os.setsid()
             while True:
                 pass
+
+
+def parent(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[1]
+
+
+def trace():
+    libc = ctypes.CDLL(None, use_errno=True)
+    me, referee = os.getpid(), parent("self")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            words = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+            if int(pid) == me or parent(pid) != referee or b"rival.py" not in words:
+                continue
+        except OSError:
+            continue
+        if libc.ptrace(16, int(pid), None, None) == 0:  # PTRACE_ATTACH
+            print(f"trace: holding {pid}", file=sys.stderr, flush=True)
 
 
 def threads():
@@ -77,6 +98,8 @@ for line in sys.stdin.buffer:
             starve()
         elif MODE == "spin" and moves == 1:
             spin()
+        elif MODE == "trace" and moves == 1:
+            trace()
         elif MODE == "threads":
             threads()
         elif MODE == "work":
