@@ -539,3 +539,64 @@ fn a_match_serves_its_own_page_with_each_engines_curve() {
     assert!(run.wait().unwrap().success());
     assert!(work.file("m.jsonl.live").exists());
 }
+
+/// In duplicate play (`--repeat`) the cards one rotation plays are the hands of the deal's other
+/// rotations: a finished rotation's replay is held back (403) until every rotation of its deal
+/// has ended, and nothing of a rotation in progress is drawn.
+#[test]
+fn a_duplicate_deal_is_shown_only_once_every_rotation_has_ended() {
+    let work = Workspace::new("serve-duplicate");
+    let (out, live) = (work.file("d.jsonl"), work.file("d.live"));
+    common::referee()
+        .args(["match", "--game", "double", "--repeat", "--games", "2"])
+        .args(["--engine", "random", "--engine", "random", "--out"])
+        .arg(&out)
+        .arg("--live")
+        .arg(&live)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    // The first rotation alone, as while the second is still played.
+    let partial = work.file("partial.jsonl");
+    std::fs::write(&partial, format!("{}\n", lines[0])).unwrap();
+    let cut: String = (std::fs::read_to_string(&live).unwrap().lines())
+        .filter(|l| !l.contains(r#""event":"end""#))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let cut_file = work.file("cut.live");
+    std::fs::write(&cut_file, cut).unwrap();
+    let server = Server::start(&partial, Some(&cut_file));
+    let state = until(&server, Duration::from_secs(20), "the rotation read", |s| {
+        s["finished"] == 1 && !s["live"].as_array().unwrap().is_empty()
+    });
+    let (status, body) = server.get("/game/1");
+    assert_eq!(status, 403, "{body}");
+    assert!(!body.contains("packed"), "{body}");
+    for game in state["live"].as_array().unwrap() {
+        assert_eq!(game["svg"], "", "{game}");
+        assert!(game["marks"].as_array().unwrap().is_empty(), "{game}");
+        assert!(
+            game["last"].as_str().unwrap().contains("duplicate deal"),
+            "{game}"
+        );
+    }
+    // The second rotation ends: the deal is shown.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&partial)
+        .unwrap();
+    writeln!(file, "{}", lines[1]).unwrap();
+    until(
+        &server,
+        Duration::from_secs(20),
+        "both rotations read",
+        |s| s["finished"] == 2,
+    );
+    for game in ["/game/1", "/game/2"] {
+        let (status, page) = server.get(game);
+        assert_eq!(status, 200, "{game}");
+        assert!(page.contains("id=\"packed\""), "{game}");
+    }
+}

@@ -24,6 +24,10 @@ pub enum LiveEvent {
         seats: Vec<String>,
         /// The game's seed (it deals DOUBLE's cards: the file is as secret as the records).
         seed: u64,
+        /// Whether the game is one rotation of a deal played once per rotation of the seats
+        /// (`--repeat`): what is seen of it reveals the hands of the deal's other rotations.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        duplicate: bool,
     },
     /// A ply of game `game`, as the record will hold it, with every seat's clock after it.
     Ply {

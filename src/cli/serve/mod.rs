@@ -17,7 +17,7 @@ use crate::render::viewer::{Packer, PageWriter};
 use crate::stats::elo::Sprt;
 use http::Reply;
 pub use watch::Files;
-use watch::Watch;
+use watch::{Shown, Watch};
 
 /// How often the files are looked at again.
 const REFRESH: Duration = Duration::from_millis(250);
@@ -152,7 +152,14 @@ fn answer(watch: &Watch, page: &Arc<Vec<u8>>, path: &str, query: &str) -> Reply 
         _ => {
             let game = (path.strip_prefix("/game/")).and_then(|n| n.parse::<usize>().ok());
             match game.and_then(|n| Some((n, watch.finished_record(n)?))) {
-                Some((number, record)) => viewer_page(number, &record),
+                Some((number, Shown::Record(record))) => viewer_page(number, &record),
+                Some((number, Shown::Held)) => Reply::text(
+                    403,
+                    &format!(
+                        "game {number} is one rotation of a duplicate deal: shown once every \
+                         rotation of the deal has ended"
+                    ),
+                ),
                 None => Reply::text(404, "not found"),
             }
         }

@@ -28,6 +28,21 @@ const LISTED: usize = 200;
 struct Finished {
     file: usize,
     offset: u64,
+    /// The deal it is one rotation of, when its cards are hidden and its deal is played once per
+    /// rotation of the seats (`--repeat`): it is shown once every rotation has ended.
+    deal: Option<Deal>,
+}
+
+/// A deal of hidden cards played once per rotation of the seats: the run (`tags.tournament`)
+/// and the seed.
+type Deal = (String, u64);
+
+/// A finished game as `/game/N` may show it.
+pub enum Shown {
+    /// Its record.
+    Record(Box<Record>),
+    /// Held back: other rotations of its deal have not ended, and it would show their hands.
+    Held,
 }
 
 /// A game in progress, replayed from the live file.
@@ -45,6 +60,8 @@ struct LiveGame {
     scores: Vec<(usize, usize, i64)>,
     /// When it last changed, in the watcher's own count of events.
     touched: u64,
+    /// Whether it is one rotation of a deal played once per rotation (`--repeat`).
+    duplicate: bool,
 }
 
 /// What the page shows of one game in progress.
@@ -103,6 +120,9 @@ pub struct Watch {
     finished: Vec<Finished>,
     listed: std::collections::VecDeque<(usize, String, String)>,
     live: BTreeMap<(usize, usize), LiveGame>,
+    /// Deals of hidden cards in duplicate play: how many of their rotations have ended, and how
+    /// many there are.
+    deals: std::collections::HashMap<Deal, (usize, usize)>,
     /// Live events read so far: which game moved last.
     events: u64,
     version: u64,
@@ -126,6 +146,7 @@ impl Watch {
             finished: Vec::new(),
             listed: std::collections::VecDeque::new(),
             live: BTreeMap::new(),
+            deals: std::collections::HashMap::new(),
             events: 0,
             version: 0,
             state: Arc::new(Vec::new()),
@@ -140,8 +161,16 @@ impl Watch {
     }
 
     /// The record of finished game `number` (from 1), read again from its file.
-    pub fn finished_record(&self, number: usize) -> Option<Record> {
+    pub fn finished_record(&self, number: usize) -> Option<Shown> {
         let game = self.finished.get(number.checked_sub(1)?)?;
+        let ended = |deal| {
+            self.deals
+                .get(deal)
+                .is_some_and(|(ended, all)| ended >= all)
+        };
+        if game.deal.as_ref().is_some_and(|deal| !ended(deal)) {
+            return Some(Shown::Held);
+        }
         let path = self.records.get(game.file)?.path();
         let mut file = std::fs::File::open(path).ok()?;
         std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(game.offset)).ok()?;
@@ -149,7 +178,7 @@ impl Watch {
         let mut line = Vec::new();
         let max = crate::records::file::MAX_RECORD_BYTES;
         crate::bounded::read_line(&mut input, &mut line, max).ok()??;
-        serde_json::from_slice(&line).ok()
+        serde_json::from_slice(&line).ok().map(Shown::Record)
     }
 
     /// Reads what the files gained since the last look; `true` when anything changed.
@@ -200,6 +229,7 @@ impl Watch {
         self.series = SeriesBuilder::default();
         self.finished.clear();
         self.listed.clear();
+        self.deals.clear();
         self.read_new_records();
         true
     }
@@ -208,8 +238,12 @@ impl Watch {
     fn read_new_records(&mut self) -> (bool, bool) {
         let (mut changed, mut replaced) = (false, false);
         for (file, follow) in self.records.iter_mut().enumerate() {
-            let (series, finished, listed) =
-                (&mut self.series, &mut self.finished, &mut self.listed);
+            let (series, finished, listed, deals) = (
+                &mut self.series,
+                &mut self.finished,
+                &mut self.listed,
+                &mut self.deals,
+            );
             let seen = follow.read_new(|seen| {
                 let Seen::Line { offset, text, .. } = seen else {
                     return Ok::<(), ()>(());
@@ -218,7 +252,12 @@ impl Watch {
                     return Ok(());
                 };
                 series.add(&record);
-                finished.push(Finished { file, offset });
+                let deal = duplicate_deal(&record);
+                if let Some(deal) = &deal {
+                    let seen = deals.entry(deal.clone()).or_insert((0, record.seats.len()));
+                    seen.0 += 1;
+                }
+                finished.push(Finished { file, offset, deal });
                 let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
                 let title = format!("{}: {}", record.game, names.join(" vs "));
                 let result = crate::render::viewer::end_text(&record);
@@ -282,13 +321,25 @@ impl Watch {
                 } else {
                     Viewer::Everyone
                 };
+                // One rotation of a duplicate deal: what a spectator sees of it (the cards
+                // played) is what other rotations hold in their hands.
+                let veiled = hides && g.duplicate;
                 LiveView {
                     key: format!("{file}-{game}"),
                     title: &g.title,
                     ply: g.replay.plies(),
-                    svg: g.replay.game().svg(viewer),
-                    marks: g.marks.clone(),
-                    last: &g.last,
+                    svg: match veiled {
+                        true => String::new(),
+                        false => g.replay.game().svg(viewer),
+                    },
+                    marks: match veiled {
+                        true => Vec::new(),
+                        false => g.marks.clone(),
+                    },
+                    last: match veiled {
+                        true => DUPLICATE_VEIL,
+                        false => &g.last,
+                    },
                     clocks: (g.names.iter().zip(&g.clocks))
                         .map(|(name, ms)| format!("{name} {:.1} s", ms / 1000.0))
                         .collect(),
@@ -309,6 +360,31 @@ impl Watch {
     }
 }
 
+/// What the page says of a game in progress that is one rotation of a duplicate deal of hidden
+/// cards, in place of its board.
+const DUPLICATE_VEIL: &str =
+    "one rotation of a duplicate deal: shown once every rotation of the deal has ended";
+
+/// The deal `record` is one rotation of, when its cards are hidden and it was played with
+/// `--repeat` (its run's fingerprint says `repeat=true`).
+fn duplicate_deal(record: &Record) -> Option<Deal> {
+    let tournament = record.tags.get("tournament")?;
+    if !tournament.split_whitespace().any(|w| w == "repeat=true") {
+        return None;
+    }
+    let setup = Setup {
+        variant: record.variant.clone(),
+        seats: Some(record.seats.len()),
+        seed: record.seed,
+        layout: record.setup.clone(),
+    };
+    let hides = Replay::new(&record.game, &setup)
+        .ok()?
+        .game()
+        .hides_information();
+    hides.then(|| (tournament.clone(), record.seed))
+}
+
 /// Applies one live event to the games in progress of live file `file` (shown whole when
 /// `reveal`).
 fn apply(
@@ -325,6 +401,7 @@ fn apply(
             variant,
             seats,
             seed,
+            duplicate,
         } => {
             let setup = Setup {
                 variant,
@@ -348,6 +425,7 @@ fn apply(
                     marks: Vec::new(),
                     scores: Vec::new(),
                     touched: at,
+                    duplicate,
                 },
             );
         }

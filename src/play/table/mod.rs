@@ -123,6 +123,7 @@ impl<'a, P: Player> Table<'a, P> {
                 variant: config.variant.clone(),
                 seats: specs.iter().map(|spec| spec.command.name.clone()).collect(),
                 seed,
+                duplicate: config.repeat,
             }),
             live_told: 0,
             live_clocks: Vec::new(),
