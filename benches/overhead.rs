@@ -71,6 +71,7 @@ fn config(concurrency: usize, log_dir: Option<&Path>) -> MatchConfig {
         },
         margin: Duration::from_secs(1),
         time_margin: Duration::ZERO,
+        cpu_clock: false,
         startup: Duration::from_secs(5),
         concurrency,
         on_fault: Default::default(),

@@ -55,3 +55,104 @@ fn a_referee_stopped_while_an_engine_thinks_charges_it_nothing() {
     // Its time is the engine's own, not the stop's.
     assert!(delayed[0]["time_ms"].as_f64().unwrap() < 1000.0, "{record}");
 }
+
+/// Spinning processes of their own, each in a session of its own (a scheduling group each, as
+/// another user's work would be), until dropped.
+struct Busy(Vec<std::process::Child>);
+
+impl Busy {
+    fn start(count: usize) -> Busy {
+        Busy(
+            (0..count)
+                .map(|_| {
+                    Command::new("setsid")
+                        .args(["python3", "-c", "while True: pass"])
+                        .spawn()
+                        .unwrap()
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Under `--clock cpu` an engine is charged the CPU time its processes used, so a machine made
+/// busy by other work slows it without costing it its clock: the same engine, thinking about
+/// 100 ms of CPU a move on two processes, loses on time against the wall clock on the busy
+/// machine and plays every game on the CPU clock, charged under its 300 ms.
+#[test]
+fn a_cpu_clock_makes_nobody_lose_on_time_on_a_busy_machine() {
+    let work = Workspace::new("cpu-clock");
+    let engine = work.dir().join("engine");
+    std::fs::create_dir_all(&engine).unwrap();
+    for file in ["rival.py", "relay.py"] {
+        std::fs::copy(
+            std::path::Path::new("tests/engines").join(file),
+            engine.join(file),
+        )
+        .unwrap();
+    }
+    let spec = |mode: &str| {
+        format!(
+            "name={mode} cmd='python3 rival.py {mode} pegs' dir={}",
+            engine.display()
+        )
+    };
+    let run = |clock: &str| {
+        let out = work.dir().join(format!("{clock}.jsonl"));
+        let assert = common::referee()
+            .env("REFEREE", cargo_bin!("referee"))
+            .args(["match", "--game", "pegs", "--seed", "5", "--games", "2"])
+            .args(["--movetime", "300", "--clock", clock])
+            .args([
+                "--engine",
+                &spec("work"),
+                "--engine",
+                &spec("plain"),
+                "--out",
+            ])
+            .arg(&out)
+            .timeout(Duration::from_secs(120))
+            .assert();
+        (assert, out)
+    };
+    let _busy = Busy::start(6);
+    let (cpu, out) = run("cpu");
+    if cpu.get_output().status.code() == Some(2) {
+        let why = String::from_utf8_lossy(&cpu.get_output().stderr).into_owned();
+        assert!(why.contains("--clock cpu"), "{why}");
+        eprintln!("skipped: no cgroup for the CPU clock here: {why}");
+        return;
+    }
+    cpu.success();
+    for record in valid_records(&out) {
+        assert_eq!(record["end"]["reason"], "normal", "{record}");
+        assert_eq!(record["tags"]["clock"], "cpu", "{record}");
+        let seat = (record["seats"].as_array().unwrap().iter())
+            .position(|s| s["name"] == "work")
+            .unwrap() as u64;
+        for ply in record["moves"].as_array().unwrap() {
+            if ply["seat"] == seat {
+                let ms = ply["time_ms"].as_f64().unwrap();
+                assert!(ms > 20.0 && ms < 300.0, "charged {ms} ms: {record}");
+            }
+        }
+    }
+    let (wall, out) = run("wall");
+    wall.success();
+    let lost = (valid_records(&out).iter())
+        .filter(|r| r["end"]["verdict"] == "time_loss")
+        .count();
+    assert!(
+        lost > 0,
+        "the busy machine cost nobody the wall clock: the test shows nothing"
+    );
+}

@@ -107,6 +107,8 @@ pub struct EngineCgroup {
     /// Its `cgroup.freeze`, open for the engine's life: written at every turn (see
     /// [`EngineCgroup::freeze`]); `None` on a kernel without it (before 5.2).
     freeze: Option<fs::File>,
+    /// Its `cpu.stat`, open for the engine's life: the CPU time of all its processes.
+    cpu_stat: Option<fs::File>,
 }
 
 impl EngineCgroup {
@@ -136,6 +138,17 @@ impl EngineCgroup {
     /// Whether it can be frozen.
     pub fn can_freeze(&self) -> bool {
         self.freeze.is_some()
+    }
+
+    /// The CPU time all its processes have used so far (`usage_usec` of `cpu.stat`, which the
+    /// kernel keeps for every cgroup, with or without the cpu controller).
+    pub fn cpu_usage(&self) -> Option<Duration> {
+        use std::os::unix::fs::FileExt;
+        let mut text = [0u8; 512];
+        let n = self.cpu_stat.as_ref()?.read_at(&mut text, 0).ok()?;
+        let text = std::str::from_utf8(text.get(..n)?).ok()?;
+        let micros = text.lines().find_map(|l| l.strip_prefix("usage_usec "))?;
+        micros.trim().parse().ok().map(Duration::from_micros)
     }
 }
 
@@ -180,10 +193,12 @@ impl Cgroups {
                 .write(true)
                 .open(dir.join("cgroup.freeze"))
                 .ok();
+            let cpu_stat = fs::File::open(dir.join("cpu.stat")).ok();
             Ok(EngineCgroup {
                 dir: dir.clone(),
                 procs: procs.into(),
                 freeze,
+                cpu_stat,
             })
         };
         made().inspect_err(|_| {

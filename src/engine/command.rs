@@ -37,6 +37,9 @@ pub struct EngineCommand {
     /// Whether it may think while it owes no answer (`ponder=yes`): a contained engine is frozen
     /// then otherwise (see `Engine::rest`).
     pub ponder: bool,
+    /// Whether it runs in a cgroup of its own even uncontained (a run with `--clock cpu`, which
+    /// reads its CPU time there).
+    pub cgroup: bool,
 }
 
 /// How an exited engine ended, and what its limits say about it.

@@ -100,7 +100,8 @@ impl Engine {
         // own where the machine gives one (see `cgroup::describe`, which the run announces). An
         // engine its owner runs as it is gets none: the kernel's accounting for every cgroup
         // level costs about a microsecond and a half a ply, measured with the judged method.
-        let contained = command.sandbox || command.user.is_some() || command.limits.any();
+        let contained =
+            command.sandbox || command.user.is_some() || command.limits.any() || command.cgroup;
         let cgroup = match contained.then(cgroup::cgroups) {
             Some(Ok(cgroups)) => Some(cgroups.engine(&command.limits).map_err(failed)?),
             _ => None,
@@ -183,6 +184,7 @@ impl Engine {
             cpu: command.cpu,
             ponder: command.ponder,
             frozen: false,
+            cpu_limit: None,
         };
         let pipes = [
             engine.stdin.as_ref().map(set_nonblocking),

@@ -109,6 +109,9 @@ pub struct Engine {
     pub(super) ponder: bool,
     /// Whether its cgroup is frozen now.
     pub(super) frozen: bool,
+    /// Under a CPU clock, its CPU time when the wait for its answer began and how much more it
+    /// may use: past that, the wait ends as a timeout.
+    pub(super) cpu_limit: Option<(Duration, Duration)>,
 }
 
 /// How many spare command lines an engine keeps (more are never pending at once in a game).
@@ -301,6 +304,25 @@ impl Engine {
         if late > OWN_DELAY_TOLERANCE {
             self.own_delay += late;
         }
+    }
+
+    /// The CPU time all its processes have used so far, where it has a cgroup.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        self.cgroup.as_ref()?.cpu_usage()
+    }
+
+    /// Under a CPU clock, ends the waits for its answers as timeouts once it has used `budget`
+    /// more CPU time than now (`None` lifts the limit).
+    pub fn limit_cpu(&mut self, budget: Option<Duration>) {
+        self.cpu_limit = budget.and_then(|b| Some((self.cpu_time()?, b)));
+    }
+
+    /// Whether it has used up the CPU time [`Engine::limit_cpu`] gave it.
+    fn cpu_spent(&self) -> bool {
+        self.cpu_limit.is_some_and(|(from, budget)| {
+            self.cpu_time()
+                .is_some_and(|now| now.saturating_sub(from) > budget)
+        })
     }
 
     /// Freezes the engine, everything it started included, while it owes the referee no answer
@@ -586,6 +608,9 @@ impl Engine {
                 self.drain_stderr();
                 let status = self.reap();
                 return Err(status.map_or(EngineError::ClosedOutput, |s| self.exited_with(s)));
+            }
+            if want == Want::Output && self.cpu_spent() {
+                return Ok(false);
             }
         }
     }

@@ -246,6 +246,9 @@ fn play_one(
     }
     let mut record = replay.into_record(&names, end);
     record.tags.insert("game".into(), (index + 1).to_string());
+    if config.cpu_clock {
+        record.tags.insert("clock".into(), "cpu".into());
+    }
     if let (Some(transcript), Some(path)) = (&transcript, log_path) {
         let result = serde_json::to_string(&record.end).unwrap_or_default();
         transcript.line("referee", '#', &format!("end {result}"));

@@ -522,6 +522,7 @@ fn situation_config(
         tc: situation.tc,
         margin: Duration::from_millis(500),
         time_margin: Duration::ZERO,
+        cpu_clock: false,
         startup: config.startup,
         concurrency: 1,
         on_fault: OnFault::Forfeit,

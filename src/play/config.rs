@@ -43,6 +43,9 @@ pub struct MatchConfig {
     pub margin: Duration,
     /// How late an answer may be and still count (`--timemargin`); the lateness is recorded.
     pub time_margin: Duration,
+    /// Whether the clocks charge the CPU time of an engine's processes (`--clock cpu`) instead
+    /// of the time that passes.
+    pub cpu_clock: bool,
     /// How long an engine may take to start, answer the handshake, or set up a game.
     pub startup: Duration,
     /// Games played at once.

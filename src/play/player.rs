@@ -29,6 +29,10 @@ pub(crate) trait Player {
     fn kill(&mut self);
     /// The engine's last lines on stderr.
     fn stderr_tail(&mut self) -> Vec<String>;
+    /// The CPU time all its processes have used so far, where the machine measures it.
+    fn cpu_time(&self) -> Option<Duration>;
+    /// Ends the next waits for an answer once it has used `budget` more CPU time (a CPU clock).
+    fn limit_cpu(&mut self, budget: Option<Duration>);
 }
 
 impl Player for Engine {
@@ -61,5 +65,11 @@ impl Player for Engine {
     }
     fn stderr_tail(&mut self) -> Vec<String> {
         Engine::stderr_tail(self)
+    }
+    fn cpu_time(&self) -> Option<Duration> {
+        Engine::cpu_time(self)
+    }
+    fn limit_cpu(&mut self, budget: Option<Duration>) {
+        Engine::limit_cpu(self, budget)
     }
 }

@@ -234,6 +234,12 @@ pub struct PlayArgs {
     /// A fixed time per move in milliseconds, instead of --tc.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
+    /// What the clocks charge: `wall`, the time that passes; or `cpu`, the CPU time of all the
+    /// engine's processes (read from a cgroup of its own, so Linux with cgroup v2), so that a busy
+    /// machine makes nobody lose on time. Under `cpu`, an engine that waits instead of thinking
+    /// loses by stall after 10 times its time has passed. Records say `tags.clock` `cpu`.
+    #[arg(long, value_enum, default_value_t = ClockArg::Wall)]
+    pub clock: ClockArg,
     /// Milliseconds an answer may come late and still count (cutechess's -timemargin), for the
     /// jitter of a busy machine; how late it was is recorded. Later answers lose on time.
     #[arg(long, value_name = "MS", default_value_t = 0)]
@@ -315,4 +321,13 @@ pub(super) fn at_least_1(text: &str) -> Result<usize, String> {
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// What a run's clocks charge (`--clock`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ClockArg {
+    /// The time that passes.
+    Wall,
+    /// The CPU time of the engine's processes.
+    Cpu,
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::cli::args::{
-    FormatArg, HumanArgs, MatchArgs, OnFaultArg, PlayArgs, RunArgs, TournamentArgs,
+    ClockArg, FormatArg, HumanArgs, MatchArgs, OnFaultArg, PlayArgs, RunArgs, TournamentArgs,
 };
 use crate::cli::error::{CommandResult, Error};
 use crate::cli::run::{Tournament, run};
@@ -205,6 +205,24 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
     };
     let mut engines = engines_of(&play, seats, seed)?;
     unique_names(&mut engines);
+    let cpu_clock = play.clock == ClockArg::Cpu;
+    if cpu_clock {
+        if let Err(why) = crate::engine::cgroup::cgroups() {
+            return Err(Error::Usage(format!(
+                "--clock cpu reads each engine's CPU time from a cgroup of its own, and there is \
+                 none here ({why}); use the wall clock"
+            )));
+        }
+        if let Some(human) = engines.iter().find(|e| e.command.terminal) {
+            return Err(Error::Usage(format!(
+                "--clock cpu: {} is a person, whose time is the time that passes",
+                human.command.name
+            )));
+        }
+        for engine in &mut engines {
+            engine.command.cgroup = true;
+        }
+    }
     if play.concurrency > 1 && engines.iter().any(|e| e.command.terminal) {
         return Err(Error::Usage(
             "a human seat plays one game at a time: leave out --concurrency".into(),
@@ -228,6 +246,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         tc,
         margin: Duration::from_millis(play.margin.max(play.timemargin)),
         time_margin: Duration::from_millis(play.timemargin),
+        cpu_clock,
         startup: Duration::from_millis(play.startup),
         concurrency: play.concurrency,
         affinity: match &play.use_affinity {

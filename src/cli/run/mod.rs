@@ -573,6 +573,7 @@ mod tests {
             tc: TimeControl::MoveTime(std::time::Duration::from_millis(10)),
             margin: Default::default(),
             time_margin: Default::default(),
+            cpu_clock: false,
             startup: Default::default(),
             concurrency: 1,
             on_fault: Default::default(),

@@ -27,6 +27,10 @@ use crate::play::faults::{Fault, fault, fault_of, with_stderr};
 /// The stream of a game's generator from which the referee picks moves for a substituted seat.
 const SUBSTITUTE_STREAM: u64 = 1 << 63;
 
+/// Under a CPU clock, how many times its CPU time an engine may take in time that passes before
+/// it loses by stall: one that waits instead of thinking uses no CPU time.
+pub const CPU_CLOCK_PATIENCE: u32 = 10;
+
 /// How many moves a list holds, as a bound for `Stream::below`: a game never offers 2^32 moves.
 fn count<T>(moves: &[T]) -> u32 {
     u32::try_from(moves.len()).expect("fewer than 2^32 legal moves")
@@ -522,7 +526,16 @@ impl<P: Player> Table<'_, P> {
     pub(super) fn turn(&mut self, seat: usize) -> Result<Option<End>, (usize, Fault)> {
         // The others first, and before the seat's clock starts: its time is its own.
         self.send_held(Some(seat))?;
-        let waited = self.clocks[seat].remaining() + self.config.margin;
+        let budget = self.clocks[seat].remaining() + self.config.margin;
+        let mut waited = budget;
+        // A CPU clock ends the wait when the engine has used its time, and the time that passes
+        // only at a multiple of it: a busy machine slows an engine without costing it its clock.
+        let cpu_clock = self.config.cpu_clock && self.clocks[seat].runs();
+        let cpu_before = cpu_clock.then(|| self.engines[seat].cpu_time()).flatten();
+        if cpu_before.is_some() {
+            self.engines[seat].limit_cpu(Some(budget));
+            waited = budget.saturating_mul(CPU_CLOCK_PATIENCE);
+        }
         let sent = Instant::now();
         let answer = match &mut self.codecup[seat] {
             Some(codecup) => codecup.ask(&mut self.engines[seat], sent + waited),
@@ -537,12 +550,23 @@ impl<P: Player> Table<'_, P> {
         // The referee's own delay (stopped, frozen, not scheduled) is not the engine's time: its
         // deadline was moved on by it, and its clock is not charged for it.
         let own_delay = self.engines[seat].own_delay();
-        let used = sent.elapsed().saturating_sub(own_delay);
+        let mut used = sent.elapsed().saturating_sub(own_delay);
+        let mut cpu_spent = false;
+        if let Some(before) = cpu_before {
+            self.engines[seat].limit_cpu(None);
+            if let Some(after) = self.engines[seat].cpu_time() {
+                used = after.saturating_sub(before);
+                cpu_spent = used > budget;
+            }
+        }
         // Helpers an engine started and left (a `setsid` child) are adopted here: reap those
         // that ended as the game goes, so none is left a zombie.
         crate::engine::process::reap_ended_orphans();
         let answer = answer.map_err(|e| {
             let mut fault = fault_of(e, waited);
+            if cpu_spent {
+                fault.detail = format!("no answer within {} ms of CPU time", budget.as_millis());
+            }
             if !own_delay.is_zero() {
                 let ms = own_delay.as_millis();
                 fault

@@ -29,6 +29,10 @@ struct Fake {
     script: VecDeque<Turn>,
     heard: Vec<String>,
     killed: bool,
+    /// A CPU clock's reading, and the CPU time each move takes, where the fake has one.
+    cpu: Option<(Duration, Duration)>,
+    /// The CPU time its next answer may take (see `Player::limit_cpu`).
+    cpu_budget: Option<Duration>,
 }
 
 impl Fake {
@@ -38,6 +42,16 @@ impl Fake {
             script: script.iter().copied().collect(),
             heard: Vec::new(),
             killed: false,
+            cpu: None,
+            cpu_budget: None,
+        }
+    }
+
+    /// The fake, each of its moves taking `per_move` of CPU time.
+    fn thinking(script: &[Turn], per_move: Duration) -> Fake {
+        Fake {
+            cpu: Some((Duration::ZERO, per_move)),
+            ..Fake::new(script)
         }
     }
 
@@ -57,6 +71,12 @@ impl Fake {
             Command::Play { seat, mv } => follow(&mut self.view, seat, &mv),
             Command::Event(text) => follow(&mut self.view, None, &text),
             Command::GenMove { .. } => {
+                if let Some((used, per_move)) = &mut self.cpu {
+                    *used += *per_move;
+                    if self.cpu_budget.is_some_and(|budget| *per_move > budget) {
+                        return Err(EngineError::Timeout);
+                    }
+                }
                 let view = self.view.as_ref().expect("newgame came first");
                 let mut moves: Vec<String> =
                     view.my_moves().iter().map(ToString::to_string).collect();
@@ -111,6 +131,12 @@ impl Player for Fake {
     fn stderr_tail(&mut self) -> Vec<String> {
         vec!["a line on stderr".to_owned()]
     }
+    fn cpu_time(&self) -> Option<Duration> {
+        self.cpu.map(|(used, _)| used)
+    }
+    fn limit_cpu(&mut self, budget: Option<Duration>) {
+        self.cpu_budget = budget;
+    }
 }
 
 fn config(game: &str, seats: usize, on_fault: OnFault, human: bool) -> MatchConfig {
@@ -130,6 +156,7 @@ fn config(game: &str, seats: usize, on_fault: OnFault, human: bool) -> MatchConf
         tc: TimeControl::Infinite,
         margin: Duration::from_secs(1),
         time_margin: Duration::ZERO,
+        cpu_clock: false,
         startup: Duration::from_secs(1),
         concurrency: 1,
         on_fault,
@@ -145,7 +172,12 @@ fn config(game: &str, seats: usize, on_fault: OnFault, human: bool) -> MatchConf
 
 /// Plays one game of `config` between fakes with `scripts`; the end, the game and the fakes.
 fn play(config: &MatchConfig, scripts: &[&[Turn]]) -> (Result<(), End>, Replay, Vec<Fake>) {
-    let seats = scripts.len();
+    play_fakes(config, scripts.iter().map(|s| Fake::new(s)).collect())
+}
+
+/// Plays one game of `config` between `fakes`; the end, the game and the fakes.
+fn play_fakes(config: &MatchConfig, mut fakes: Vec<Fake>) -> (Result<(), End>, Replay, Vec<Fake>) {
+    let seats = fakes.len();
     let scheduled = Scheduled {
         index: 0,
         engines: (0..seats).collect(),
@@ -158,7 +190,6 @@ fn play(config: &MatchConfig, scripts: &[&[Turn]]) -> (Result<(), End>, Replay, 
         ..Setup::default()
     };
     let mut replay = Replay::new(&config.game, &setup).unwrap();
-    let mut fakes: Vec<Fake> = scripts.iter().map(|s| Fake::new(s)).collect();
     let mut healthy = vec![true; seats];
     let end = Table::new(config, &scheduled, &mut replay, &mut fakes, &mut healthy).play();
     (end, replay, fakes)
@@ -249,4 +280,45 @@ fn a_human_seat_takes_its_move_back_and_the_game_starts_over_for_everyone() {
     let engine = config("dvonn", 2, OnFault::Forfeit, false);
     let (end, _, _) = play(&engine, &[&[Turn::Legal, Turn::Say("undo")], &[]]);
     assert_eq!(verdict(end).1, Verdict::UnparseableMove);
+}
+
+#[test]
+fn a_cpu_clock_charges_the_cpu_time_an_engine_used_and_ends_a_wait_when_it_is_spent() {
+    let mut config = config("pegs", 2, OnFault::Forfeit, false);
+    config.cpu_clock = true;
+    config.tc = TimeControl::MoveTime(Duration::from_millis(100));
+    let ms = Duration::from_millis;
+    // 30 ms of CPU a move, answered at once: each ply is charged 30 ms, not the time that passed.
+    let fakes = vec![Fake::thinking(&[], ms(30)), Fake::thinking(&[], ms(30))];
+    let (end, replay, _) = play_fakes(&config, fakes);
+    assert_eq!(end, Ok(()));
+    for ply in (0..replay.plies())
+        .filter_map(|i| replay.ply(i))
+        .filter(|p| p.seat.is_some())
+    {
+        assert_eq!(ply.time_ms, Some(30.0), "{ply:?}");
+    }
+    // 200 ms of CPU for a move of 100 ms: a loss on time, though it answered at once.
+    let fakes = vec![Fake::thinking(&[], ms(30)), Fake::thinking(&[], ms(200))];
+    let (seat, lost, detail) = verdict(play_fakes(&config, fakes).0);
+    assert_eq!((seat, lost), (1, Verdict::TimeLoss), "{detail}");
+    // Past its time and the margin in CPU time, the wait ends: a stall, said in CPU time.
+    let fakes = vec![Fake::thinking(&[], ms(30)), Fake::thinking(&[], ms(2000))];
+    let (seat, stalled, detail) = verdict(play_fakes(&config, fakes).0);
+    assert_eq!((seat, stalled), (1, Verdict::Stall), "{detail}");
+    assert!(
+        detail.starts_with("no answer within 1100 ms of CPU time"),
+        "{detail}"
+    );
+    // The same engines on the wall clock are charged what passed: far less than 30 ms.
+    config.cpu_clock = false;
+    let fakes = vec![Fake::thinking(&[], ms(30)), Fake::thinking(&[], ms(2000))];
+    let (end, replay, _) = play_fakes(&config, fakes);
+    assert_eq!(end, Ok(()));
+    assert!(
+        replay
+            .ply(1)
+            .and_then(|p| p.time_ms)
+            .is_some_and(|t| t < 30.0)
+    );
 }
