@@ -134,7 +134,7 @@ fn blocks(text: &str) -> Vec<Vec<String>> {
 }
 
 /// A folder of the engines and records the README's commands name, made once: `./mybot`, `./a`
-/// to `./c` and `A` to `D` (on the `PATH`) are the Python random bot of `examples/`, `./bot-v1`
+/// to `./c` (copies of it) and `A` to `D` (on the `PATH`) are the Python random bot of `examples/`, `./bot-v1`
 /// and `./bot-v2` the built-in DVONN random and search bots, `./prima` a CodeCup program;
 /// `shard-*.jsonl` (with their progress files), `league-*.jsonl` and `new.jsonl` are records of
 /// short runs.
@@ -165,11 +165,17 @@ fn stand_ins() -> &'static Path {
                 format!("exec python3 {} play dvonn \"$1\"", codecup.display()),
             ),
         ];
-        let named = ["a", "b", "c", "bin/A", "bin/B", "bin/C", "bin/D"]
+        let named = ["bin/A", "bin/B", "bin/C", "bin/D"]
             .map(|name| (name, format!("exec python3 {}", random_bot.display())));
-        for (name, body) in scripts.into_iter().chain(named) {
+        let program = std::fs::read_to_string(&random_bot).unwrap();
+        // `./a` to `./c` are the program itself, whole in one file, as an engine a sandbox shows
+        // alone must be.
+        let whole = ["a", "b", "c"].map(|name| (name, program.clone()));
+        let wrapped = scripts.into_iter().chain(named);
+        let wrapped = wrapped.map(|(name, body)| (name, format!("#!/bin/sh\n{body}\n")));
+        for (name, text) in wrapped.chain(whole) {
             let path = dir.join(name);
-            std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            std::fs::write(&path, text).unwrap();
             let mut permissions = std::fs::metadata(&path).unwrap().permissions();
             std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
             std::fs::set_permissions(&path, permissions).unwrap();

@@ -27,6 +27,9 @@ pub struct Sandbox {
     made: AtomicUsize,
     /// The users of the engines when the referee is root, one per spec.
     users: Option<EngineUsers>,
+    /// The referee's own program, in every engine's view: engines run `referee session` or
+    /// `referee bot` as their rules.
+    exe: Option<PathBuf>,
 }
 
 impl Sandbox {
@@ -70,6 +73,7 @@ impl Sandbox {
             kept,
             made: AtomicUsize::new(0),
             users,
+            exe: std::env::current_exe().ok(),
         })
     }
 
@@ -129,7 +133,10 @@ impl Sandbox {
             push(&["--size", &size, "--tmpfs", dir]);
         }
         push(&["--size", RUN_SIZE, "--tmpfs", RUN]);
-        let own = own_paths(engine);
+        let mut own = own_paths(engine);
+        if let Some(exe) = self.exe.as_ref().filter(|exe| !in_view(exe, &own)) {
+            own.push(exe.clone());
+        }
         for path in &own {
             args.extend(["--ro-bind".into(), path.into(), path.into()]);
         }
@@ -247,7 +254,8 @@ fn in_view(path: &Path, own: &[PathBuf]) -> bool {
         .any(|root| path.starts_with(root))
 }
 
-/// What of the host an engine sees as its own, read-only: its `dir=`; and each file its command
+/// What of the host an engine sees as its own, read-only (besides the referee's program, which every
+/// engine sees): its `dir=`; and each file its command
 /// names, with the directory that holds it unless the engine has a `dir=` or that directory is
 /// the organiser's home or holds it (then the file alone); and the files its `env=` variables
 /// name. Paths the system's directories show already are left out.
@@ -390,6 +398,8 @@ mod tests {
         );
         let start = "--new-session --die-with-parent --unshare-all --unshare-user --disable-userns \
                      --cap-drop ALL --clearenv ";
+        // The referee's own program is in every engine's view (here, the test's).
+        let e = std::env::current_exe().unwrap().display().to_string();
         let private = "--dev /dev --proc /proc --size 1048576 --tmpfs /tmp \
                        --size 1048576 --tmpfs /var/tmp --size 1048576 --tmpfs /dev/shm \
                        --size 1048576 --tmpfs /run";
@@ -404,7 +414,8 @@ mod tests {
         assert!(!args.contains("--ro-bind / /"), "{args}");
         assert!(args.contains("--ro-bind /usr /usr"), "{args}");
         let expected = format!(
-            "{private} --ro-bind {m} {m} --remount-ro / --remount-ro /dev --chdir {m} \
+            "{private} --ro-bind {m} {m} --ro-bind {e} {e} --remount-ro / --remount-ro /dev \
+             --chdir {m} \
              --setenv TMPDIR /tmp --setenv HOME /tmp --setenv REFEREE_SCRATCH /tmp"
         );
         assert!(args.contains(&expected), "{args}\n{expected}");
@@ -426,7 +437,8 @@ mod tests {
         let args =
             text((sandbox.bwrap_args(&engine(Some(&mine), &mine, &[], &scratch), [5, 6])).unwrap());
         let expected = format!(
-            "--ro-bind {m} {m} --bind {s} {s} --remount-ro / --remount-ro /dev --chdir {m} \
+            "--ro-bind {m} {m} --ro-bind {e} {e} --bind {s} {s} --remount-ro / --remount-ro /dev \
+             --chdir {m} \
              --setenv TMPDIR {s} --setenv HOME {s} --setenv REFEREE_SCRATCH {s}"
         );
         assert!(args.contains(&expected), "{args}\n{expected}");
