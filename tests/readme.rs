@@ -294,7 +294,8 @@ fn serve(dir: &Path, command: &str) {
             "`{command}` stopped before it served"
         );
         if let Ok(mut stream) = std::net::TcpStream::connect(address) {
-            stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+            let request = format!("GET / HTTP/1.0\r\nHost: {address}\r\n\r\n");
+            stream.write_all(request.as_bytes()).unwrap();
             let mut page = String::new();
             let _ = stream.read_to_string(&mut page);
             break page;

@@ -73,7 +73,10 @@ impl Server {
     }
 
     fn get(&self, path: &str) -> (u16, String) {
-        self.send(&format!("GET {path} HTTP/1.1\r\nHost: test\r\n\r\n"))
+        self.send(&format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n",
+            self.address
+        ))
     }
 
     fn state(&self) -> Value {
@@ -487,6 +490,52 @@ fn hostile_clients_get_nothing_and_hold_up_nobody() {
     drop(flood.stdin.take());
     flood.wait().unwrap();
     assert_eq!(server.get("/").0, 200);
+}
+
+/// A website the organiser visits may make its own name resolve to the server's address (DNS
+/// rebinding) and read the page as its own: a request that names the server by any name but its
+/// address, `localhost` or one given to `--allow-host` is refused, and no answer grants another
+/// site access (CORS).
+#[test]
+fn a_page_asked_for_by_another_sites_name_is_refused() {
+    let work = Workspace::new("serve-hosts");
+    let records = work.file("none.jsonl");
+    let server = Server::start_with(&records, None, &["--allow-host", "scoreboard.lan"]);
+    let port = server.address.rsplit(':').next().unwrap().to_owned();
+    let ask = |host: &str| server.send(&format!("GET /state HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+    for host in [
+        format!("evil.example:{port}"),
+        "evil.example".to_owned(),
+        format!("127.0.0.1.evil.example:{port}"),
+    ] {
+        let (status, body) = ask(&host);
+        assert_eq!(status, 403, "{host}: {body}");
+        assert!(!body.contains("version"), "{host}: {body}");
+    }
+    let (status, _) = server.send("GET /state HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 403, "a request without Host");
+    let (status, _) = server.send(&format!(
+        "GET /state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nHost: evil.example\r\n\r\n"
+    ));
+    assert_eq!(status, 403, "two Hosts");
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("scoreboard.lan:{port}"),
+    ] {
+        assert_eq!(ask(&host).0, 200, "{host}");
+    }
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    let request = format!(
+        "GET /state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(
+        !answer.to_ascii_lowercase().contains("access-control-"),
+        "{answer}"
+    );
 }
 
 #[test]

@@ -77,6 +77,7 @@ fn dispatch(cli: Cli) -> CommandResult {
             reveal,
             bind,
             sprt,
+            allow_host,
         })) => serve::run(serve::ServeArgs {
             files: serve::Files {
                 records: files,
@@ -86,6 +87,7 @@ fn dispatch(cli: Cli) -> CommandResult {
             },
             bind,
             sprt,
+            hosts: serve::Hosts::new(&allow_host),
         }),
         Command::Report(Deferred(args::ReportArgs {
             files,

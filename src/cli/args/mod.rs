@@ -484,6 +484,11 @@ pub struct ServeArgs {
     /// The SPRT the report draws (default: the one the records name).
     #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
+    /// A name the page may be asked for by (`scoreboard.lan`), besides its address and
+    /// `localhost`: requests that name the server otherwise are refused (403), so that no website
+    /// can make its own name point here and read the page (DNS rebinding). Repeat for more.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 /// The flags of `view`.

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
+use super::hosts::Hosts;
+
 /// The most connections open at once.
 pub const MAX_CONNECTIONS: usize = 1000;
 /// The most bytes of a request's head (its line and headers).
@@ -71,6 +73,7 @@ const LINGER: Duration = Duration::from_secs(1);
 pub fn serve(
     listener: &TcpListener,
     stop: &AtomicBool,
+    hosts: &Hosts,
     mut handle: impl FnMut(&str, &str) -> Reply,
     mut tick: impl FnMut(),
 ) -> io::Result<()> {
@@ -83,7 +86,7 @@ pub fn serve(
         connections.retain_mut(|connection| {
             index += 1;
             let readied = ready.get(index).copied().unwrap_or(false);
-            now < connection.deadline && (!readied || step(connection, &mut handle))
+            now < connection.deadline && (!readied || step(connection, hosts, &mut handle))
         });
         if ready.first().copied().unwrap_or(false) {
             accept(listener, &mut connections);
@@ -144,7 +147,11 @@ fn accept(listener: &TcpListener, connections: &mut Vec<Connection>) {
 }
 
 /// Reads or writes what the connection allows now; `false` when it is done with.
-fn step(connection: &mut Connection, handle: &mut impl FnMut(&str, &str) -> Reply) -> bool {
+fn step(
+    connection: &mut Connection,
+    hosts: &Hosts,
+    handle: &mut impl FnMut(&str, &str) -> Reply,
+) -> bool {
     if connection.closing {
         let mut chunk = [0u8; 2048];
         return match connection.stream.read(&mut chunk) {
@@ -163,7 +170,7 @@ fn step(connection: &mut Connection, handle: &mut impl FnMut(&str, &str) -> Repl
             Err(_) => return false,
         };
         connection.head.extend_from_slice(&chunk[..read]);
-        let Some((reply, body)) = answer(&connection.head, handle) else {
+        let Some((reply, body)) = answer(&connection.head, hosts, handle) else {
             return true;
         };
         connection.answer = Some(Answer {
@@ -204,7 +211,11 @@ fn step(connection: &mut Connection, handle: &mut impl FnMut(&str, &str) -> Repl
 
 /// The answer to the request read so far, and whether its body is sent; `None` while its head
 /// is still coming.
-fn answer(head: &[u8], handle: &mut impl FnMut(&str, &str) -> Reply) -> Option<(Reply, bool)> {
+fn answer(
+    head: &[u8],
+    hosts: &Hosts,
+    handle: &mut impl FnMut(&str, &str) -> Reply,
+) -> Option<(Reply, bool)> {
     let mut headers = [httparse::EMPTY_HEADER; 32];
     let mut request = httparse::Request::new(&mut headers);
     let reply = match request.parse(head) {
@@ -214,6 +225,15 @@ fn answer(head: &[u8], handle: &mut impl FnMut(&str, &str) -> Reply) -> Option<(
         }
         Err(_) => Reply::text(400, "bad request"),
         Ok(httparse::Status::Complete(_)) => match request.method {
+            // A name that is not the server's: a page of another site whose name was made to
+            // resolve here (DNS rebinding) is refused.
+            Some("GET" | "HEAD") if !host_of(&request).is_some_and(|h| hosts.allows(h)) => {
+                Reply::text(
+                    403,
+                    "unknown Host: name this server by its address, localhost, or a name given \
+                     to --allow-host",
+                )
+            }
             Some("GET" | "HEAD") => {
                 let target = request.path.unwrap_or("/");
                 let (path, query) = target.split_once('?').unwrap_or((target, ""));
@@ -225,12 +245,26 @@ fn answer(head: &[u8], handle: &mut impl FnMut(&str, &str) -> Reply) -> Option<(
     Some((reply, request.method != Some("HEAD")))
 }
 
+/// The request's `Host`, if it has one (and one only).
+fn host_of<'a>(request: &httparse::Request<'_, 'a>) -> Option<&'a str> {
+    let mut hosts = request
+        .headers
+        .iter()
+        .filter(|h| h.name.eq_ignore_ascii_case("host"));
+    let host = hosts.next()?;
+    match hosts.next() {
+        Some(_) => None,
+        None => std::str::from_utf8(host.value).ok(),
+    }
+}
+
 /// The status line and headers of `reply`: no caching, no sniffing, nothing loaded from
 /// elsewhere, one request per connection.
 fn head_of(reply: &Reply) -> Vec<u8> {
     let reason = match reply.status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         431 => "Request Header Fields Too Large",

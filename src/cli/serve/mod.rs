@@ -2,6 +2,7 @@
 //! ratings and curves from its records files, its games in progress from its live files (drawn as
 //! a spectator sees them), and every finished game in the replay viewer.
 
+mod hosts;
 mod http;
 mod page;
 mod watch;
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 use crate::cli::error::{CommandResult, Ended, Error};
 use crate::render::viewer::{Packer, PageWriter};
 use crate::stats::elo::Sprt;
+pub use hosts::Hosts;
 use http::Reply;
 pub use watch::Files;
 use watch::{Shown, Watch};
@@ -30,6 +32,8 @@ pub struct ServeArgs {
     pub bind: String,
     /// The SPRT the report draws.
     pub sprt: Vec<String>,
+    /// The names a request may call the server by, besides addresses and `localhost`.
+    pub hosts: Hosts,
 }
 
 /// Serves the page until SIGINT or SIGTERM.
@@ -46,7 +50,7 @@ pub fn run(args: ServeArgs) -> CommandResult {
              only for a run no engine is playing"
         );
     }
-    serve(&listener, &args.files, sprt, &stop)?;
+    serve(&listener, &args.files, sprt, &args.hosts, &stop)?;
     eprintln!("referee: stopped serving");
     Ok(Ended::Done)
 }
@@ -67,7 +71,7 @@ pub fn serve_run(
             lives: vec![live],
             ..Files::default()
         };
-        if let Err(e) = serve(&listener, &files, None, &flag) {
+        if let Err(e) = serve(&listener, &files, None, &Hosts::default(), &flag) {
             eprintln!("referee: the page stopped: {e}");
         }
     });
@@ -95,6 +99,7 @@ fn serve(
     listener: &TcpListener,
     files: &Files,
     sprt: Option<Sprt>,
+    hosts: &Hosts,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
     let mut watch = Watch::new(files, sprt);
@@ -106,6 +111,7 @@ fn serve(
     http::serve(
         listener,
         stop,
+        hosts,
         |path, query| answer(&watch.borrow(), &page, path, query),
         || {
             if looked.elapsed() >= REFRESH {
