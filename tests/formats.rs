@@ -191,7 +191,15 @@ fn a_sharded_swiss_or_knockout_names_every_shards_file() {
     let out = work.dir().join("shard-1.jsonl");
     let attempt = |extra: &[&str], expected: &str| {
         referee()
-            .args(["tournament", "--game", "pegs", "--engine", "random"])
+            .args([
+                "tournament",
+                "--game",
+                "pegs",
+                "--engine",
+                "random",
+                "--seed",
+                "3",
+            ])
             .args(["--engine", "search", "--engine", "random", "--out"])
             .arg(&out)
             .args(extra)
@@ -225,7 +233,7 @@ fn a_sharded_swiss_or_knockout_names_every_shards_file() {
         .args(["--engine", "search", "--engine", "random", "--out"])
         .arg(&out)
         .args([
-            "--format", "swiss", "--rounds", "3", "--shard", "1/2", &peers,
+            "--format", "swiss", "--rounds", "3", "--shard", "1/2", "--seed", "3", &peers,
         ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -257,7 +265,7 @@ fn a_sharded_swiss_or_knockout_names_every_shards_file() {
         .args(["tournament", "--game", "pegs", "--engine", "random"])
         .args(["--engine", "search", "--engine", "random", "--out"])
         .arg(&out)
-        .args(["--format", "swiss", "--shard", "1/2", &peers])
+        .args(["--format", "swiss", "--shard", "1/2", "--seed", "3", &peers])
         .timeout(std::time::Duration::from_secs(60))
         .assert()
         .failure()

@@ -463,3 +463,79 @@ fn without_out_each_run_keeps_its_records_in_a_new_file_it_names() {
         .code(2)
         .stderr(predicate::str::contains("--resume needs --out"));
 }
+
+/// The simplest resumable run: no `--seed`. Stopped with Ctrl-C, it goes on with `--resume`
+/// alone, with the seed its records keep, and ends as the uninterrupted run of that seed does.
+/// Shards, which could not agree on a seed drawn by each, must be given one.
+#[test]
+fn a_run_without_a_seed_resumes_with_the_seed_its_records_keep() {
+    let work = Workspace::new("resume-no-seed");
+    let dir = work.dir().to_path_buf();
+    let unseeded = |out: &Path| -> Vec<String> {
+        let mut args = match_args(out);
+        let at = args.iter().position(|a| a == "--seed").unwrap();
+        args.drain(at..at + 2);
+        args
+    };
+    let out = dir.join("stopped.jsonl");
+    let mut child = Command::new(cargo_bin!("referee"))
+        .env("REFEREE", cargo_bin!("referee"))
+        .args(slowed(unseeded(&out)))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&out)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < 4
+    {
+        assert!(start.elapsed().as_secs() < 60, "no games were written");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    common::send_signal(child.id(), "INT");
+    child.wait().unwrap();
+    let written = valid_records(&out).len();
+    assert!(written < 12, "stopped before the end ({written} games)");
+    common::referee()
+        .args(unseeded(&out))
+        .arg("--resume")
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("--resume: the run's seed is "));
+    let resumed = valid_records(&out);
+    assert_eq!(resumed.len(), 12, "exactly the missing games were played");
+    let fingerprint = resumed[0]["tags"]["tournament"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        resumed
+            .iter()
+            .all(|r| r["tags"]["tournament"] == fingerprint)
+    );
+    let seed = (fingerprint.split_whitespace())
+        .find_map(|w| w.strip_prefix("seed="))
+        .unwrap()
+        .to_owned();
+    let full = dir.join("full.jsonl");
+    let mut args = unseeded(&full);
+    args.extend(["--seed".to_owned(), seed]);
+    common::referee()
+        .args(args)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    assert_eq!(stats(&[out]), stats(&[full]));
+
+    let mut shard = unseeded(&dir.join("shard-1.jsonl"));
+    shard.extend(["--shard".to_owned(), "1/2".to_owned()]);
+    common::referee()
+        .args(shard)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--shard needs --seed"));
+}

@@ -127,10 +127,12 @@ pub struct TournamentArgs {
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     /// Read --out, drop a torn last line, and play only the games still missing (more games
-    /// or rounds than before extend the run). Without it, a non-empty --out is refused.
+    /// or rounds than before extend the run). Without --seed, the run's own seed is read from its
+    /// records. Without --resume, a non-empty --out is refused.
     #[arg(long)]
     pub resume: bool,
-    /// Play only the K-th of N disjoint slices of the schedule (K from 1), e.g. 2/8.
+    /// Play only the K-th of N disjoint slices of the schedule (K from 1), e.g. 2/8. Every shard
+    /// needs the same --seed (or the same --secret file).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// Every shard's records file, {shard} for its number (e.g. results/shard-{shard}.jsonl;

@@ -269,6 +269,30 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
     Ok(config)
 }
 
+/// The seed a run keeps: on `--resume` without `--seed`, the one its records hold, said on stderr.
+/// Shards without `--seed` (or a shared `--secret`) would each draw a schedule of their own, so
+/// they are refused.
+fn keep_seed(play: &mut PlayArgs, run: &RunArgs, out: Option<&Path>) -> Result<(), Error> {
+    if play.seed.is_some() {
+        return Ok(());
+    }
+    if let (true, Some(out)) = (run.resume, out)
+        && let Some(seed) = crate::cli::run::kept_seed(out)?
+    {
+        eprintln!("referee: --resume: the run's seed is {seed}, as its records say",);
+        play.seed = Some(seed);
+        return Ok(());
+    }
+    if run.shard.is_some() && run.secret.is_none() {
+        return Err(Error::Usage(
+            "--shard needs --seed (or a --secret file the shards share): every shard must play \
+             a slice of the same schedule"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The run's plan beyond the match configuration, from the flags both commands share.
 fn tournament_of(
     run: RunArgs,
@@ -316,6 +340,7 @@ fn tournament_of(
 
 pub fn one_match(mut args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let json = args.play.json;
+    keep_seed(&mut args.play, &args.run, args.out.as_deref())?;
     let seed_given = args.play.seed.is_some();
     // One engine plays the built-in bots: the search bot, then random ones in any further seat.
     if args.play.engine_words.len() == 1 {
@@ -358,8 +383,9 @@ pub fn one_match(mut args: MatchArgs, stdout: &mut dyn io::Write) -> CommandResu
     run_and_serve(&config, &tournament, json, stdout)
 }
 
-pub fn tournament(args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandResult {
+pub fn tournament(mut args: TournamentArgs, stdout: &mut dyn io::Write) -> CommandResult {
     let json = args.play.json;
+    keep_seed(&mut args.play, &args.run, args.out.as_deref())?;
     let format = match args.format {
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Gauntlet => Format::Gauntlet,

@@ -167,6 +167,40 @@ pub fn fingerprint(config: &MatchConfig, plan: &Plan) -> String {
     text
 }
 
+/// The seed of the run whose records `out` holds, from its first record's fingerprint
+/// (`seed=N` in `tags.tournament`), so that `--resume` without `--seed` goes on with the same
+/// schedule. `None` when the file is missing or empty, or its run's seed is a secret's
+/// (`seed=secret-ID`, which the secret file restores); an error when its first line is no record.
+pub fn kept_seed(out: &std::path::Path) -> Result<Option<u64>, Error> {
+    let file = match std::fs::File::open(out) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::read(out, e)),
+    };
+    let mut input = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    let max = crate::records::file::MAX_RECORD_BYTES;
+    loop {
+        match crate::bounded::read_line(&mut input, &mut line, max) {
+            Err(e) => return Err(Error::read(out, e)),
+            Ok(None) => return Ok(None),
+            Ok(Some(_)) if line.iter().all(u8::is_ascii_whitespace) => continue,
+            Ok(Some(_)) => break,
+        }
+    }
+    let record: crate::records::Record = serde_json::from_slice(&line).map_err(|_| {
+        Error::Usage(format!(
+            "{}: its first line is not a record, so the run's seed cannot be read: give --seed",
+            out.display()
+        ))
+    })?;
+    let fingerprint = record.tags.get("tournament").map_or("", String::as_str);
+    Ok(fingerprint
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("seed="))
+        .and_then(|seed| seed.parse().ok()))
+}
+
 /// The fingerprints earlier releases wrote, still accepted by `--resume`: the same fields with
 /// `rounds=R` after `seats=S`, and the first form (`dvonn RoundRobin rounds=1 repeat=false seed=5
 /// engines=a,b,c`).
