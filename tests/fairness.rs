@@ -91,15 +91,7 @@ impl Drop for Busy {
 #[test]
 fn a_cpu_clock_makes_nobody_lose_on_time_on_a_busy_machine() {
     let work = Workspace::new("cpu-clock");
-    let engine = work.dir().join("engine");
-    std::fs::create_dir_all(&engine).unwrap();
-    for file in ["rival.py", "relay.py"] {
-        std::fs::copy(
-            std::path::Path::new("tests/engines").join(file),
-            engine.join(file),
-        )
-        .unwrap();
-    }
+    let engine = common::engine_copies(work.dir(), &["rival.py", "relay.py"]);
     let spec = |mode: &str| {
         format!(
             "name={mode} cmd='python3 rival.py {mode} pegs' dir={}",

@@ -4,27 +4,17 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin;
 use common::{Workspace, bwrap_usable, referee, valid_records};
 use serde_json::Value;
 
-/// A directory any user may read holding the rival engine, for the engines to run in.
-fn engine_dir(dir: &Path) -> PathBuf {
-    let engine = dir.join("engine");
-    std::fs::create_dir_all(&engine).unwrap();
-    for file in ["rival.py", "relay.py"] {
-        std::fs::copy(Path::new("tests/engines").join(file), engine.join(file)).unwrap();
-    }
-    engine
-}
-
 /// Plays `games` Pegs games of rival `attack` against rival `victim`, each with `keys` (besides
 /// its name, command and directory); returns the records.
 fn duel(dir: &Path, (attack, victim): (&str, &str), keys: &str, extra: &[&str]) -> Vec<Value> {
-    let engine = engine_dir(dir);
+    let engine = common::engine_copies(dir, &["rival.py", "relay.py"]);
     let spec = |mode: &str| {
         format!(
             "name={mode} cmd='python3 rival.py {mode} pegs' dir={} env=REFEREE {keys}",

@@ -18,12 +18,7 @@ use serde_json::Value;
 
 /// A directory any user may read holding the attack engine, for the engine to run in.
 fn engine_dir(dir: &Path) -> PathBuf {
-    let engine = dir.join("engine");
-    std::fs::create_dir_all(&engine).unwrap();
-    for file in ["attack.py", "relay.py"] {
-        std::fs::copy(Path::new("tests/engines").join(file), engine.join(file)).unwrap();
-    }
-    engine
+    common::engine_copies(dir, &["attack.py", "relay.py"])
 }
 
 fn bot() -> String {

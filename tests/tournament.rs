@@ -87,6 +87,29 @@ fn slowed(args: Vec<String>) -> Vec<String> {
         .collect()
 }
 
+/// The referee running `args` (slowed down: see [`slowed`], so that a stop comes in the middle of
+/// the run however busy the machine is), once `games` of its games are in `out`.
+fn started_until(args: Vec<String>, out: &Path, games: usize) -> std::process::Child {
+    let child = Command::new(cargo_bin!("referee"))
+        .env("REFEREE", cargo_bin!("referee"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(out)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < games
+    {
+        assert!(start.elapsed().as_secs() < 60, "no games were written");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child
+}
+
 /// Runs `args` to the end, and again killed with SIGKILL after 4 of its 12 games with a torn
 /// line added, then resumed: the same standings.
 fn killed_and_resumed(name: &str, args: fn(&Path) -> Vec<String>) {
@@ -96,26 +119,8 @@ fn killed_and_resumed(name: &str, args: fn(&Path) -> Vec<String>) {
     assert_eq!(valid_records(&full).len(), 12);
 
     let out = dir.join("killed.jsonl");
-    // The same bots, slowed down, so that the kill comes in the middle of the run however busy
-    // the machine is (the bots alone play the 12 games in a tenth of a second).
-    let mut child = Command::new(cargo_bin!("referee"))
-        .env("REFEREE", cargo_bin!("referee"))
-        .args(slowed(args(&out)))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
     // Kill it with SIGKILL once a few games are written.
-    let start = std::time::Instant::now();
-    while std::fs::read_to_string(&out)
-        .unwrap_or_default()
-        .lines()
-        .count()
-        < 4
-    {
-        assert!(start.elapsed().as_secs() < 60, "no games were written");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let mut child = started_until(slowed(args(&out)), &out, 4);
     child.kill().unwrap();
     child.wait().unwrap();
     let written = std::fs::read_to_string(&out).unwrap().lines().count();
@@ -478,23 +483,7 @@ fn a_run_without_a_seed_resumes_with_the_seed_its_records_keep() {
         args
     };
     let out = dir.join("stopped.jsonl");
-    let mut child = Command::new(cargo_bin!("referee"))
-        .env("REFEREE", cargo_bin!("referee"))
-        .args(slowed(unseeded(&out)))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while std::fs::read_to_string(&out)
-        .unwrap_or_default()
-        .lines()
-        .count()
-        < 4
-    {
-        assert!(start.elapsed().as_secs() < 60, "no games were written");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let mut child = started_until(slowed(unseeded(&out)), &out, 4);
     common::send_signal(child.id(), "INT");
     child.wait().unwrap();
     let written = valid_records(&out).len();

@@ -62,6 +62,17 @@ pub fn bot_spec(name: &str, game: &str, strategy: Option<&str>) -> String {
     )
 }
 
+/// `dir/engine`, made, holding copies of the test engines `files` (of `tests/engines`): a folder
+/// any user may read (the repository may not be), for an engine to run in.
+pub fn engine_copies(dir: &Path, files: &[&str]) -> PathBuf {
+    let engine = dir.join("engine");
+    std::fs::create_dir_all(&engine).unwrap();
+    for file in files {
+        std::fs::copy(Path::new("tests/engines").join(file), engine.join(file)).unwrap();
+    }
+    engine
+}
+
 /// A fresh directory for one test, left in place; see [`Workspace`] for one that is removed.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("referee-test-{}-{name}", std::process::id()));
