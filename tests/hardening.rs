@@ -607,3 +607,50 @@ fn a_first_interrupt_finishes_the_game_under_way_and_a_second_stops_at_once() {
     );
     assert!(stderr.contains("not recorded"), "{stderr}");
 }
+
+/// An engine that writes terminal escape sequences to stderr and crashes: its stderr reaches the
+/// organiser's terminal in the verdict, shown (`\u{1b}[2J`), never sent; and so does what
+/// check-engine quotes of an engine.
+#[test]
+fn an_engines_escape_sequences_are_shown_not_sent_to_the_terminal() {
+    let work = Workspace::new("escapes");
+    let hog = "name=hog cmd='python3 tests/engines/hog.py escape'";
+    let output = common::referee()
+        .args(["match", "--game", "pegs", "--games", "1", "--engine", hog])
+        .args(["--engine", "random", "--out"])
+        .arg(work.file("g.jsonl"))
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stdout.contains("hog loses by crash"), "{stdout}");
+    assert!(stdout.contains("\\u{1b}[2J"), "{stdout}");
+    for text in [&stdout, &stderr] {
+        let sent: Vec<char> = text
+            .chars()
+            .filter(|c| c.is_control() && *c != '\n' && *c != '\t')
+            .collect();
+        assert!(
+            sent.is_empty(),
+            "control characters reached the terminal: {sent:?}"
+        );
+    }
+    // The record keeps what the engine wrote, as it wrote it.
+    let records = valid_records(&work.file("g.jsonl"));
+    let detail = records[0]["end"]["detail"].as_str().unwrap();
+    assert!(detail.contains("\u{1b}[2J"), "{detail}");
+
+    let checked = common::referee()
+        .args(["check-engine", "--game", "pegs", "--"])
+        .arg("python3 tests/engines/hog.py escape")
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(checked.stdout).unwrap();
+    assert!(text.contains("\\u{1b}"), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text}");
+}

@@ -30,7 +30,7 @@ pub fn main() -> u8 {
     {
         // Errors quote what they were given, and a hostile file may give megabytes.
         let text = crate::protocol::shorten_quotes(&error.to_string(), QUOTE_LIMIT);
-        eprintln!("referee: {text}");
+        eprintln!("referee: {}", crate::protocol::terminal_safe(&text));
     }
     exit_status(&result)
 }

@@ -125,6 +125,25 @@ pub fn shorten_quotes(text: &str, max: usize) -> String {
     out
 }
 
+/// `text` (from an engine or a file) made safe to show on a terminal: every control character
+/// but newline and tab (C0, DEL and the C1 controls U+0080 to U+009F, which start escape
+/// sequences: clear the screen, move the cursor, set the window title, write the clipboard) is
+/// shown as `\u{..}` instead of being sent; other text is kept as it is.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match unsafe_char(c) {
+            true => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            false => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Cleans one input line as GTP version 2 does: control characters other than tab go, tabs become
 /// spaces, a `#` starts a comment. Returns `None` for a line left empty, which is ignored.
 pub fn clean_line(line: &str) -> Option<String> {
@@ -159,7 +178,7 @@ pub fn clean_answer_line(line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{clean_answer_line, clean_line, needs_cleaning, shorten_quotes};
+    use super::{clean_answer_line, clean_line, needs_cleaning, shorten_quotes, terminal_safe};
 
     #[test]
     fn long_quotes_are_cut_and_the_rest_is_kept() {
@@ -206,5 +225,22 @@ mod tests {
         for (line, expected) in cases {
             assert_eq!(clean_line(line).as_deref(), expected, "{line:?}");
         }
+    }
+
+    #[test]
+    fn escape_sequences_are_shown_not_sent() {
+        assert_eq!(
+            terminal_safe("plain text\n\tindented"),
+            "plain text\n\tindented"
+        );
+        // Clear the screen, a window title, a clipboard write, an 8-bit CSI, a bell, DEL.
+        let hostile = "\u{1b}[2J\u{1b}]0;owned\u{7}\u{1b}]52;c;ZXZpbA==\u{7}\u{9b}31m\u{7f}\r";
+        let safe = terminal_safe(hostile);
+        assert!(!safe.chars().any(|c| c.is_control()), "{safe}");
+        assert_eq!(
+            safe,
+            "\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{1b}]52;c;ZXZpbA==\\u{7}\\u{9b}31m\\u{7f}\\u{d}"
+        );
+        assert_eq!(terminal_safe("é, ü, 日本"), "é, ü, 日本");
     }
 }

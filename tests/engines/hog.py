@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A test engine that answers the handshake, newgame and play, and at its first genmove grabs a
 resource until a limit stops it: `memory` allocates 2 GiB, `cpu` spins, `fork` starts 10,000
-sleeping children, `file` writes a 1 GiB file in $TMPDIR. It needs nothing but python3.
+sleeping children, `file` writes a 1 GiB file in $TMPDIR; or, `escape`, writes terminal escape
+sequences to stderr (clear the screen, a window title, a clipboard write, an 8-bit CSI) and
+exits. It needs nothing but python3.
 
 Usage: hog.py MODE
 """
@@ -29,6 +31,9 @@ for line in sys.stdin:
                     started += 1
             except OSError as e:
                 sys.exit(f"fork refused after {started} children: {e}")
+        elif MODE == "escape":
+            sys.stderr.write("\x1b[2J\x1b]0;owned\x07\x1b]52;c;ZXZpbA==\x07\x9b31m\n")
+            sys.stderr.flush()
         elif MODE == "file":
             with open(os.path.join(tempfile.gettempdir(), "big"), "wb") as f:
                 for _ in range(1024):

@@ -63,11 +63,11 @@ fn checks(config: &CheckConfig, json: bool, stdout: &mut dyn std::io::Write) -> 
             return;
         }
         let mark = if check.passed { "ok  " } else { "FAIL" };
-        written = writeln!(stdout, "{mark}  {}: {}", check.name, check.detail).and_then(|_| {
-            check
-                .lines
-                .iter()
-                .try_for_each(|line| writeln!(stdout, "        {line}"))
+        // What the engine said is shown, never sent to the terminal.
+        let safe = crate::protocol::terminal_safe;
+        let detail = safe(&check.detail);
+        written = writeln!(stdout, "{mark}  {}: {detail}", check.name).and_then(|_| {
+            (check.lines.iter()).try_for_each(|line| writeln!(stdout, "        {}", safe(line)))
         });
     });
     written?;

@@ -71,7 +71,7 @@ fn open_out(
 ) -> Result<(RecordsOut, Opened), OutError> {
     let (out, opened) = RecordsOut::open(path, each)?;
     for note in opened.repaired.iter().chain(&opened.duplicates) {
-        eprintln!("referee: {note}");
+        eprintln!("referee: {}", crate::protocol::terminal_safe(note));
     }
     Ok((out, opened))
 }

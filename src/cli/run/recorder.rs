@@ -45,6 +45,7 @@ impl Recorder<'_> {
             arena::Event::Started { index, names } => {
                 if !self.json {
                     let line = start_line(index, &names, self.games);
+                    let line = crate::protocol::terminal_safe(&line);
                     let stdout = &mut self.stdout;
                     self.progress.suspend(|| writeln!(stdout, "{line}"))?;
                 }
@@ -77,7 +78,9 @@ impl Recorder<'_> {
         let mut status = leader(&results);
         if !self.json {
             let stdout = &mut self.stdout;
+            // The verdict's detail quotes the engine's stderr: shown, never sent to the terminal.
             let line = game_line(finished.index, record);
+            let line = crate::protocol::terminal_safe(&line);
             self.progress.suspend(|| writeln!(stdout, "{line}"))?;
             let every = self.rating_interval;
             if every > 0 && (results.games as usize).is_multiple_of(every) {
