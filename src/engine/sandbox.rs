@@ -291,7 +291,7 @@ pub struct SandboxedEngine<'a> {
     /// Its own directory (`dir=`), absolute, if it has one: in view, read-only.
     pub dir: Option<&'a Path>,
     /// The files its command names (the program, a script), as absolute paths: in view, with
-    /// their directory where that is not too wide (see [`own_paths`]).
+    /// their directory where that is not too wide (see `own_paths`).
     pub files: &'a [PathBuf],
     /// The files its `env=` variables name, as absolute paths: in view, alone.
     pub env_files: &'a [PathBuf],

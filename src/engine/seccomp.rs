@@ -81,7 +81,7 @@ const NAMESPACE_FLAGS: &[u64] = &[
 ];
 
 /// The two programs, as the bytes bubblewrap reads from a descriptor (`--add-seccomp-fd`): the
-/// denials above (`EPERM`), and [`NOT_THERE`] answered `ENOSYS`: `clone3` among them, since its
+/// denials above (`EPERM`), and `NOT_THERE` answered `ENOSYS`: `clone3` among them, since its
 /// flags sit in memory a filter cannot read; C libraries then fall back to `clone`, whose flags
 /// the first program checks.
 pub fn programs() -> Result<&'static [Vec<u8>; 2], String> {

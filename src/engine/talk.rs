@@ -171,7 +171,7 @@ impl Engine {
     }
 
     /// Writes the commands held, if any, in one write; a frozen engine keeps them for its next
-    /// command, so that the plies of others do not wake it (see [`Engine::rest`]).
+    /// command, so that the plies of others do not wake it (see `Engine::rest`).
     pub fn send_held(&mut self) -> Result<(), EngineError> {
         if self.frozen {
             return Ok(());
