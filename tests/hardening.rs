@@ -653,4 +653,40 @@ fn an_engines_escape_sequences_are_shown_not_sent_to_the_terminal() {
     let text = String::from_utf8(checked.stdout).unwrap();
     assert!(text.contains("\\u{1b}"), "{text}");
     assert!(!text.contains('\u{1b}'), "{text}");
+
+    // A records file whose names and game carry escape sequences: stats, ratings and validate
+    // show them.
+    let line = std::fs::read_to_string(work.file("g.jsonl")).unwrap();
+    let named = line.replace("\"hog\"", "\"h\\u001b[2Jog\"");
+    let broken = named.replace(
+        "\"game\":\"pegs\"",
+        "\"game\":\"pegs\\u001b]0;owned\\u0007\"",
+    );
+    std::fs::write(work.file("named.jsonl"), &named).unwrap();
+    std::fs::write(work.file("broken.jsonl"), &broken).unwrap();
+    for (command, file) in [
+        ("stats", "named.jsonl"),
+        ("ratings", "named.jsonl"),
+        ("validate", "broken.jsonl"),
+    ] {
+        let output = common::referee()
+            .arg(command)
+            .arg(work.file(file))
+            .output()
+            .unwrap();
+        for text in [&output.stdout, &output.stderr] {
+            let text = String::from_utf8_lossy(text);
+            assert!(
+                !text.contains('\u{1b}') && !text.contains('\u{7}'),
+                "{command}: {text}"
+            );
+        }
+        let shown =
+            String::from_utf8_lossy(&output.stdout) + String::from_utf8_lossy(&output.stderr);
+        // One game gives no rating list to name anyone in.
+        assert!(
+            command == "ratings" || shown.contains("\\u{1b}"),
+            "{command} shows nothing of it: {shown}"
+        );
+    }
 }

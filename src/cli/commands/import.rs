@@ -35,7 +35,8 @@ pub fn run(
                 lines.push('\n');
             }
             Err(e) => {
-                eprintln!("{}:{e}", file.display());
+                let problem = format!("{}:{e}", file.display());
+                eprintln!("{}", crate::protocol::terminal_safe(&problem));
                 ended = Ended::Invalid;
             }
         }

@@ -26,7 +26,11 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
     let ratings = pool.rate(&options)?;
     match args.json {
         true => writeln!(stdout, "{}", ratings.to_json())?,
-        false => writeln!(stdout, "{ratings}")?,
+        false => writeln!(
+            stdout,
+            "{}",
+            crate::protocol::terminal_safe(&ratings.to_string())
+        )?,
     }
     Ok(Ended::Done)
 }

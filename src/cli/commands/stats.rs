@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::error::{CommandResult, Ended};
 use crate::cli::run::progress_file::Overall;
+use crate::protocol::terminal_safe;
 use crate::stats::results::Counter;
 
 /// The standings of every record of `files` (each game once), and how far the
@@ -30,7 +31,8 @@ pub fn run(
         }
         writeln!(stdout, "{value}")?;
     } else {
-        writeln!(stdout, "{results}")?;
+        // Engine names come from the records: shown, never sent to the terminal.
+        writeln!(stdout, "{}", terminal_safe(&results.to_string()))?;
         write_ratings(stdout, &counter)?;
         if let Some(overall) = &overall {
             writeln!(stdout, "{overall}")?;
@@ -51,8 +53,8 @@ pub fn add_ratings(value: &mut serde_json::Value, counter: &Counter) {
 /// The joint ratings of three engines or more after a blank line (or why not).
 pub fn write_ratings(stdout: &mut dyn Write, counter: &Counter) -> io::Result<()> {
     match counter.ratings() {
-        Some(Ok(ratings)) => writeln!(stdout, "\n{ratings}"),
-        Some(Err(why)) => writeln!(stdout, "\nRatings: not computed: {why}"),
+        Some(Ok(ratings)) => writeln!(stdout, "\n{}", terminal_safe(&ratings.to_string())),
+        Some(Err(why)) => writeln!(stdout, "\nRatings: not computed: {}", terminal_safe(&why)),
         None => Ok(()),
     }
 }

@@ -31,7 +31,12 @@ pub fn run(paths: &[std::path::PathBuf], json: bool, stdout: &mut dyn Write) -> 
                         };
                         write!(stdout, "{comma}{text}")
                     }),
-                false => writeln!(stdout, "{problem}"),
+                // A problem quotes the file: shown, never sent to the terminal.
+                false => writeln!(
+                    stdout,
+                    "{}",
+                    crate::protocol::terminal_safe(&problem.to_string())
+                ),
             };
             failed = written.err();
         };
