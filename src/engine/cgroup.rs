@@ -135,11 +135,6 @@ impl EngineCgroup {
         file.write_at(byte, 0).is_ok_and(|n| n == 1)
     }
 
-    /// Whether it can be frozen.
-    pub fn can_freeze(&self) -> bool {
-        self.freeze.is_some()
-    }
-
     /// The CPU time all its processes have used so far (`usage_usec` of `cpu.stat`, which the
     /// kernel keeps for every cgroup, with or without the cpu controller).
     pub fn cpu_usage(&self) -> Option<Duration> {

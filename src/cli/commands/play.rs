@@ -279,7 +279,7 @@ fn keep_seed(play: &mut PlayArgs, run: &RunArgs, out: Option<&Path>) -> Result<(
     if let (true, Some(out)) = (run.resume, out)
         && let Some(seed) = crate::cli::run::kept_seed(out)?
     {
-        eprintln!("referee: --resume: the run's seed is {seed}, as its records say",);
+        eprintln!("referee: --resume: the run's seed is {seed}, as its records say");
         play.seed = Some(seed);
         return Ok(());
     }

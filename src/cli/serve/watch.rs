@@ -15,6 +15,7 @@ use crate::records::live::LiveEvent;
 use crate::records::replay::Replay;
 use crate::render::board::Picture;
 use crate::render::report::{SeriesBuilder, report_html};
+use crate::rules::AnyGame;
 use crate::rules::game::{Game, Setup, Viewer};
 use crate::stats::elo::Sprt;
 
@@ -323,23 +324,21 @@ impl Watch {
                 };
                 // One rotation of a duplicate deal: what a spectator sees of it (the cards
                 // played) is what other rotations hold in their hands.
-                let veiled = hides && g.duplicate;
+                let (svg, marks, last) = match hides && g.duplicate {
+                    true => (String::new(), Vec::new(), DUPLICATE_VEIL),
+                    false => (
+                        g.replay.game().svg(viewer),
+                        g.marks.clone(),
+                        g.last.as_str(),
+                    ),
+                };
                 LiveView {
                     key: format!("{file}-{game}"),
                     title: &g.title,
                     ply: g.replay.plies(),
-                    svg: match veiled {
-                        true => String::new(),
-                        false => g.replay.game().svg(viewer),
-                    },
-                    marks: match veiled {
-                        true => Vec::new(),
-                        false => g.marks.clone(),
-                    },
-                    last: match veiled {
-                        true => DUPLICATE_VEIL,
-                        false => &g.last,
-                    },
+                    svg,
+                    marks,
+                    last,
                     clocks: (g.names.iter().zip(&g.clocks))
                         .map(|(name, ms)| format!("{name} {:.1} s", ms / 1000.0))
                         .collect(),
@@ -378,9 +377,8 @@ fn duplicate_deal(record: &Record) -> Option<Deal> {
         seed: record.seed,
         layout: record.setup.clone(),
     };
-    let hides = Replay::new(&record.game, &setup)
+    let hides = AnyGame::create(&record.game, &setup)
         .ok()?
-        .game()
         .hides_information();
     hides.then(|| (tournament.clone(), record.seed))
 }
