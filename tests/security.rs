@@ -558,6 +558,16 @@ fn no_engine_pushes_input_into_the_organisers_terminal() {
         let (blocked, detail) = blocked(&record);
         assert!(blocked, "{keys}: {detail}");
     }
+    // Outside the sandbox, an engine stays in the referee's session (see "The CPU while others
+    // think" in protocol.md) but has no controlling terminal there.
+    for keys in ["", "user=65534"] {
+        let (command, out) = attack_command(&dir, "terminal", keys, 1);
+        assert_eq!(left_in_terminal(&command), "", "{keys}");
+        let record = valid_records(&out).remove(0);
+        let (blocked, detail) = blocked(&record);
+        assert!(blocked, "{keys}: {detail}");
+        assert!(detail.contains("session shared"), "{keys}: {detail}");
+    }
 }
 
 /// A stop that reaches a sandboxed engine a moment before the referee (as a job scheduler stops

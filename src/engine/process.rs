@@ -138,10 +138,10 @@ pub struct Start {
     pub cpu: Option<usize>,
 }
 
-/// Starts `command` in a session of its own (so it has no controlling terminal to push input
-/// into, and a process group the referee kills whole), in its cgroup, as its user, under its
-/// limits, with SIGKILL as its parent-death signal, so that a referee killed outright (SIGKILL,
-/// the OOM killer) takes its engines with it.
+/// Starts `command` in a process group of its own (which the referee kills whole) without a
+/// controlling terminal to push input into (see [`leave_terminal`]), in its cgroup, as its user,
+/// under its limits, with SIGKILL as its parent-death signal, so that a referee killed outright
+/// (SIGKILL, the OOM killer) takes its engines with it.
 ///
 /// The human seat (`terminal`) stays in the referee's session and process group instead, so that
 /// it may read the terminal the referee was started from.
@@ -161,12 +161,12 @@ pub fn begin(launch: Launch, how: Start) -> io::Result<Pending> {
     } = how;
     let cpus = cpu.map(only_cpu).transpose()?;
     // Runs in the child before its exec, sharing the referee's memory (see `spawn`): system
-    // calls only (setsid, write, close_range or fcntl, dup2, setgroups, setgid, setuid,
-    // setrlimit, prctl, getppid, sched_setaffinity), no allocation, no lock; the user changes
-    // are raw system calls, since glibc's would signal the referee's threads.
+    // calls only (open, ioctl, setpgid or setsid, write, close_range or fcntl, dup2, setgroups,
+    // setgid, setuid, setrlimit, prctl, getppid, sched_setaffinity), no allocation, no lock; the
+    // user changes are raw system calls, since glibc's would signal the referee's threads.
     let setup: Setup = Box::new(move || {
         if !terminal {
-            nix::unistd::setsid()?;
+            leave_terminal()?;
         }
         // First, before the descriptors below are moved into place, one of which may take the
         // number of the cgroup's; and before the change of user: the cgroup is the referee's to
@@ -212,6 +212,39 @@ pub fn begin(launch: Launch, how: Start) -> io::Result<Pending> {
     let (reply, answer) = mpsc::channel();
     send_to_spawner((launch, setup, reply))?;
     Ok(Pending(answer))
+}
+
+/// Gives up the controlling terminal and the referee's process group, but not its session.
+///
+/// A session of the engine's own (`setsid`) would do both at once, but the kernel's autogroups
+/// (on in most distributions) make every session a scheduling group of its own: on a busy
+/// machine each hand-off to an engine would then wait behind the machine's other sessions. So the
+/// engine stays in the referee's session and drops the terminal with `TIOCNOTTY`, which, for a
+/// process that does not lead its session, detaches that process alone and signals nobody; once
+/// detached it cannot take the terminal back, nor can what it starts. Where the terminal cannot
+/// be opened to detach from (no `/dev/tty` in a container), a session of its own after all.
+/// System calls only.
+fn leave_terminal() -> io::Result<()> {
+    use nix::libc::{O_CLOEXEC, O_NOCTTY, O_RDWR, TIOCNOTTY, close, ioctl, open};
+    // SAFETY: a static NUL-terminated path, plain integers.
+    let tty = unsafe { open(c"/dev/tty".as_ptr(), O_RDWR | O_NOCTTY | O_CLOEXEC) };
+    if tty >= 0 {
+        // SAFETY: as above.
+        let detached = unsafe { ioctl(tty, TIOCNOTTY) } == 0;
+        let failure = io::Error::last_os_error();
+        // SAFETY: as above; the descriptor is this function's.
+        unsafe { close(tty) };
+        if !detached {
+            return Err(failure);
+        }
+    } else if io::Error::last_os_error().raw_os_error() != Some(nix::libc::ENXIO) {
+        // ENXIO: no controlling terminal, nothing to leave; any other failure leaves it unknown.
+        nix::unistd::setsid()?;
+        return Ok(());
+    }
+    let own = nix::unistd::Pid::from_raw(0);
+    nix::unistd::setpgid(own, own)?;
+    Ok(())
 }
 
 /// A process [`begin`] handed to a starter thread.

@@ -116,8 +116,9 @@ impl Sandbox {
         let size = engine.limits.file_size.unwrap_or(DEFAULT_TMPFS).to_string();
         let mut args: Vec<OsString> = Vec::new();
         let mut push = |words: &[&str]| args.extend(words.iter().map(OsString::from));
+        // No `--new-session`: the engine has left the terminal already (see
+        // `engine::process::begin`), and its seccomp program refuses TIOCSTI besides.
         push(&[
-            "--new-session",
             "--die-with-parent",
             "--unshare-all",
             "--unshare-user",
@@ -396,7 +397,7 @@ mod tests {
             theirs.display().to_string(),
             mine.display().to_string(),
         );
-        let start = "--new-session --die-with-parent --unshare-all --unshare-user --disable-userns \
+        let start = "--die-with-parent --unshare-all --unshare-user --disable-userns \
                      --cap-drop ALL --clearenv ";
         // The referee's own program is in every engine's view (here, the test's).
         let e = std::env::current_exe().unwrap().display().to_string();

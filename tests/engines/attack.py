@@ -79,6 +79,17 @@ def attack_tiocsti(_):
     return f"pushed input into {reached}"
 
 
+def attack_terminal(_):
+    # The organiser's terminal as the engine's controlling one. Blocked, it says whether it shares
+    # the referee's session (as it should: a session of its own is a scheduling group of its own).
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR))
+    except OSError as e:
+        shared = os.getsid(0) == os.getsid(os.getppid())
+        raise Blocked(f"/dev/tty: {e.strerror}; session {'shared' if shared else 'own'}")
+    return "opened its controlling terminal"
+
+
 def attack_sysctl(target):
     # Opening for writing is the attack's step that matters; nothing is written.
     os.close(os.open(target or "/proc/sys/kernel/core_pattern", os.O_WRONLY))
