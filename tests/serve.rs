@@ -95,6 +95,17 @@ impl Drop for Server {
     }
 }
 
+/// The server's resident memory, in kB.
+fn rss_kb(server: &Server) -> u64 {
+    let pid = server.child.as_ref().unwrap().id();
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap()
+}
+
 /// The address a referee names on `stderr` as it starts serving (`serving http://ADDR/`).
 fn served_at(stderr: &mut impl BufRead) -> String {
     let mut line = String::new();
@@ -477,19 +488,59 @@ fn hostile_clients_get_nothing_and_hold_up_nobody() {
         assert_eq!(status, 404, "{path}");
         assert!(!body.contains("root:"), "{path}");
     }
-    let rss_kb: u64 = std::fs::read_to_string(format!(
-        "/proc/{}/status",
-        server.child.as_ref().unwrap().id()
-    ))
-    .unwrap()
-    .lines()
-    .find_map(|l| l.strip_prefix("VmRSS:"))
-    .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
-    .unwrap();
+    let rss_kb = rss_kb(&server);
     assert!(rss_kb < 64 * 1024, "the server holds {rss_kb} kB");
     drop(flood.stdin.take());
     flood.wait().unwrap();
     assert_eq!(server.get("/").0, 200);
+}
+
+/// A thousand requests at once for finished games, none of them read: each game's page is drawn
+/// once, one at a time between other clients' answers, and kept within a byte budget, so another
+/// client is answered at once and the server stays small.
+#[test]
+fn a_flood_of_requests_for_finished_games_holds_up_nobody() {
+    let work = Workspace::new("serve-games-flood");
+    let out = work.file("g.jsonl");
+    common::referee()
+        .args(["match", "--game", "dvonn", "--engine", "random"])
+        .args(["--engine", "random", "--games", "200", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let server = Server::start(&out, None);
+    until(&server, Duration::from_secs(20), "the records read", |s| {
+        s["finished"] == 200
+    });
+    let (host, port) = server.address.rsplit_once(':').unwrap();
+    let mut flood = std::process::Command::new("python3")
+        .args([
+            "tests/engines/http_flood.py",
+            host,
+            port,
+            "1000",
+            "games",
+            "200",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    BufReader::new(flood.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "ready 1000");
+    let asked = Instant::now();
+    assert_eq!(server.get("/state").0, 200);
+    let waited = asked.elapsed();
+    assert!(waited < Duration::from_secs(1), "/state took {waited:?}");
+    let rss_kb = rss_kb(&server);
+    assert!(rss_kb < 64 * 1024, "the server holds {rss_kb} kB");
+    drop(flood.stdin.take());
+    flood.wait().unwrap();
+    let (status, body) = server.get("/game/200");
+    assert_eq!(status, 200, "{body}");
 }
 
 /// A website the organiser visits may make its own name resolve to the server's address (DNS

@@ -2,8 +2,9 @@
 //! connection polled on one thread without blocking, so that a client that never reads, one that
 //! sends a byte a minute, or a thousand of them hold nothing but their own socket: each has a
 //! bounded head (8 KiB), a deadline (10 s from its accept), and there are at most 1,000 at once
-//! (a new one past that replaces the oldest that has not asked anything yet). No path from a request reaches the file system: the handler
-//! gets the path as text and answers from memory.
+//! (a new one past that replaces the oldest not yet answered). No path from a request reaches the file system: the handler
+//! gets the path as text and answers from memory, or says the answer is not ready: the request
+//! then waits, asked again after each `tick`, while the others are served.
 
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -25,6 +26,7 @@ pub const CONNECTION_TIME: Duration = Duration::from_secs(10);
 const WAIT: Duration = Duration::from_millis(100);
 
 /// An answer: its status, content type and body.
+#[derive(Clone)]
 pub struct Reply {
     /// The HTTP status.
     pub status: u16,
@@ -59,6 +61,8 @@ struct Connection {
     stream: TcpStream,
     head: Vec<u8>,
     answer: Option<Answer>,
+    /// A request whose answer is not ready: its target and whether the body is sent.
+    waiting: Option<(String, bool)>,
     /// Answered, its writing side shut: what the client still sends is read and dropped until it
     /// closes, so that closing does not reset the connection before the answer is read.
     closing: bool,
@@ -68,37 +72,65 @@ struct Connection {
 /// How long an answered connection may linger while the client finishes sending.
 const LINGER: Duration = Duration::from_secs(1);
 
-/// Serves `listener` until `stop` is set: `handle` answers each request from its path and query;
-/// `tick` runs between waits (at least every 100 ms).
+/// Serves `listener` until `stop` is set: `handle` answers each request from its path and query,
+/// or says it is not ready (`None`: asked again after the next `tick`); `tick` runs between waits
+/// (at least every 100 ms) and says whether it has more to do at once (then the next wait is a
+/// look, not a wait).
 pub fn serve(
     listener: &TcpListener,
     stop: &AtomicBool,
     hosts: &Hosts,
-    mut handle: impl FnMut(&str, &str) -> Reply,
-    mut tick: impl FnMut(),
+    mut handle: impl FnMut(&str, &str) -> Option<Reply>,
+    mut tick: impl FnMut() -> bool,
 ) -> io::Result<()> {
     listener.set_nonblocking(true)?;
     let mut connections: Vec<Connection> = Vec::new();
+    let mut busy = false;
     while !stop.load(Ordering::SeqCst) {
-        let ready = wait(listener, &connections)?;
+        let ready = wait(listener, &connections, busy)?;
         let now = Instant::now();
         let mut index = 0;
         connections.retain_mut(|connection| {
             index += 1;
             let readied = ready.get(index).copied().unwrap_or(false);
-            now < connection.deadline && (!readied || step(connection, hosts, &mut handle))
+            now < connection.deadline
+                && (!readied || step(connection, hosts, &mut handle))
+                && (connection.waiting.is_none() || ask_again(connection, &mut handle))
         });
         if ready.first().copied().unwrap_or(false) {
             accept(listener, &mut connections);
         }
-        tick();
+        busy = tick();
     }
     Ok(())
 }
 
-/// Waits up to [`WAIT`] for the listener and the connections; whether each is ready, the listener
-/// first.
-fn wait(listener: &TcpListener, connections: &[Connection]) -> io::Result<Vec<bool>> {
+/// Asks again for the answer a connection waits for; once it is ready, writes what the socket
+/// takes. `false` when the connection is done with.
+fn ask_again(
+    connection: &mut Connection,
+    handle: &mut impl FnMut(&str, &str) -> Option<Reply>,
+) -> bool {
+    let Some((target, with_body)) = &connection.waiting else {
+        return true;
+    };
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let Some(reply) = handle(path, query) else {
+        return true;
+    };
+    connection.answer = Some(Answer {
+        head: head_of(&reply),
+        body: reply.body,
+        with_body: *with_body,
+        sent: 0,
+    });
+    connection.waiting = None;
+    send(connection)
+}
+
+/// Waits up to [`WAIT`] (not at all when `busy`) for the listener and the connections; whether
+/// each is ready, the listener first.
+fn wait(listener: &TcpListener, connections: &[Connection], busy: bool) -> io::Result<Vec<bool>> {
     let mut fds = Vec::with_capacity(connections.len() + 1);
     fds.push(PollFd::new(listener, PollFlags::IN));
     for connection in connections {
@@ -108,7 +140,7 @@ fn wait(listener: &TcpListener, connections: &[Connection]) -> io::Result<Vec<bo
         };
         fds.push(PollFd::new(&connection.stream, flags));
     }
-    let timeout = Timespec::try_from(WAIT).ok();
+    let timeout = Timespec::try_from(if busy { Duration::ZERO } else { WAIT }).ok();
     match poll(&mut fds, timeout.as_ref()) {
         Ok(_) => {}
         Err(rustix::io::Errno::INTR) => return Ok(vec![false; fds.len()]),
@@ -117,18 +149,18 @@ fn wait(listener: &TcpListener, connections: &[Connection]) -> io::Result<Vec<bo
     Ok(fds.iter().map(|fd| !fd.revents().is_empty()).collect())
 }
 
-/// Takes every connection waiting. With [`MAX_CONNECTIONS`] open, the oldest that has not sent
-/// its whole request yet makes room (a client that holds connections open without asking is
-/// the one that loses them); with none such, the new one is closed.
+/// Takes every connection waiting. With [`MAX_CONNECTIONS`] open, the oldest that has not been
+/// answered yet makes room (a client that holds connections open without asking, or asks and
+/// waits, is the one that loses them); with none such, the new one is closed.
 fn accept(listener: &TcpListener, connections: &mut Vec<Connection>) {
     // Out of descriptors (EMFILE) or any other failure: try again at the next wait.
     while let Ok((stream, _)) = listener.accept() {
         if connections.len() >= MAX_CONNECTIONS {
-            let idle = (connections.iter().enumerate())
+            let unanswered = (connections.iter().enumerate())
                 .filter(|(_, c)| c.answer.is_none())
                 .min_by_key(|(_, c)| c.deadline)
                 .map(|(i, _)| i);
-            match idle {
+            match unanswered {
                 Some(oldest) => drop(connections.remove(oldest)),
                 None => continue,
             }
@@ -140,6 +172,7 @@ fn accept(listener: &TcpListener, connections: &mut Vec<Connection>) {
             stream,
             head: Vec::new(),
             answer: None,
+            waiting: None,
             closing: false,
             deadline: Instant::now() + CONNECTION_TIME,
         });
@@ -150,9 +183,10 @@ fn accept(listener: &TcpListener, connections: &mut Vec<Connection>) {
 fn step(
     connection: &mut Connection,
     hosts: &Hosts,
-    handle: &mut impl FnMut(&str, &str) -> Reply,
+    handle: &mut impl FnMut(&str, &str) -> Option<Reply>,
 ) -> bool {
-    if connection.closing {
+    if connection.closing || connection.waiting.is_some() {
+        // What a client sends after its request is read and dropped.
         let mut chunk = [0u8; 2048];
         return match connection.stream.read(&mut chunk) {
             Ok(0) => false,
@@ -170,16 +204,27 @@ fn step(
             Err(_) => return false,
         };
         connection.head.extend_from_slice(&chunk[..read]);
-        let Some((reply, body)) = answer(&connection.head, hosts, handle) else {
-            return true;
-        };
-        connection.answer = Some(Answer {
-            head: head_of(&reply),
-            body: reply.body,
-            with_body: body,
-            sent: 0,
-        });
+        match answer(&connection.head, hosts, handle) {
+            Asked::Incomplete => return true,
+            Asked::Later(target, body) => {
+                connection.waiting = Some((target, body));
+                return true;
+            }
+            Asked::Now(reply, body) => {
+                connection.answer = Some(Answer {
+                    head: head_of(&reply),
+                    body: reply.body,
+                    with_body: body,
+                    sent: 0,
+                })
+            }
+        }
     }
+    send(connection)
+}
+
+/// Writes what the socket takes of the connection's answer; `false` when it is done with.
+fn send(connection: &mut Connection) -> bool {
     let Some(Answer {
         head,
         body,
@@ -209,17 +254,27 @@ fn step(
     }
 }
 
-/// The answer to the request read so far, and whether its body is sent; `None` while its head
-/// is still coming.
+/// What a request read so far asks for; with its answer (or its target), whether the body is
+/// sent.
+enum Asked {
+    /// Its head is still coming.
+    Incomplete,
+    Now(Reply, bool),
+    /// The handler's answer is not ready.
+    Later(String, bool),
+}
+
+/// The answer to the request read so far.
 fn answer(
     head: &[u8],
     hosts: &Hosts,
-    handle: &mut impl FnMut(&str, &str) -> Reply,
-) -> Option<(Reply, bool)> {
+    handle: &mut impl FnMut(&str, &str) -> Option<Reply>,
+) -> Asked {
     let mut headers = [httparse::EMPTY_HEADER; 32];
     let mut request = httparse::Request::new(&mut headers);
+    let with_body = |request: &httparse::Request| request.method != Some("HEAD");
     let reply = match request.parse(head) {
-        Ok(httparse::Status::Partial) if head.len() <= MAX_HEAD => return None,
+        Ok(httparse::Status::Partial) if head.len() <= MAX_HEAD => return Asked::Incomplete,
         Ok(httparse::Status::Partial) | Err(httparse::Error::TooManyHeaders) => {
             Reply::text(431, "request head too large")
         }
@@ -237,12 +292,15 @@ fn answer(
             Some("GET" | "HEAD") => {
                 let target = request.path.unwrap_or("/");
                 let (path, query) = target.split_once('?').unwrap_or((target, ""));
-                handle(path, query)
+                match handle(path, query) {
+                    Some(reply) => reply,
+                    None => return Asked::Later(target.to_owned(), with_body(&request)),
+                }
             }
             _ => Reply::text(405, "only GET and HEAD"),
         },
     };
-    Some((reply, request.method != Some("HEAD")))
+    Asked::Now(reply, with_body(&request))
 }
 
 /// The request's `Host`, if it has one (and one only).

@@ -5,6 +5,7 @@
 mod hosts;
 mod http;
 mod page;
+mod pages;
 mod watch;
 
 use std::net::TcpListener;
@@ -18,6 +19,7 @@ use crate::render::viewer::{Packer, PageWriter};
 use crate::stats::elo::Sprt;
 pub use hosts::Hosts;
 use http::Reply;
+use pages::Pages;
 pub use watch::Files;
 use watch::{Shown, Watch};
 
@@ -108,16 +110,21 @@ fn serve(
     let page = Arc::new(page::PAGE.replace("/*DRAWING*/", drawing).into_bytes());
     let mut looked = Instant::now();
     let watch = std::cell::RefCell::new(watch);
+    let pages = std::cell::RefCell::new(Pages::default());
     http::serve(
         listener,
         stop,
         hosts,
-        |path, query| answer(&watch.borrow(), &page, path, query),
+        |path, query| answer(&watch.borrow(), &mut pages.borrow_mut(), &page, path, query),
         || {
             if looked.elapsed() >= REFRESH {
                 watch.borrow_mut().refresh();
                 looked = Instant::now();
             }
+            let watch = watch.borrow();
+            pages
+                .borrow_mut()
+                .draw_next(|number| game_page(&watch, number))
         },
     )
 }
@@ -132,9 +139,15 @@ fn raise_open_files() {
 }
 
 /// The answer to a request for `path`: the page, the state (only its version when the client
-/// has it already: `since=V`), or a finished game in the viewer.
-fn answer(watch: &Watch, page: &Arc<Vec<u8>>, path: &str, query: &str) -> Reply {
-    match path {
+/// has it already: `since=V`), or a finished game in the viewer (`None` until it is drawn).
+fn answer(
+    watch: &Watch,
+    pages: &mut Pages,
+    page: &Arc<Vec<u8>>,
+    path: &str,
+    query: &str,
+) -> Option<Reply> {
+    let reply = match path {
         "/" => Reply {
             status: 200,
             kind: "text/html; charset=utf-8",
@@ -157,8 +170,9 @@ fn answer(watch: &Watch, page: &Arc<Vec<u8>>, path: &str, query: &str) -> Reply 
         }
         _ => {
             let game = (path.strip_prefix("/game/")).and_then(|n| n.parse::<usize>().ok());
-            match game.and_then(|n| Some((n, watch.finished_record(n)?))) {
-                Some((number, Shown::Record(record))) => viewer_page(number, &record),
+            pages.follow(watch.run());
+            match game.and_then(|n| Some((n, watch.finished_status(n)?))) {
+                Some((number, Shown::Record(()))) => return pages.get(number),
                 Some((number, Shown::Held)) => Reply::text(
                     403,
                     &format!(
@@ -169,6 +183,16 @@ fn answer(watch: &Watch, page: &Arc<Vec<u8>>, path: &str, query: &str) -> Reply 
                 None => Reply::text(404, "not found"),
             }
         }
+    };
+    Some(reply)
+}
+
+/// Finished game `number`'s page, read from its file and drawn.
+fn game_page(watch: &Watch, number: usize) -> Reply {
+    match watch.finished_record(number) {
+        Some(Shown::Record(record)) => viewer_page(number, &record),
+        Some(Shown::Held) => Reply::text(403, "held"),
+        None => Reply::text(404, "not found"),
     }
 }
 

@@ -39,9 +39,9 @@ struct Finished {
 type Deal = (String, u64);
 
 /// A finished game as `/game/N` may show it.
-pub enum Shown {
-    /// Its record.
-    Record(Box<Record>),
+pub enum Shown<R = Box<Record>> {
+    /// Its record (or, where only whether it is shown is asked, nothing).
+    Record(R),
     /// Held back: other rotations of its deal have not ended, and it would show their hands.
     Held,
 }
@@ -126,6 +126,8 @@ pub struct Watch {
     deals: std::collections::HashMap<Deal, (usize, usize)>,
     /// Live events read so far: which game moved last.
     events: u64,
+    /// Counts the records files' replacements (see [`Watch::run`]).
+    run: u64,
     version: u64,
     /// `/state`'s body for the current version.
     state: Arc<Vec<u8>>,
@@ -149,6 +151,7 @@ impl Watch {
             live: BTreeMap::new(),
             deals: std::collections::HashMap::new(),
             events: 0,
+            run: 0,
             version: 0,
             state: Arc::new(Vec::new()),
         };
@@ -161,17 +164,31 @@ impl Watch {
         (self.version, self.state.clone())
     }
 
-    /// The record of finished game `number` (from 1), read again from its file.
-    pub fn finished_record(&self, number: usize) -> Option<Shown> {
+    /// Which run the finished games' numbers count: it changes when a records file is replaced.
+    pub fn run(&self) -> u64 {
+        self.run
+    }
+
+    /// Whether finished game `number` (from 1) is there and may be shown.
+    pub fn finished_status(&self, number: usize) -> Option<Shown<()>> {
         let game = self.finished.get(number.checked_sub(1)?)?;
         let ended = |deal| {
             self.deals
                 .get(deal)
                 .is_some_and(|(ended, all)| ended >= all)
         };
-        if game.deal.as_ref().is_some_and(|deal| !ended(deal)) {
+        match game.deal.as_ref().is_some_and(|deal| !ended(deal)) {
+            true => Some(Shown::Held),
+            false => Some(Shown::Record(())),
+        }
+    }
+
+    /// The record of finished game `number` (from 1), read again from its file.
+    pub fn finished_record(&self, number: usize) -> Option<Shown> {
+        if let Shown::Held = self.finished_status(number)? {
             return Some(Shown::Held);
         }
+        let game = self.finished.get(number.checked_sub(1)?)?;
         let path = self.records.get(game.file)?.path();
         let mut file = std::fs::File::open(path).ok()?;
         std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(game.offset)).ok()?;
@@ -227,6 +244,7 @@ impl Watch {
             return changed;
         }
         self.records = self.records.iter().map(|f| Follow::new(f.path())).collect();
+        self.run += 1;
         self.series = SeriesBuilder::default();
         self.finished.clear();
         self.listed.clear();
