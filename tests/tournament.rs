@@ -88,13 +88,14 @@ fn slowed(args: Vec<String>) -> Vec<String> {
 }
 
 /// The referee running `args` (slowed down: see [`slowed`], so that a stop comes in the middle of
-/// the run however busy the machine is), once `games` of its games are in `out`.
+/// the run however busy the machine is), once `games` of its games are in `out`; its stderr is a
+/// pipe.
 fn started_until(args: Vec<String>, out: &Path, games: usize) -> std::process::Child {
     let child = Command::new(cargo_bin!("referee"))
         .env("REFEREE", cargo_bin!("referee"))
         .args(args)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let start = std::time::Instant::now();
@@ -467,6 +468,41 @@ fn without_out_each_run_keeps_its_records_in_a_new_file_it_names() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--resume needs --out"));
+}
+
+/// Another program cuts the records file while the run writes it: the run plays on, each game
+/// after on a line of its own, and ends saying the file changed under it, with status 2.
+#[test]
+fn a_records_file_cut_under_a_run_ends_it_with_an_error() {
+    let work = Workspace::new("records-cut");
+    let out = work.dir().join("cut.jsonl");
+    let child = started_until(slowed(match_args(&out)), &out, 4);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let first = text.find('\n').unwrap() + 1;
+    // Into the middle of the second record.
+    let file = std::fs::OpenOptions::new().write(true).open(&out).unwrap();
+    file.set_len((first + 20) as u64).unwrap();
+    drop(file);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("changed while the run wrote it"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&out.display().to_string()), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[1].len(),
+        20,
+        "the cut line stands alone: {}",
+        lines[1]
+    );
+    for line in lines.iter().skip(2) {
+        serde_json::from_str::<serde_json::Value>(line).unwrap();
+    }
+    assert!(lines.len() >= 3, "games were recorded after the cut");
 }
 
 /// The simplest resumable run: no `--seed`. Stopped with Ctrl-C, it goes on with `--resume`

@@ -526,6 +526,18 @@ pub enum OutError {
         /// Why.
         reason: String,
     },
+    /// Another program cut it or wrote to it while a run had it.
+    #[error(
+        "{path} changed while the run wrote it ({what}): another program cut it or wrote to it, \
+         so games may be lost or a line damaged (every game played since was still appended); \
+         `referee validate {path}` shows what it holds"
+    )]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// How it changed.
+        what: String,
+    },
     /// A record the caller refused (of another tournament, say); the file was left untouched.
     #[error("{path}:{line}: {reason}")]
     Refused {
@@ -538,9 +550,15 @@ pub enum OutError {
     },
 }
 
-/// A records file open for appending, locked for as long as it is open.
+/// A records file open for appending, locked for as long as it is open, and watched: another
+/// program that cuts or writes to it while the run writes it is found out.
 pub struct RecordsOut {
     file: File,
+    path: PathBuf,
+    /// Its length as this run last left it.
+    length: u64,
+    /// How it was first found changed under the run, if it was.
+    changed: Option<String>,
 }
 
 /// What [`RecordsOut::open`] found in the file.
@@ -603,16 +621,69 @@ impl RecordsOut {
         }
         drop(reader);
         opened.repaired = repair_end(&mut file, path, torn)?;
-        Ok((RecordsOut { file }, opened))
+        let length = file.metadata().map_err(io_error)?.len();
+        let out = RecordsOut {
+            file,
+            path: path.to_owned(),
+            length,
+            changed: None,
+        };
+        Ok((out, opened))
     }
 
-    /// Appends `record` as one line, written whole and flushed.
-    pub fn append(&mut self, record: &Record) -> io::Result<()> {
-        let mut line = serde_json::to_string(record).map_err(io::Error::other)?;
-        line.push('\n');
-        self.file.write_all(line.as_bytes())?;
-        self.file.flush()
+    /// Appends `record` as one line, written whole and flushed. Where the file is not as the run
+    /// left it (see [`RecordsOut::check`]), the record still goes in, on a line of its own.
+    pub fn append(&mut self, record: &Record) -> Result<(), OutError> {
+        let io_error = |source| OutError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let mut line = serde_json::to_vec(record).map_err(|e| io_error(io::Error::other(e)))?;
+        line.push(b'\n');
+        let now = self.file.metadata().map_err(io_error)?.len();
+        if now != self.length {
+            (self.changed).get_or_insert_with(|| changed(now, self.length));
+            if now > 0 && !ends_a_line(&mut self.file, now).map_err(io_error)? {
+                line.insert(0, b'\n');
+            }
+        }
+        self.file.write_all(&line).map_err(io_error)?;
+        self.file.flush().map_err(io_error)?;
+        self.length = now + line.len() as u64;
+        Ok(())
     }
+
+    /// Whether the file is as the run left it: an error if another program cut it or wrote to
+    /// it while the run had it (games may be lost, a line damaged).
+    pub fn check(&self) -> Result<(), OutError> {
+        let io_error = |source| OutError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let now = self.file.metadata().map_err(io_error)?.len();
+        let what = (self.changed.clone())
+            .or_else(|| (now != self.length).then(|| changed(now, self.length)));
+        match what {
+            None => Ok(()),
+            Some(what) => Err(OutError::Changed {
+                path: self.path.clone(),
+                what,
+            }),
+        }
+    }
+}
+
+/// How a file's length differs from the one a run left it at.
+fn changed(now: u64, left: u64) -> String {
+    format!("{now} bytes where the run had left {left}")
+}
+
+/// Whether the `length` bytes of `file` end with a newline.
+fn ends_a_line(file: &mut File, length: u64) -> io::Result<bool> {
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::Start(length - 1))?;
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
 }
 
 /// Opens `path` (created if missing) to read and append, under an exclusive lock.

@@ -506,6 +506,8 @@ fn finish(
     }
     let ended = arena_end(outcome)?;
     recorder.progress.finish();
+    // Said after the standings: the games were played, the file holds them or says it may not.
+    let checked = recorder.file.as_ref().map_or(Ok(()), RecordsOut::check);
     let (counter, paired, stdout) = (&recorder.counter, recorder.paired, recorder.stdout);
     let (names, json) = (recorder.names, recorder.json);
     let results = counter.results();
@@ -517,6 +519,7 @@ fn finish(
     if let (Some(winner), false) = (champion, json) {
         writeln!(stdout, "Knockout won by {}", names[winner])?;
     }
+    checked?;
     Ok(ended)
 }
 

@@ -68,7 +68,8 @@ impl Recorder<'_> {
             (self.results.borrow_mut()).insert(finished.index, (seat_names(record), points));
         }
         if let Some(file) = self.file.as_mut() {
-            file.append(record)?;
+            // The error names the file.
+            file.append(record).map_err(std::io::Error::other)?;
         }
         if let Some(progress_file) = self.progress_file.as_mut() {
             progress_file.advance();
