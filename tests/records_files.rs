@@ -592,3 +592,42 @@ fn stats_holds_a_few_dozen_bytes_a_game() {
         "stats reached {peak} KiB for 300,000 games"
     );
 }
+
+/// A full disk: the progress file cannot be written, the run says which file and stops before it
+/// starts, and leaves no temporary file beside it. Needs a small file system of its own (a root
+/// test mounts a 64 KiB tmpfs; elsewhere it says it did not run).
+#[test]
+fn a_full_disk_leaves_no_temporary_file_and_names_the_file() {
+    let work = Workspace::new("full-disk");
+    let disk = work.dir().join("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+        .arg(&disk)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("not run: no tmpfs could be mounted here (needs root)");
+        return;
+    }
+    let unmount = || {
+        let _ = std::process::Command::new("umount").arg(&disk).status();
+    };
+    // Filled to the last byte.
+    let _ = std::fs::write(disk.join("filler"), vec![0u8; 1 << 20]);
+    let progress = disk.join("progress.json");
+    let assert = common::referee()
+        .args(["match", "--game", "pegs", "--games", "1", "--progress"])
+        .arg(&progress)
+        .assert();
+    let left: Vec<_> = std::fs::read_dir(&disk)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    unmount();
+    assert
+        .code(2)
+        .stderr(predicates::str::contains(progress.display().to_string()));
+    assert_eq!(left, ["filler"], "only the filler is on the disk");
+}

@@ -114,6 +114,7 @@ impl ProgressFile {
     }
 
     /// Writes a file beside it and renames it over it: a reader sees the old or the new state.
+    /// Whatever fails (a full disk), the file beside it is not left behind.
     fn write(&self) -> io::Result<()> {
         let name = self.path.file_name().unwrap_or_default().to_string_lossy();
         let temporary = self
@@ -128,11 +129,12 @@ impl ProgressFile {
             .truncate(true)
             .mode(0o600)
             .open(&temporary)?;
-        io::Write::write_all(&mut file, text.as_bytes())?;
-        drop(file);
-        std::fs::rename(&temporary, &self.path).inspect_err(|_| {
+        let written = io::Write::write_all(&mut file, text.as_bytes())
+            .and_then(|()| std::fs::rename(&temporary, &self.path));
+        if written.is_err() {
             let _ = std::fs::remove_file(&temporary);
-        })
+        }
+        written
     }
 }
 
