@@ -5,15 +5,21 @@ use std::fmt::Write as _;
 
 use super::Record;
 
-/// A PGN tag value: `"` and `\` escaped with a backslash, control characters left out.
+/// A PGN tag value, quoted. Ordo takes a tag's value as the text up to the first `"]` of its
+/// line, without unescaping, so the PGN escape (`\"`) would cut a name such as `a"]x` short
+/// and merge engines: instead `%`, `"`, `\`, `[` and `]` are written as `%25`, `%22`, `%5C`,
+/// `%5B` and `%5D` (no tag line then holds another's `[White "`, and names stay distinct in
+/// every reader); control characters are left out.
 fn quoted(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
     for c in value.chars().filter(|c| !c.is_control()) {
-        if c == '"' || c == '\\' {
-            out.push('\\');
+        match c {
+            '%' | '"' | '\\' | '[' | ']' => {
+                let _ = write!(out, "%{:02X}", u32::from(c));
+            }
+            c => out.push(c),
         }
-        out.push(c);
     }
     out.push('"');
     out
@@ -61,10 +67,10 @@ mod tests {
 
     #[test]
     fn results_and_tags_are_written_as_pgn_reads_them() {
-        let draw = finished_record(&["a \"q\"", "b\\c"], &[0, 1], 7);
+        let draw = finished_record(&["a \"]q[", "b\\c%"], &[0, 1], 7);
         let text = pgn_game(&draw, "g.jsonl", 3, 1).unwrap();
         assert!(
-            text.contains("[White \"a \\\"q\\\"\"]\n[Black \"b\\\\c\"]\n"),
+            text.contains("[White \"a %22%5Dq%5B\"]\n[Black \"b%5Cc%25\"]\n"),
             "{text}"
         );
         assert!(text.contains("[Result \"1/2-1/2\"]") && text.ends_with("\n1/2-1/2\n\n"));
