@@ -700,3 +700,50 @@ fn a_duplicate_deal_is_shown_only_once_every_rotation_has_ended() {
         assert!(page.contains("id=\"packed\""), "{game}");
     }
 }
+
+/// A live file past its bound begins again with the lines of the games in progress (see
+/// `play::live`): the page, seeing it shorter, reads it again and keeps following those games.
+#[test]
+fn a_live_file_that_begins_again_keeps_its_games_in_progress() {
+    let work = Workspace::new("serve-live-again");
+    let (out, live) = (work.file("g.jsonl"), work.file("g.live"));
+    common::referee()
+        .args(["match", "--game", "pegs", "--games", "2"])
+        .args(["--engine", "random", "--engine", "random", "--out"])
+        .arg(&out)
+        .arg("--live")
+        .arg(&live)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&live).unwrap();
+    let of = |game: u64| -> Vec<String> {
+        (text.lines())
+            .filter(|l| serde_json::from_str::<Value>(l).unwrap()["game"] == game)
+            .filter(|l| !l.contains(r#""event":"end""#))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let (first, second) = (of(1), of(2));
+    assert!(second.len() > 6, "game 2 has plies");
+    // Game 1 played and ended, game 2 under way: a long file.
+    let followed = work.file("followed.live");
+    let mut long: String = first.concat() + "{\"event\":\"end\",\"game\":1}\n";
+    long.push_str(&second[..4].concat());
+    std::fs::write(&followed, &long).unwrap();
+    let server = Server::start(&out, Some(&followed));
+    let ply_of_game_2 = |s: &Value| {
+        (s["live"].as_array().unwrap().iter())
+            .find(|g| g["key"] == "0-2")
+            .and_then(|g| g["ply"].as_u64())
+    };
+    until(&server, Duration::from_secs(20), "game 2 at ply 3", |s| {
+        ply_of_game_2(s) == Some(3)
+    });
+    // It begins again: game 2's lines alone, two plies further on, shorter than what was read.
+    let again = second[..6].concat();
+    assert!(again.len() < long.len());
+    std::fs::write(&followed, &again).unwrap();
+    until(&server, Duration::from_secs(20), "game 2 at ply 5", |s| {
+        ply_of_game_2(s) == Some(5)
+    });
+}

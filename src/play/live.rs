@@ -2,10 +2,13 @@
 //! for `referee serve` to follow. A game's thread only puts the line in memory; a writer thread
 //! of its own writes them out every 100 ms (at once for a game's end), so the file costs the
 //! turn loop no system call. It is a view of the run, not its state: the records file stays the
-//! truth, and lines that cannot be written, or that pile up past 16 MiB, are dropped.
+//! truth, and lines that cannot be written, or that pile up past 16 MiB, are dropped. It is
+//! bounded: past 64 MiB it is emptied and begins again with the lines of the games still in
+//! progress, which a follower, seeing it shorter, reads again from its start.
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex};
@@ -23,12 +26,33 @@ const FLUSH_EVERY: Duration = Duration::from_millis(100);
 /// The most bytes waiting to be written; past it, lines are dropped.
 const MAX_PENDING: usize = 16 << 20;
 
-/// Lines waiting for the writer, and whether it should write them now or stop.
+/// The size past which the file begins again with the games in progress.
+const MAX_FILE: u64 = 64 << 20;
+
+/// Lines waiting for the writer, each marked with where it ends, its game and what it is, and
+/// whether it should write them now or stop.
 #[derive(Default)]
 struct Pending {
     lines: Vec<u8>,
+    marks: Vec<Mark>,
     now: bool,
     stop: bool,
+}
+
+/// Where a pending line ends, its game, and what it does to the game's lines.
+#[derive(Clone, Copy)]
+struct Mark {
+    end: usize,
+    game: usize,
+    kind: Kind,
+}
+
+/// A line's part in its game: its first line (a start, or a start again), one more, its last.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Start,
+    Ply,
+    End,
 }
 
 /// The live file, fed by every game thread.
@@ -76,8 +100,13 @@ impl LiveLog {
 
     /// Game `game`'s start, or its end (written out at once).
     pub fn write(&self, event: &LiveEvent) {
-        let now = matches!(event, LiveEvent::End { .. });
-        self.put(|lines| serde_json::to_writer(lines, event), now);
+        let kind = match event {
+            LiveEvent::Start { .. } => Kind::Start,
+            LiveEvent::Ply { .. } => Kind::Ply,
+            LiveEvent::End { .. } => Kind::End,
+        };
+        let mark = (event.game(), kind);
+        self.put(|lines| serde_json::to_writer(lines, event), mark);
     }
 
     /// A ply of game `game` (from 1), with every seat's clock after it.
@@ -88,11 +117,19 @@ impl LiveLog {
             ply,
             clocks_ms,
         };
-        self.put(|lines| serde_json::to_writer(lines, &line), false);
+        self.put(
+            |lines| serde_json::to_writer(lines, &line),
+            (game, Kind::Ply),
+        );
     }
 
-    /// Appends a line made by `make` to the pending ones, unless too many are pending.
-    fn put(&self, make: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>, now: bool) {
+    /// Appends a line made by `make` to the pending ones, unless too many are pending; a game's
+    /// end is written out at once.
+    fn put(
+        &self,
+        make: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
+        (game, kind): (usize, Kind),
+    ) {
         let (pending, wake) = &*self.shared;
         let Ok(mut pending) = pending.lock() else {
             return;
@@ -103,9 +140,11 @@ impl LiveLog {
         let mark = pending.lines.len();
         match make(&mut pending.lines) {
             Ok(()) => pending.lines.push(b'\n'),
-            Err(_) => pending.lines.truncate(mark),
+            Err(_) => return pending.lines.truncate(mark),
         }
-        if now {
+        let end = pending.lines.len();
+        pending.marks.push(Mark { end, game, kind });
+        if kind == Kind::End {
             pending.now = true;
             wake.notify_one();
         }
@@ -113,9 +152,16 @@ impl LiveLog {
 }
 
 /// The writer thread: writes what is pending every [`FLUSH_EVERY`], or when woken, until stopped.
-fn write_out(mut file: File, shared: &(Mutex<Pending>, Condvar)) {
+fn write_out(file: File, shared: &(Mutex<Pending>, Condvar)) {
     let (pending, wake) = shared;
     let mut out = Vec::new();
+    let mut marks = Vec::new();
+    let mut file = Bounded {
+        file,
+        written: 0,
+        limit: MAX_FILE,
+        games: BTreeMap::new(),
+    };
     loop {
         let stop = {
             let Ok(guard) = pending.lock() else {
@@ -126,15 +172,68 @@ fn write_out(mut file: File, shared: &(Mutex<Pending>, Condvar)) {
                 return;
             };
             std::mem::swap(&mut out, &mut guard.lines);
+            std::mem::swap(&mut marks, &mut guard.marks);
             guard.now = false;
             guard.stop
         };
         if !out.is_empty() {
-            let _ = file.write_all(&out);
+            file.write(&out, &marks);
             out.clear();
+            marks.clear();
         }
         if stop {
             return;
+        }
+    }
+}
+
+/// The live file, the bytes written to it since it began (again), and the lines of each game in
+/// progress, to begin it again with.
+struct Bounded {
+    file: File,
+    written: u64,
+    /// [`MAX_FILE`].
+    limit: u64,
+    games: BTreeMap<usize, Vec<u8>>,
+}
+
+impl Bounded {
+    /// Writes `lines` (ending where `marks` say), then begins the file again if it is past
+    /// [`MAX_FILE`].
+    fn write(&mut self, lines: &[u8], marks: &[Mark]) {
+        if self.file.write_all(lines).is_ok() {
+            self.written += lines.len() as u64;
+        }
+        let mut start = 0;
+        for mark in marks {
+            let line = lines.get(start..mark.end).unwrap_or_default();
+            start = mark.end;
+            match mark.kind {
+                Kind::Start => drop(self.games.insert(mark.game, line.to_vec())),
+                Kind::Ply => {
+                    if let Some(game) = self.games.get_mut(&mark.game) {
+                        game.extend_from_slice(line);
+                    }
+                }
+                Kind::End => drop(self.games.remove(&mark.game)),
+            }
+        }
+        if self.written > self.limit {
+            self.begin_again();
+        }
+    }
+
+    /// Empties the file and writes the lines of the games in progress.
+    fn begin_again(&mut self) {
+        let emptied = self.file.set_len(0).and_then(|()| self.file.rewind());
+        if emptied.is_err() {
+            return;
+        }
+        self.written = 0;
+        for lines in self.games.values() {
+            if self.file.write_all(lines).is_ok() {
+                self.written += lines.len() as u64;
+            }
         }
     }
 }
@@ -196,5 +295,65 @@ mod tests {
                 LiveEvent::End { game: 2 },
             ]
         );
+    }
+
+    /// Lines of `events` (game, kind) as the writer gets them: `game kind n` each.
+    fn batch(events: &[(usize, Kind)], n: &mut usize) -> (Vec<u8>, Vec<Mark>) {
+        let (mut lines, mut marks) = (Vec::new(), Vec::new());
+        for &(game, kind) in events {
+            *n += 1;
+            let word = match kind {
+                Kind::Start => "start",
+                Kind::Ply => "ply",
+                Kind::End => "end",
+            };
+            lines.extend_from_slice(format!("{game} {word} {n}\n").as_bytes());
+            marks.push(Mark {
+                end: lines.len(),
+                game,
+                kind,
+            });
+        }
+        (lines, marks)
+    }
+
+    #[test]
+    fn the_file_begins_again_with_the_games_in_progress_past_its_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("live.jsonl");
+        let mut file = Bounded {
+            file: File::create(&path).unwrap(),
+            written: 0,
+            limit: 2000,
+            games: BTreeMap::new(),
+        };
+        let mut n = 0;
+        // Game 1 runs throughout; games 2, 3, ... start, move and end one after another.
+        let (lines, marks) = batch(&[(1, Kind::Start), (1, Kind::Ply)], &mut n);
+        file.write(&lines, &marks);
+        let mut largest = 0;
+        for game in 2..500 {
+            let events = [(game, Kind::Start), (game, Kind::Ply), (1, Kind::Ply)];
+            let (lines, marks) = batch(&events, &mut n);
+            file.write(&lines, &marks);
+            let (lines, marks) = batch(&[(game, Kind::Ply), (game, Kind::End)], &mut n);
+            file.write(&lines, &marks);
+            largest = largest.max(std::fs::metadata(&path).unwrap().len());
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Game 1's lines (2 + 498 plies, about 7 KB) and at most the limit besides.
+        let first: Vec<&str> = text.lines().filter(|l| l.starts_with("1 ")).collect();
+        assert_eq!(
+            first.len(),
+            500,
+            "every line of the game in progress is there"
+        );
+        assert_eq!(first[0], "1 start 1");
+        assert!(
+            text.lines().all(|l| !l.starts_with("2 ")),
+            "game 2 ended long ago"
+        );
+        let game_one: usize = first.iter().map(|l| l.len() + 1).sum();
+        assert!(largest <= (game_one + 2000 + 100) as u64, "{largest} bytes");
     }
 }

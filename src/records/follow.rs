@@ -25,6 +25,8 @@ pub enum Seen<'a> {
         /// Its number, from 1.
         number: usize,
     },
+    /// The file had become shorter than what was read: what follows is read from its start.
+    Restart,
 }
 
 /// Why a look at a followed file stopped.
@@ -86,6 +88,7 @@ impl Follow {
         let shrank = input.metadata().map_err(io)?.len() < self.read_to;
         if shrank {
             (self.read_to, self.lines) = (0, 0);
+            each(Seen::Restart).map_err(FollowError::Line)?;
         }
         input.seek(SeekFrom::Start(self.read_to)).map_err(io)?;
         let mut input = BufReader::new(input);

@@ -121,6 +121,8 @@ impl Peers {
                     Seen::TooLong { number } => {
                         return Err(foreign(&path, number, "a line too long"));
                     }
+                    // Said once it is read through (below).
+                    Seen::Restart => return Ok(()),
                 };
                 if text.iter().all(u8::is_ascii_whitespace) {
                     return Ok(());

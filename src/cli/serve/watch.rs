@@ -299,9 +299,17 @@ impl Watch {
         let reveal = self.reveal;
         for (file, follow) in self.lives.iter_mut().enumerate() {
             let (live, events) = (&mut self.live, &mut self.events);
-            let shrank = follow.read_new(|seen| {
-                let Seen::Line { text, .. } = seen else {
-                    return Ok::<(), ()>(());
+            let _ = follow.read_new(|seen| {
+                let text = match seen {
+                    Seen::Line { text, .. } => text,
+                    // A live file emptied: its run started again, or it began again with the
+                    // games in progress, which follow.
+                    Seen::Restart => {
+                        live.retain(|&(f, _), _| f != file);
+                        changed = true;
+                        return Ok::<(), ()>(());
+                    }
+                    Seen::TooLong { .. } => return Ok(()),
                 };
                 if let Ok(event) = serde_json::from_slice::<LiveEvent>(text) {
                     *events += 1;
@@ -310,11 +318,6 @@ impl Watch {
                 }
                 Ok(())
             });
-            // A live file emptied: its run started again.
-            if let Ok(true) = shrank {
-                live.retain(|&(f, _), _| f != file);
-                changed = true;
-            }
         }
         // The most recently moved games stay.
         while self.live.len() > MAX_LIVE {
