@@ -80,8 +80,10 @@ class Game:
     def scores(self) -> List[int]:
         """Each seat's score by the rules, in seat order (DVONN: pieces controlled; DOUBLE: points
         so far, lowest best)."""
-    def perft(self, depth: int) -> int:
-        """The number of move paths `depth` plies deep (chance plies count as moves)."""
+    def perft(self, depth: int, budget: int = 200_000_000) -> int:
+        """The number of move paths `depth` plies deep (chance plies count as moves), expanding at
+        most `budget` positions (RefereeError past it). It runs without the interpreter lock, so
+        other threads run meanwhile, and Ctrl-C stops it between the first ply's moves."""
     def render(self, seat: Optional[int] = None) -> str:
         """The position as text, as everyone sees it or (DOUBLE) as `seat` does."""
     def public_setup(self) -> Optional[str]:

@@ -4,9 +4,9 @@ use pyo3::prelude::*;
 use rules::records::Record;
 use rules::records::replay::{ReplayError, replay_record};
 use rules::rules::game::{Actor, MoveError, Outcome, Setup, Viewer};
-use rules::rules::{AnyGame, Game as _, perft};
+use rules::rules::{AnyGame, Game as _, perft_within};
 
-use crate::{IllegalMove, ParseError, RefereeError, SetupError};
+use crate::{IllegalMove, ParseError, RefereeError, SetupError, brief};
 
 /// A game of DVONN, Double Dutch, Pegs, Wyx or DOUBLE, from its start or a record.
 ///
@@ -20,11 +20,15 @@ pub struct Game {
     seed: u64,
 }
 
+/// The most positions [`Game::perft`] expands unless told otherwise: a bound on work, not time,
+/// so it stops at the same place on every machine.
+const PERFT_BUDGET: u64 = 200_000_000;
+
 /// The exception for a move's error: a text that is no move, or one the rules forbid.
 pub fn move_error(error: MoveError) -> PyErr {
     match error {
-        MoveError::Parse(e) => ParseError::new_err(e.to_string()),
-        MoveError::Illegal(e) => IllegalMove::new_err(e.to_string()),
+        MoveError::Parse(e) => ParseError::new_err(brief(e.to_string())),
+        MoveError::Illegal(e) => IllegalMove::new_err(brief(e.to_string())),
     }
 }
 
@@ -67,8 +71,8 @@ impl Game {
             seed,
             layout: setup,
         };
-        let game =
-            AnyGame::create(game_id, &setup).map_err(|e| SetupError::new_err(e.to_string()))?;
+        let game = AnyGame::create(game_id, &setup)
+            .map_err(|e| SetupError::new_err(brief(e.to_string())))?;
         Ok(Game::from_any(game, seed))
     }
 
@@ -78,16 +82,16 @@ impl Game {
     #[pyo3(signature = (record, plies=None))]
     fn from_record(record: &str, plies: Option<usize>) -> PyResult<Game> {
         let parsed: Record = serde_json::from_str(record)
-            .map_err(|e| RefereeError::new_err(format!("not a record: {e}")))?;
+            .map_err(|e| RefereeError::new_err(brief(format!("not a record: {e}"))))?;
         let game = replay_record(&parsed, plies).map_err(|e| match e {
             ReplayError::Move { ply, error } => {
                 let text = format!("ply {ply}: {error}");
                 match error {
-                    MoveError::Parse(_) => ParseError::new_err(text),
-                    MoveError::Illegal(_) => IllegalMove::new_err(text),
+                    MoveError::Parse(_) => ParseError::new_err(brief(text)),
+                    MoveError::Illegal(_) => IllegalMove::new_err(brief(text)),
                 }
             }
-            other => SetupError::new_err(other.to_string()),
+            other => SetupError::new_err(brief(other.to_string())),
         })?;
         Ok(Game::from_any(game, parsed.seed))
     }
@@ -192,9 +196,32 @@ impl Game {
         self.game.scores()
     }
 
-    /// The number of move paths `depth` plies deep (chance plies count as moves).
-    fn perft(&self, depth: u32) -> u64 {
-        perft(&self.game, depth)
+    /// The number of move paths `depth` plies deep (chance plies count as moves), expanding at
+    /// most `budget` positions (RefereeError past it). It runs without the interpreter lock, so
+    /// other threads run meanwhile, and Ctrl-C stops it between the first ply's moves.
+    #[pyo3(signature = (depth, budget=PERFT_BUDGET))]
+    fn perft(&self, py: Python<'_>, depth: u32, budget: u64) -> PyResult<u64> {
+        let spent = || {
+            RefereeError::new_err(format!(
+                "perft({depth}) needs more than its budget of {budget} positions expanded"
+            ))
+        };
+        if depth <= 1 {
+            let mut left = budget;
+            return perft_within(&self.game, depth, &mut left).ok_or_else(spent);
+        }
+        let mut left = budget.checked_sub(1).ok_or_else(spent)?;
+        let mut moves = Vec::new();
+        self.game.legal_moves(&mut moves);
+        let mut total = 0;
+        for mv in &moves {
+            let mut next = self.game.clone();
+            next.play_unchecked(mv);
+            let counted = py.detach(|| perft_within(&next, depth - 1, &mut left));
+            py.check_signals()?;
+            total += counted.ok_or_else(spent)?;
+        }
+        Ok(total)
     }
 
     /// The position as text, as everyone sees it or (DOUBLE) as `seat` does.

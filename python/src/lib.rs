@@ -34,6 +34,25 @@ create_exception!(
     "A game that cannot be set up as asked: unknown game, variant or seat count."
 );
 
+/// The most bytes of an error's message kept whole: past it, its start and its length.
+const MAX_MESSAGE: usize = 400;
+
+/// `message`, or its start and its length when it is long (it may quote a hostile input whole: a
+/// move of ten megabytes).
+pub fn brief(message: impl Into<String>) -> String {
+    let mut message = message.into();
+    if message.len() > MAX_MESSAGE {
+        let total = message.len();
+        let mut cut = MAX_MESSAGE;
+        while !message.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        message.truncate(cut);
+        message.push_str(&format!("... ({total} bytes in all)"));
+    }
+    message
+}
+
 /// The ids of the games, as `Game` takes them.
 #[pyfunction]
 fn games() -> Vec<&'static str> {
@@ -43,8 +62,9 @@ fn games() -> Vec<&'static str> {
 /// The rules of a game in words, as `referee rules GAME` prints them.
 #[pyfunction]
 fn rules_text(game_id: &str) -> PyResult<&'static str> {
-    rules::rules::docs::page(game_id)
-        .ok_or_else(|| SetupError::new_err(format!("no game {game_id} (games() lists them)")))
+    rules::rules::docs::page(game_id).ok_or_else(|| {
+        SetupError::new_err(brief(format!("no game {game_id} (games() lists them)")))
+    })
 }
 
 #[pymodule]

@@ -9,7 +9,7 @@ use rules::rules::Game as _;
 use rules::rules::game::{Actor, Outcome, Viewer};
 
 use crate::game::{Game, move_error};
-use crate::{IllegalMove, SetupError};
+use crate::{IllegalMove, SetupError, brief};
 
 /// One seat's view of a game, kept from what the engine protocol tells that seat: `play SEAT
 /// MOVE` lines are `follow(SEAT, MOVE)`, `event TEXT` lines (DOUBLE's deals and draws, as the
@@ -41,7 +41,7 @@ impl SeatView {
             variant,
             options,
         };
-        let view = bots::SeatView::start(&new).map_err(SetupError::new_err)?;
+        let view = bots::SeatView::start(&new).map_err(|e| SetupError::new_err(brief(e)))?;
         Ok(SeatView { view })
     }
 
@@ -62,7 +62,9 @@ impl SeatView {
             (self.view.game().parse_move(text))
                 .map_err(|e| move_error(rules::rules::game::MoveError::Parse(e)))?;
         }
-        self.view.follow(seat, text).map_err(IllegalMove::new_err)
+        self.view
+            .follow(seat, text)
+            .map_err(|e| IllegalMove::new_err(brief(e)))
     }
 
     /// This seat's legal moves when it is to act; empty otherwise.

@@ -38,6 +38,48 @@ class Api(unittest.TestCase):
         self.assertEqual(game.ply, 1)
         self.assertEqual(game.to_move(), 1)
 
+    def test_perft_lets_other_threads_run_and_stops_at_its_budget(self):
+        import threading
+        import time
+
+        game = referee.Game("dvonn")
+        counted = [0]
+        done = threading.Event()
+
+        def count():
+            while not done.is_set():
+                counted[0] += 1
+                time.sleep(0.001)
+
+        counter = threading.Thread(target=count)
+        counter.start()
+        time.sleep(0.05)
+        before = counted[0]
+        began = time.monotonic()
+        game.perft(5)
+        took = time.monotonic() - began
+        during = counted[0] - before
+        done.set()
+        counter.join()
+        # A thread that holds the interpreter lock lets no other run (about 0 counts).
+        self.assertGreater(during, took * 1000 / 20, f"{during} counts in {took:.2f} s")
+        # Too deep to finish: the budget (positions expanded) stops it, and says so.
+        began = time.monotonic()
+        with self.assertRaises(referee.RefereeError) as raised:
+            game.perft(40, budget=100_000)
+        self.assertIn("budget", str(raised.exception))
+        self.assertLess(time.monotonic() - began, 30)
+        self.assertEqual(game.perft(2, budget=10_000), referee.Game("dvonn").perft(2))
+
+    def test_errors_quote_a_long_input_briefly(self):
+        game = referee.Game("pegs")
+        long = "c2c3" + "x" * 2_000_000
+        for call in (lambda: game.play(long), lambda: referee.Game.from_record(long),
+                     lambda: referee.Game("pegs", variant=long)):
+            with self.assertRaises(referee.RefereeError) as raised:
+                call()
+            self.assertLess(len(str(raised.exception)), 1000, str(raised.exception)[:200])
+
     def test_copies_are_independent(self):
         game = referee.Game("double-dutch", seats=3)
         for other in (game.copy(), copy.copy(game), copy.deepcopy(game)):
