@@ -333,6 +333,40 @@ fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
         "the SPRT's two bounds"
     );
     assert!(html.matches(r#"class="error-bar""#).count() > 0);
+    // The test is of the first engine given, whatever the records' order: the same file with its
+    // first two records swapped (the second has the other engine in seat 0) draws the same.
+    let challenger = "LLR of ann against the field";
+    assert!(html.contains(challenger), "{}", llr_title(&html));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_eq!(records[1]["seats"][0]["name"], "bob");
+    lines.swap(0, 1);
+    for (name, tags) in [("swapped", true), ("untagged", false)] {
+        let file = dir.join(format!("{name}.jsonl"));
+        let mut body = lines.join("\n") + "\n";
+        if !tags {
+            // Records of runs that did not name the challenger: the run's statement does.
+            body = body.replace(r#""sprt_challenger":"ann","#, "");
+            body = body.replace(r#","sprt_challenger":"ann""#, "");
+            assert!(!body.contains("sprt_challenger"));
+        }
+        std::fs::write(&file, body).unwrap();
+        let page = dir.join(format!("{name}.html"));
+        referee()
+            .arg("report")
+            .arg(&file)
+            .args(sprt)
+            .arg("-o")
+            .arg(&page)
+            .assert()
+            .success();
+        let swapped = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            swapped.contains(challenger),
+            "{name}: {}",
+            llr_title(&swapped)
+        );
+    }
 
     if Command::new("chromium").arg("--version").output().is_err() {
         assert!(std::env::var_os("REFEREE_REQUIRE_CHROMIUM").is_none());
@@ -410,4 +444,10 @@ fn a_hostile_name_in_the_records_stays_text_in_the_pages() {
             "{command}: {dom}"
         );
     }
+}
+
+/// The title of a report's SPRT plot, for a failure's message.
+fn llr_title(html: &str) -> &str {
+    let start = html.find("SPRT elo0").unwrap_or(0);
+    &html[start..html.len().min(start + 120)]
 }

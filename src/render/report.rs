@@ -38,7 +38,7 @@ pub struct Point {
 pub struct Series {
     /// Everything counted, as `stats` says it.
     pub results: Results,
-    /// Seat 0's engine of the first record: the SPRT's challenger, as in a match.
+    /// The SPRT's challenger (see [`challenger_of`]).
     pub challenger: String,
     /// Whether the values are Elo (two-seat games) or mean points.
     pub elo: bool,
@@ -53,7 +53,7 @@ pub struct Series {
 /// The curves of records added one at a time, counted in their order and sampled at most
 /// `MAX_POINTS` times (and at least half as often): memory holds the samples, not the records.
 /// The last sample is all the records, so it equals what `stats` says of them. The SPRT's
-/// challenger is seat 0's engine of the first record, as in a match.
+/// challenger is the one the first record names (see [`challenger_of`]).
 #[derive(Clone, Default)]
 pub struct SeriesBuilder {
     counter: Counter,
@@ -71,7 +71,7 @@ impl SeriesBuilder {
     /// Counts the next record.
     pub fn add(&mut self, record: &Record) {
         if self.challenger.is_none() {
-            self.challenger = Some(record.seat_name(0).to_owned());
+            self.challenger = Some(challenger_of(record));
             self.recorded_sprt = record.tags.get("sprt").cloned();
             self.two_seats = true;
             self.step = 1;
@@ -399,6 +399,23 @@ fn elo_plot(series: &Series, games: f64) -> String {
         )
     };
     plot(title, "elo-plot", &lines, games, range, &[])
+}
+
+/// The engine an SPRT of `record`'s run is of: the one its run names (`tags.sprt_challenger`);
+/// for records written before runs named it, the first engine of the run's statement
+/// (`engines=` in `tags.tournament`), else seat 0's. Never a seat of its own: seats rotate.
+fn challenger_of(record: &Record) -> String {
+    if let Some(named) = record.tags.get("sprt_challenger") {
+        return named.clone();
+    }
+    let stated = (record.tags.get("tournament"))
+        .and_then(|run| {
+            run.split_whitespace()
+                .find_map(|w| w.strip_prefix("engines="))
+        })
+        .and_then(|engines| engines.split(',').next())
+        .filter(|first| record.seats.iter().any(|s| s.name == *first));
+    stated.map_or_else(|| record.seat_name(0).to_owned(), str::to_owned)
 }
 
 /// The SPRT's log-likelihood ratio of the challenger as games accumulate, between its bounds.

@@ -63,6 +63,8 @@ impl Recorder<'_> {
         // `report` reads the run's test from its records.
         if let Some(sprt) = &self.sprt {
             record.tags.insert("sprt".into(), sprt.to_string());
+            // Which engine the test is of, whatever seat it had in this game.
+            (record.tags).insert("sprt_challenger".into(), self.names[0].clone());
         }
         if let Some(points) = seat_points(record) {
             (self.results.borrow_mut()).insert(finished.index, (seat_names(record), points));
