@@ -967,6 +967,40 @@ fn cutechess_spellings_work_or_say_what_to_type() {
         .stderr(predicate::str::contains(
             "-pgnout is cutechess-cli's; here --out FILE",
         ));
+    // An alias with one dash is the option; any other word with one dash is refused by name,
+    // never read as `-o` and the rest of the word (`-output x` wrote the records to `utput`).
+    let aliased = dir.join("aliased.jsonl");
+    referee()
+        .current_dir(&dir)
+        .args(["match", "-game", "pegs", "-games", "1", "-output"])
+        .arg(&aliased)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&aliased).unwrap().lines().count(),
+        1
+    );
+    let page = dir.join("page.html");
+    referee()
+        .current_dir(&dir)
+        .arg("view")
+        .arg(&aliased)
+        .arg("-output")
+        .arg(&page)
+        .assert()
+        .success();
+    assert!(page.exists());
+    for (sub, word) in [("match", "-outcomeinterval"), ("tournament", "-tournament")] {
+        referee()
+            .current_dir(&dir)
+            .args([sub, "--game", "pegs", word, "5"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("unknown option {word}")));
+    }
+    for stray in ["utput", "utcomeinterval", "ournament"] {
+        assert!(!dir.join(stray).exists(), "{stray} was written");
+    }
 }
 
 /// `-use-affinity` (fastchess's and cutechess-cli's spelling) pins each game played at once to a

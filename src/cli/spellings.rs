@@ -1,7 +1,5 @@
 //! cutechess-cli's and fastchess's spellings, read as the referee's or refused with what to type.
 
-use super::args::{MatchArgs, TournamentArgs};
-
 /// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
 /// with what to type instead.
 const CUTECHESS_ONLY: [(&str, &str); 7] = [
@@ -37,18 +35,22 @@ const CUTECHESS_ONLY: [(&str, &str); 7] = [
 ];
 
 /// The command line with the spellings of cutechess-cli and fastchess a user types out of habit
-/// read as the referee's: in `match` and `tournament`, a long option with one dash (`-engine`,
-/// `-each`, `-rounds`) is that option, and `-srand N` is `--seed N`. An option those tools have
-/// and the referee does not is refused with what to type instead (exit status 2).
-pub fn cutechess_spellings(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    use clap::Args;
-    let augment: fn(clap::Command) -> clap::Command = match args.get(1).and_then(|a| a.to_str()) {
-        Some("match") => MatchArgs::augment_args,
-        Some("tournament") => TournamentArgs::augment_args,
-        _ => return args,
+/// read as the referee's: a long option or alias with one dash (`-engine`, `-each`, `-rounds`,
+/// `-output`) is that option, in every subcommand of `cli`; in `match` and `tournament`, `-srand N`
+/// is `--seed N`, and an option those tools have and the referee does not is refused with what to
+/// type instead (exit status 2). Any other word of lower-case letters after one dash is refused
+/// too, never read as `-o` and a value (`-output` once wrote the records to a file `utput`).
+pub fn cutechess_spellings(
+    args: Vec<std::ffi::OsString>,
+    cli: &clap::Command,
+) -> Vec<std::ffi::OsString> {
+    let Some(sub) = (args.get(1).and_then(|a| a.to_str())).and_then(|s| cli.find_subcommand(s))
+    else {
+        return args;
     };
-    // This subcommand's long options, built only when a word has one dash: building flags costs
-    // every start.
+    let runs = matches!(sub.get_name(), "match" | "tournament");
+    // The subcommand's flags, built only when a word has one dash: building them costs a start
+    // (see `args::Deferred`).
     let mut longs: Option<Vec<String>> = None;
     let mut out = Vec::with_capacity(args.len());
     for arg in args {
@@ -62,19 +64,29 @@ pub fn cutechess_spellings(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsStr
             continue;
         };
         let longs = longs.get_or_insert_with(|| {
-            let flags = augment(clap::Command::new(""));
-            let longs = flags.get_arguments().filter_map(|a| a.get_long());
-            longs.map(String::from).collect()
+            let mut built = sub.clone();
+            built.build();
+            (built.get_arguments())
+                .filter_map(|a| a.get_long_and_visible_aliases())
+                .flatten()
+                .map(str::to_owned)
+                .collect()
         });
-        if longs.iter().any(|long| long == name) {
+        let known = longs.iter().any(|long| long == name);
+        if known {
             out.push(format!("--{name}").into());
-        } else if name == "srand" {
+        } else if runs && name == "srand" {
             out.push("--seed".into());
-        } else if let Some((_, instead)) = CUTECHESS_ONLY.iter().find(|(n, _)| *n == name) {
+        } else if let Some((_, instead)) = CUTECHESS_ONLY.iter().find(|(n, _)| runs && *n == name) {
             eprintln!("referee: -{name} is cutechess-cli's; here {instead}");
             std::process::exit(2);
         } else {
-            out.push(arg);
+            eprintln!(
+                "referee: unknown option -{name}: `referee {} --help` lists the options (two \
+                 dashes: --out); for -o and a value, put a space between them",
+                sub.get_name()
+            );
+            std::process::exit(2);
         }
     }
     out

@@ -44,9 +44,10 @@ impl Cli {
         args: impl IntoIterator<Item = T>,
     ) -> Cli {
         use clap::{CommandFactory, FromArgMatches};
-        let args =
-            super::spellings::cutechess_spellings(args.into_iter().map(Into::into).collect());
-        let matches = Cli::command().get_matches_from(args);
+        let command = Cli::command();
+        let args = args.into_iter().map(Into::into).collect();
+        let args = super::spellings::cutechess_spellings(args, &command);
+        let matches = command.get_matches_from(args);
         let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         let play = match &mut cli.command {
             Command::Match(Deferred(args)) => &mut args.play,
