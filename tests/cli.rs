@@ -938,8 +938,9 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
         .stderr(predicate::str::contains("the built-in levels are 1 to 4"));
 }
 
-/// cutechess-cli's spellings out of habit: long options with one dash, `-srand`; its options the
-/// referee has no use for are refused with what to type instead.
+/// cutechess-cli's spellings out of habit: long options with one dash, `-srand`, `-each` with its
+/// keys as separate words; its options the referee has no use for are refused with what to type
+/// instead.
 #[test]
 fn cutechess_spellings_work_or_say_what_to_type() {
     let work = Workspace::new("cutechess");
@@ -952,7 +953,7 @@ fn cutechess_spellings_work_or_say_what_to_type() {
             "cmd={} bot --game pegs",
             cargo_bin!("referee").display()
         ))
-        .args(["-each", "movetime=60"])
+        .args(["-each", "movetime=60", "proto=native"])
         .args(["-engine", "random", "-srand", "7", "-out"])
         .arg(&out)
         .assert()

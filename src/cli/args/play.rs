@@ -201,10 +201,11 @@ pub struct PlayArgs {
     /// The words of each `--engine`, one list per occurrence (filled by [`super::Cli::parse_args`]).
     #[arg(skip)]
     pub engine_words: Vec<Vec<String>>,
-    /// Keys for every engine, as in --engine but without `name` and `cmd`; an engine's own keys
-    /// win: `--each 'mem=512M cpu=300 procs=64 sandbox=bwrap'`.
-    #[arg(long, value_name = "KEYS", default_value = "")]
-    pub each: String,
+    /// Keys for every engine, as in --engine but without `name` and `cmd`, in one argument or
+    /// several (`--each tc=5+0.1 mem=256M`, as cutechess); an engine's own keys win: `--each
+    /// 'mem=512M cpu=300 procs=64 sandbox=bwrap'`.
+    #[arg(long, value_name = "KEYS", num_args = 1.., action = clap::ArgAction::Append)]
+    pub each: Vec<String>,
     /// Where each sandboxed engine process gets its own scratch directory (NAME-N), kept after
     /// the run; without it, its scratch is its private, size-limited /tmp, gone when it ends.
     #[arg(long, value_name = "DIR")]

@@ -92,13 +92,17 @@ impl MatchDefaults {
 
 /// The engines `play` names (the built-in bots when none is given), `--each` applied.
 fn engines_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Vec<EngineSpec>, Error> {
+    let each = &match play.each.as_slice() {
+        [] => String::new(),
+        words => engine_text(words)?,
+    };
     if play.engine_words.is_empty() {
         return Ok(builtin_engines(
             &this_program()?,
             &play.game,
             seats.unwrap_or(2),
             seed,
-            &play.each,
+            each,
         )?);
     }
     (play.engine_words.iter().enumerate())
@@ -110,7 +114,7 @@ fn engines_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Vec<En
                 &play.game,
                 bot,
                 seed.wrapping_add(i as u64),
-                &play.each,
+                each,
             )?),
             // A level of the built-in ladder.
             [word] if word.starts_with("level=") => Ok(level_engine(
@@ -118,9 +122,9 @@ fn engines_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Vec<En
                 &play.game,
                 &word["level=".len()..],
                 seed.wrapping_add(i as u64),
-                &play.each,
+                each,
             )?),
-            _ => Ok(EngineSpec::parse_with(&engine_text(words)?, &play.each)?),
+            _ => Ok(EngineSpec::parse_with(&engine_text(words)?, each)?),
         })
         .collect()
 }
