@@ -1064,9 +1064,11 @@ fn use_affinity_pins_each_game_and_its_engines_to_a_cpu_of_its_own() {
 }
 
 /// The lines a cutechess-cli parser reads, by its documented format: `Started game N of M (A vs
-/// B)`, `Finished game N (A vs B): RESULT {COMMENT}`, `Score of A vs B: W - L - D [SCORE] N`.
+/// B)`, `Finished game N (A vs B): RESULT {COMMENT}`, `Score of A vs B: W - L - D [SCORE] N`, and
+/// after each score `Elo difference: X +/- Y, LOS: Z %, DrawRatio: W %`.
 fn cutechess_parse(stdout: &str) -> Cutechess {
     let (mut started, mut finished, mut score) = (Vec::new(), Vec::new(), None);
+    let mut elo_lines = 0;
     for line in stdout.lines() {
         if let Some(rest) = line.strip_prefix("Started game ") {
             let (n, rest) = rest.split_once(" of ").expect("Started game N of M");
@@ -1092,8 +1094,19 @@ fn cutechess_parse(stdout: &str) -> Cutechess {
             );
             let n = |i: usize| words[i].parse::<u32>().unwrap();
             score = Some([n(0), n(2), n(4), n(6)]);
+        } else if let Some(rest) = line.strip_prefix("Elo difference: ") {
+            // `X +/- Y, LOS: Z %, DrawRatio: W %`, numbers as C prints them (`inf`, `nan`).
+            let (elo, rest) = rest.split_once(" +/- ").expect("X +/- Y");
+            let (error, rest) = rest.split_once(", LOS: ").expect(", LOS: ");
+            let (los, rest) = rest.split_once(" %, DrawRatio: ").expect(" %, DrawRatio: ");
+            let draws = rest.strip_suffix(" %").expect("W %");
+            for number in [elo, error, los, draws] {
+                assert!(number.parse::<f64>().is_ok(), "{number}: {line}");
+            }
+            elo_lines += 1;
         }
     }
+    assert_eq!(elo_lines, stdout.matches("Score of ").count(), "{stdout}");
     Cutechess {
         started,
         finished,
@@ -1152,6 +1165,19 @@ fn the_game_lines_read_as_cutechess_cli_writes_them() {
     assert_eq!((w + l + d, n), (4, 4), "{stdout}");
     // Every 2 games, and at the end.
     assert_eq!(stdout.matches("Score of ").count(), 3, "{stdout}");
+    // A sweep, whose Elo has no finite estimate, reads the same way.
+    let output = referee()
+        .args(["match", "--game", "pegs", "--games", "4", "--seed", "1"])
+        .args(["--engine", "search", "--engine", "random"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stdout = String::from_utf8(output).unwrap();
+    cutechess_parse(&stdout);
+    assert!(stdout.contains("Elo difference: inf +/- "), "{stdout}");
+    assert!(stdout.contains("Elo difference, 95%: > "), "{stdout}");
 }
 
 /// `nodes=`, `depth=` and `option.NAME=` in an `--engine` value reach that engine in `newgame`.

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::records::{End, Record};
-use crate::stats::elo::elo_text;
+use crate::stats::elo::elo_bound;
 use crate::stats::results::Results;
 
 /// `Started game 3 of 10 (alpha vs beta)`, as cutechess-cli writes it. `index` counts from 0.
@@ -90,13 +90,19 @@ impl Standings<'_> {
             t.games()
         )?;
         if let Some(e) = estimate {
+            // Exactly cutechess-cli's line, which scripts parse, infinities and all; where the
+            // interval is not `X +/- Y`, what it is follows on a line of its own.
             writeln!(
                 f,
-                "Elo difference: {}, LOS: {:.1} %, DrawRatio: {:.1} %",
-                elo_text(&t),
+                "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+                as_cutechess(e.elo),
+                as_cutechess(e.elo_error),
                 e.los * 100.0,
                 e.draw_ratio * 100.0
             )?;
+            if let Some(bound) = elo_bound(&t) {
+                writeln!(f, "Elo difference, 95%: {bound}")?;
+            }
         }
         Ok(())
     }
@@ -116,5 +122,15 @@ impl fmt::Display for Standings<'_> {
             )?;
         }
         write!(f, "{}", self.results.summary_line())
+    }
+}
+
+/// `x` as cutechess-cli (Qt) prints a number: one decimal, or `inf`, `-inf`, `nan`.
+fn as_cutechess(x: f64) -> String {
+    match x {
+        x if x.is_nan() => "nan".to_owned(),
+        f64::INFINITY => "inf".to_owned(),
+        f64::NEG_INFINITY => "-inf".to_owned(),
+        x => format!("{x:.1}"),
     }
 }

@@ -120,23 +120,36 @@ pub fn elo_text(tally: &Tally) -> String {
     let Some(e) = tally.estimate() else {
         return "-".to_owned();
     };
+    match elo_bound(tally) {
+        None => format!("{:.1} +/- {:.1}", e.elo, e.elo_error),
+        Some(bound) if e.elo.is_finite() => format!("{:.1} (95%: {bound})", e.elo),
+        Some(bound) => format!("{bound} (95%)"),
+    }
+}
+
+/// What is known of the Elo difference at 95% where it is not `X +/- Y` (the interval reaches
+/// past a score of 0 or 1): `> +316.6` after a perfect score (see [`elo_text`]), the interval's
+/// finite end, or that too few games bound it. `None` where the interval is finite, and before
+/// any game.
+pub fn elo_bound(tally: &Tally) -> Option<String> {
+    let e = tally.estimate()?;
     let bound = perfect_bound(tally.games());
     if e.score == 1.0 {
-        return format!("> {bound:+.1} (95%)");
+        return Some(format!("> {bound:+.1}"));
     }
     if e.score == 0.0 {
-        return format!("< {:+.1} (95%)", -bound);
+        return Some(format!("< {:+.1}", -bound));
     }
     if e.elo_error.is_finite() {
-        return format!("{:.1} +/- {:.1}", e.elo, e.elo_error);
+        return None;
     }
     // The interval's finite end: the other one lies past a score of 0 or 1.
     let (low, high) = tally.score_interval();
-    match (low > 0.0, high < 1.0) {
-        (false, true) => format!("{:.1} (95%: < {:+.1})", e.elo, elo(high)),
-        (true, false) => format!("{:.1} (95%: > {:+.1})", e.elo, elo(low)),
-        _ => format!("{:.1} (95%: unbounded, too few games)", e.elo),
-    }
+    Some(match (low > 0.0, high < 1.0) {
+        (false, true) => format!("< {:+.1}", elo(high)),
+        (true, false) => format!("> {:+.1}", elo(low)),
+        _ => "unbounded, too few games".to_owned(),
+    })
 }
 
 /// The error rates of an `--sprt` that gives none: 5%, as cutechess and fastchess default them.
