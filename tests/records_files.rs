@@ -631,3 +631,36 @@ fn a_full_disk_leaves_no_temporary_file_and_names_the_file() {
         .stderr(predicates::str::contains(progress.display().to_string()));
     assert_eq!(left, ["filler"], "only the filler is on the disk");
 }
+
+/// Small things `validate` says plainly: a negative time spent is no record; a compressed file
+/// is named as one, with what to type; one problem is one problem.
+#[test]
+fn validate_names_negative_times_and_compressed_files() {
+    let work = Workspace::new("validate-small");
+    let dir = work.dir().to_path_buf();
+    let mut record = one_record(&dir);
+    record["moves"][1]["time_ms"] = serde_json::json!(-5.0);
+    let negative = dir.join("negative.jsonl");
+    std::fs::write(&negative, format!("{record}\n")).unwrap();
+    referee()
+        .arg("validate")
+        .arg(&negative)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("times spent are 0 or more"))
+        .stdout(predicates::str::contains(", 1 problem\n"));
+    let packed = dir.join("games.jsonl.gz");
+    let mut gzip = vec![0x1f, 0x8b, 0x08, 0x00];
+    gzip.extend_from_slice(&[0u8; 60]);
+    std::fs::write(&packed, gzip).unwrap();
+    for command in ["validate", "stats"] {
+        let assert = referee().arg(command).arg(&packed).assert().code(2);
+        let output = assert.get_output();
+        let said = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        assert!(
+            said.contains("a gzip file, not records"),
+            "{command}: {said}"
+        );
+    }
+}

@@ -139,7 +139,7 @@ pub struct Start {
 }
 
 /// Starts `command` in a process group of its own (which the referee kills whole) without a
-/// controlling terminal to push input into (see [`leave_terminal`]), in its cgroup, as its user,
+/// controlling terminal to push input into (see `leave_terminal`), in its cgroup, as its user,
 /// under its limits, with SIGKILL as its parent-death signal, so that a referee killed outright
 /// (SIGKILL, the OOM killer) takes its engines with it.
 ///

@@ -74,17 +74,19 @@ fn scan_plies<'l>(text: &'l str, plies: &mut Vec<PlyText<'l>>) -> Option<usize> 
         let end = plain_string_end(line, i)?;
         let mv = text.get(i..end)?;
         i = end + 1;
+        // Times spent are never negative (a clock may be): such a line is left to serde_json,
+        // which says why it is no record.
         if let Some(next) = literal(line, i, b",\"time_ms\":") {
-            i = number(line, next)?;
+            i = duration(line, next)?;
         }
         if let Some(next) = literal(line, i, b",\"clock_ms\":") {
             i = number(line, next)?;
         }
         if let Some(next) = literal(line, i, b",\"overrun_ms\":") {
-            i = number(line, next)?;
+            i = duration(line, next)?;
         }
         if let Some(next) = literal(line, i, b",\"referee_delay_ms\":") {
-            i = number(line, next)?;
+            i = duration(line, next)?;
         }
         if let Some(next) = literal(line, i, b",\"info\":") {
             i = info(line, next)?;
@@ -96,6 +98,14 @@ fn scan_plies<'l>(text: &'l str, plies: &mut Vec<PlyText<'l>>) -> Option<usize> 
             b']' => return Some(i + 1),
             _ => return None,
         }
+    }
+}
+
+/// The index past the number at `line[at]`, which must not be negative.
+fn duration(line: &[u8], at: usize) -> Option<usize> {
+    match line.get(at) {
+        Some(b'-') => None,
+        _ => number(line, at),
     }
 }
 
@@ -221,6 +231,9 @@ mod tests {
             r#"[{"ply":0,"move":"a","time_ms":1.}]"#,
             r#"[{"ply":0,"move":"a","time_ms":00.5}]"#,
             r#"[{"ply":0,"move":"a","time_ms":1,"time_ms":2}]"#,
+            r#"[{"ply":0,"move":"a","time_ms":-1}]"#,
+            r#"[{"ply":0,"move":"a","overrun_ms":-0.5}]"#,
+            r#"[{"ply":0,"move":"a","referee_delay_ms":-2}]"#,
             r#"[{"ply":0,"move":"a","extra":1}]"#,
             r#"[{"move":"a","ply":0}]"#,
             r#"[{"ply":0,"seat":null,"move":"a"}]"#,
@@ -252,12 +265,18 @@ mod tests {
         }
 
         /// A time as the referee writes it (to the microsecond), or any finite number.
+        /// A clock: any finite number, usually a plausible one.
         fn time() -> impl Strategy<Value = Option<f64>> {
             prop_oneof![
                 40 => Just(None),
                 160 => (0u64..4_000_000_000).prop_map(|us| Some(us as f64 / 1000.0)),
                 1 => any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Some),
             ]
+        }
+
+        /// A time spent: as [`time`], never below zero (a record with one is none).
+        fn duration() -> impl Strategy<Value = Option<f64>> {
+            time().prop_map(|t| t.map(f64::abs))
         }
 
         /// What an engine may say of its thinking, its texts sometimes needing escapes.
@@ -286,7 +305,7 @@ mod tests {
                 prop_oneof![0usize..400, any::<usize>()],
                 prop::option::of(0usize..6),
                 prop_oneof![40 => "[a-h1-9]{1,6}", 1 => text()],
-                (time(), time(), time(), time()),
+                (duration(), time(), duration(), duration()),
                 prop_oneof![3 => Just(None), 1 => info().prop_map(Some)],
             )
                 .prop_map(

@@ -64,11 +64,37 @@ impl Reader<File> {
             return Ok(Reader::new(Box::new(io::stdin()) as Box<dyn Read>, true));
         }
         let lines = path.extension().is_some_and(|e| e == "jsonl");
-        Ok(Reader::new(
-            Box::new(File::open(path)?) as Box<dyn Read>,
-            lines,
-        ))
+        let mut file = File::open(path)?;
+        if file.metadata()?.is_file() {
+            let mut head = Vec::with_capacity(8);
+            (&mut file).take(8).read_to_end(&mut head)?;
+            file.rewind()?;
+            if let Some(kind) = packed(&head) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{kind} file, not records: unpack it, or give its records on standard \
+                         input as `-` (`zcat FILE | referee validate -`)"
+                    ),
+                ));
+            }
+        }
+        Ok(Reader::new(Box::new(file) as Box<dyn Read>, lines))
     }
+}
+
+/// The compression a file's first bytes show (`a gzip`), if any: such a file holds no record as
+/// it is.
+fn packed(head: &[u8]) -> Option<&'static str> {
+    const MAGIC: [(&[u8], &str); 4] = [
+        (b"\x1f\x8b", "a gzip"),
+        (b"\x28\xb5\x2f\xfd", "a zstd"),
+        (b"\xfd7zXZ\x00", "an xz"),
+        (b"BZh", "a bzip2"),
+    ];
+    (MAGIC.iter())
+        .find(|(magic, _)| head.starts_with(magic))
+        .map(|&(_, kind)| kind)
 }
 
 impl<R: Read> Reader<R> {

@@ -85,22 +85,45 @@ pub struct Ply {
     pub mv: String,
     /// Milliseconds the seat used for this ply, to the microsecond (`12.345`), when the referee
     /// timed it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "no_less_than_zero"
+    )]
     pub time_ms: Option<f64>,
     /// Milliseconds left on the seat's clock after this ply, to the microsecond, when a clock ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<f64>,
     /// Milliseconds past its time the answer came, accepted within `--timemargin`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "no_less_than_zero"
+    )]
     pub overrun_ms: Option<f64>,
     /// Milliseconds the referee itself was held up (stopped, frozen, not scheduled) while the
     /// seat thought: not counted in `time_ms` nor charged to its clock.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "no_less_than_zero"
+    )]
     pub referee_delay_ms: Option<f64>,
     /// What the seat's engine said of its thinking in its last `info` line before this move
     /// (its evaluation, depth, nodes, expected line), when it sent one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub info: Option<Info>,
+}
+
+/// A duration: never below zero (a clock, which may be, is not one).
+fn no_less_than_zero<'de, D: serde::Deserializer<'de>>(input: D) -> Result<Option<f64>, D::Error> {
+    let value = Option::<f64>::deserialize(input)?;
+    match value {
+        Some(ms) if ms < 0.0 => Err(serde::de::Error::custom(format!(
+            "a time of {ms} ms: times spent are 0 or more"
+        ))),
+        _ => Ok(value),
+    }
 }
 
 /// What replaying needs of one ply: its number, seat and move, borrowed from wherever the record

@@ -466,8 +466,12 @@ impl fmt::Display for Report<'_> {
         let verdict = if self.ok() { "ok" } else { "FAILED" };
         write!(
             f,
-            "{verdict}: {} of {} records valid, {} plies replayed, {} problems",
-            self.valid, self.records, self.plies, self.problems
+            "{verdict}: {} of {} records valid, {} plies replayed, {} problem{}",
+            self.valid,
+            self.records,
+            self.plies,
+            self.problems,
+            if self.problems == 1 { "" } else { "s" }
         )
     }
 }

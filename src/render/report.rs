@@ -38,7 +38,7 @@ pub struct Point {
 pub struct Series {
     /// Everything counted, as `stats` says it.
     pub results: Results,
-    /// The SPRT's challenger (see [`challenger_of`]).
+    /// The SPRT's challenger (see `challenger_of`).
     pub challenger: String,
     /// Whether the values are Elo (two-seat games) or mean points.
     pub elo: bool,
@@ -53,7 +53,7 @@ pub struct Series {
 /// The curves of records added one at a time, counted in their order and sampled at most
 /// `MAX_POINTS` times (and at least half as often): memory holds the samples, not the records.
 /// The last sample is all the records, so it equals what `stats` says of them. The SPRT's
-/// challenger is the one the first record names (see [`challenger_of`]).
+/// challenger is the one the first record names (see `challenger_of`).
 #[derive(Clone, Default)]
 pub struct SeriesBuilder {
     counter: Counter,
