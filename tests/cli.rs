@@ -936,6 +936,20 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("the built-in levels are 1 to 4"));
+    // A level takes keys of its own, a name among them, in one argument or several.
+    let named = dir.join("named.jsonl");
+    referee()
+        .args(["match", "--game", "pegs", "--games", "1"])
+        .args(["--engine", "level=2", "name=weak", "movetime=500"])
+        .args(["--engine", "name=strong level=3", "--out"])
+        .arg(&named)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(weak vs strong)"));
+    let record: Value =
+        serde_json::from_str(std::fs::read_to_string(&named).unwrap().trim()).unwrap();
+    assert_eq!(record["seats"][0]["name"], "weak");
+    assert_eq!(record["seats"][1]["name"], "strong");
 }
 
 /// cutechess-cli's spellings out of habit: long options with one dash, `-srand`, `-each` with its

@@ -313,6 +313,53 @@ pub fn level_engine(
     seed: u64,
     each: &str,
 ) -> Result<EngineSpec, EngineSpecError> {
+    let (number, command) = level_command(exe, game, level, seed)?;
+    let mut spec = EngineSpec::parse_with(&command, each)?;
+    spec.command.name = format!("level{number}");
+    Ok(spec)
+}
+
+/// An `--engine` of KEY=VALUE words that names a level of the ladder instead of a command
+/// (`level=2 name=weak tc=5+0.1`): that level, with the other words as its own keys (its name
+/// `levelN` unless they give one). `None` for any other engine.
+pub fn level_engine_of(
+    exe: &str,
+    game: &str,
+    text: &str,
+    seed: u64,
+    each: &str,
+) -> Option<Result<EngineSpec, EngineSpecError>> {
+    let keys = pairs(&shlex::split(text)?)?;
+    let level = keys.iter().find(|(k, _)| k == "level")?.1.clone();
+    if keys.iter().any(|(k, _)| k == "cmd") {
+        return None;
+    }
+    Some((|| {
+        let (number, command) = level_command(exe, game, &level, seed)?;
+        let own = keys.iter().filter(|(k, _)| k != "level");
+        let mut words: Vec<String> = own.map(|(k, v)| format!("{k}={v}")).collect();
+        words.push(format!("cmd={command}"));
+        let text =
+            shlex::try_join(words.iter().map(String::as_str)).map_err(|_| EngineSpecError {
+                flag: "--engine",
+                text: text.to_owned(),
+                reason: "its keys cannot be quoted".into(),
+            })?;
+        let mut spec = EngineSpec::parse_with(&text, each)?;
+        if !keys.iter().any(|(k, _)| k == "name") {
+            spec.command.name = format!("level{number}");
+        }
+        Ok(spec)
+    })())
+}
+
+/// Level `level` of `game`'s [`ladder`]: its number and the command that runs it.
+fn level_command(
+    exe: &str,
+    game: &str,
+    level: &str,
+    seed: u64,
+) -> Result<(usize, String), EngineSpecError> {
     let known = || EngineSpecError {
         flag: "--engine",
         text: format!("level={level}"),
@@ -327,9 +374,7 @@ pub fn level_engine(
     if let Some(nodes) = nodes {
         command.push_str(&format!(" --nodes {nodes}"));
     }
-    let mut spec = EngineSpec::parse_with(&command, each)?;
-    spec.command.name = format!("level{number}");
-    Ok(spec)
+    Ok((number, command))
 }
 
 /// The human seat (`--engine human`): a person at the terminal the referee was started from,

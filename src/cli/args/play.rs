@@ -193,8 +193,9 @@ pub struct PlayArgs {
     /// keys may be one argument or several (`--engine name=a cmd=./a tc=5+0.1`, as cutechess).
     /// `--engine human` is you, at the terminal (see `referee play`); `--engine search` and
     /// `--engine random` are the built-in bots, and `--engine level=1` to `level=4` the built-in
-    /// ladder (random; search with 300 and 10,000 positions a move; search for its whole clock).
-    /// A match given one engine plays it against the built-in search bot (and random bots in any
+    /// ladder (random; search with 300 and 10,000 positions a move; search for its whole clock),
+    /// which takes keys of its own (`--engine level=2 name=weak tc=5+0.1`). A match given one
+    /// engine plays it against the built-in search bot (and random bots in any
     /// further seat).
     #[arg(long = "engine", value_name = "ENGINE", num_args = 1.., action = clap::ArgAction::Append)]
     pub engines: Vec<String>,

@@ -18,8 +18,8 @@ use crate::play::openings::{BookSpec, Openings};
 use crate::play::schedule::Format;
 use crate::play::secret::Secret;
 use crate::play::spec::{
-    EngineSpec, builtin_engine, builtin_engines, human_engine, level_engine, root_check,
-    unique_names,
+    EngineSpec, builtin_engine, builtin_engines, human_engine, level_engine, level_engine_of,
+    root_check, unique_names,
 };
 use crate::rules::game::Setup;
 use crate::rules::{AnyGame, Game};
@@ -124,7 +124,14 @@ fn engines_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Vec<En
                 seed.wrapping_add(i as u64),
                 each,
             )?),
-            _ => Ok(EngineSpec::parse_with(&engine_text(words)?, each)?),
+            _ => {
+                let text = engine_text(words)?;
+                let seed = seed.wrapping_add(i as u64);
+                match level_engine_of(&this_program()?, &play.game, &text, seed, each) {
+                    Some(level) => Ok(level?),
+                    None => Ok(EngineSpec::parse_with(&text, each)?),
+                }
+            }
         })
         .collect()
 }
