@@ -213,6 +213,21 @@ fn the_same_games_twice_are_counted_once_and_reported() {
         .assert()
         .code(1)
         .stdout(predicates::str::contains("doubled.jsonl:4: game 1 again"));
+    // A damaged copy of game 1 (a move changed) read before the good file: the copy is blamed,
+    // the good file is not said to repeat it.
+    let mut first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    first["moves"][0]["move"] = Value::from("a1a1");
+    let damaged = dir.join("damaged.jsonl");
+    std::fs::write(&damaged, format!("{first}\n")).unwrap();
+    let checked = referee()
+        .arg("validate")
+        .arg(&damaged)
+        .arg(&out)
+        .assert()
+        .code(1);
+    let said = String::from_utf8_lossy(&checked.get_output().stdout).into_owned();
+    assert!(said.contains("damaged.jsonl:1: ply 0"), "{said}");
+    assert!(!said.contains("again"), "{said}");
     // Resuming counts each game once and plays nothing more.
     let resumed = tournament(&doubled)
         .args(["--resume", "--json"])

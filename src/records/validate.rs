@@ -292,7 +292,10 @@ impl<'a> Report<'a> {
         index: usize,
         file: &str,
     ) {
-        let duplicate = checked.key.and_then(|(key, game)| {
+        // Only a valid record claims its game: a damaged copy read first blames itself, not the
+        // good one after it.
+        let valid = checked.outcome.is_ok();
+        let duplicate = checked.key.filter(|_| valid).and_then(|(key, game)| {
             let (first_file, first_line) = duplicates.note(key, index, checked.line)?;
             Some(RecordProblem::new(
                 ProblemKind::Duplicate,
