@@ -14,7 +14,7 @@ use common::{Workspace, send_signal, valid_records};
 fn a_referee_stopped_while_an_engine_thinks_charges_it_nothing() {
     let work = Workspace::new("frozen");
     let dir = work.dir().to_path_buf();
-    let out = dir.join("games.jsonl");
+    let (out, live) = (dir.join("games.jsonl"), dir.join("games.live"));
     let referee = cargo_bin!("referee");
     // The slow engine answers in 300 ms of its 1000; the stop lasts 3 s, past its deadline.
     let slow = "name=slow cmd='python3 tests/engines/slow.py pegs 1 300'";
@@ -25,12 +25,24 @@ fn a_referee_stopped_while_an_engine_thinks_charges_it_nothing() {
         .args(["--movetime", "1000", "--engine", slow, "--engine", &bot])
         .arg("--out")
         .arg(&out)
+        .arg("--live")
+        .arg(&live)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Mid-game: a Pegs game at 300 ms a move takes several seconds.
-    std::thread::sleep(Duration::from_millis(1500));
+    // Mid-game (a Pegs game at 300 ms a move takes several seconds): once three plies are
+    // played, however long a busy machine took to start the engines.
+    let started = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&live)
+        .unwrap_or_default()
+        .matches(r#""event":"ply""#)
+        .count()
+        < 3
+    {
+        assert!(Instant::now() < started, "the game did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     assert!(send_signal(child.id(), "STOP"));
     std::thread::sleep(Duration::from_secs(3));
     assert!(send_signal(child.id(), "CONT"));
@@ -56,8 +68,8 @@ fn a_referee_stopped_while_an_engine_thinks_charges_it_nothing() {
     assert!(delayed[0]["time_ms"].as_f64().unwrap() < 1000.0, "{record}");
 }
 
-/// Spinning processes of their own, each in a session of its own (a scheduling group each, as
-/// another user's work would be), until dropped.
+/// Spinning processes on the first CPU, each in a session of its own (a scheduling group each,
+/// as another user's work would be), until dropped.
 struct Busy(Vec<std::process::Child>);
 
 impl Busy {
@@ -66,7 +78,7 @@ impl Busy {
             (0..count)
                 .map(|_| {
                     Command::new("setsid")
-                        .args(["python3", "-c", "while True: pass"])
+                        .args(["taskset", "-c", "0", "python3", "-c", "while True: pass"])
                         .spawn()
                         .unwrap()
                 })
@@ -87,7 +99,9 @@ impl Drop for Busy {
 /// Under `--clock cpu` an engine is charged the CPU time its processes used, so a machine made
 /// busy by other work slows it without costing it its clock: the same engine, thinking about
 /// 100 ms of CPU a move on two processes, loses on time against the wall clock on the busy
-/// machine and plays every game on the CPU clock, charged under its 300 ms.
+/// machine and plays every game on the CPU clock, charged under its 300 ms. The run and the
+/// spinners share the first CPU, so that how busy it is does not depend on the machine's cores or
+/// on how the kernel groups the engines with the referee.
 #[test]
 fn a_cpu_clock_makes_nobody_lose_on_time_on_a_busy_machine() {
     let work = Workspace::new("cpu-clock");
@@ -100,7 +114,9 @@ fn a_cpu_clock_makes_nobody_lose_on_time_on_a_busy_machine() {
     };
     let run = |clock: &str| {
         let out = work.dir().join(format!("{clock}.jsonl"));
-        let assert = common::referee()
+        let assert = assert_cmd::Command::new("taskset")
+            .args(["-c", "0"])
+            .arg(cargo_bin!("referee"))
             .env("REFEREE", cargo_bin!("referee"))
             .args(["match", "--game", "pegs", "--seed", "5", "--games", "2"])
             .args(["--movetime", "300", "--clock", clock])

@@ -69,8 +69,12 @@ fn picture(ratings: &Ratings) -> String {
     let mut svg = format!(
         r##"<svg class="ratings-plot" viewBox="0 0 {W} {height}" width="{W}" height="{height}" font-family="sans-serif" font-size="11"><rect width="100%" height="100%" fill="white"/>"##
     );
-    for k in 0..=4 {
-        let elo = low + (high - low) * f64::from(k) / 4.0;
+    // Ticks at round values, 3 to 5 of them.
+    let step = round_step((high - low) / 4.0);
+    let first = (low / step).ceil() as i64;
+    let last = (high / step).floor() as i64;
+    for k in first..=last {
+        let elo = k as f64 * step + 0.0;
         let x = x_of(elo);
         let _ = write!(
             svg,
@@ -113,4 +117,27 @@ fn picture(ratings: &Ratings) -> String {
     }
     svg.push_str("</svg>");
     svg
+}
+
+/// The smallest of 1, 2 and 5 times a power of ten that is at least `raw`: a step between ticks
+/// a reader takes in at a glance.
+fn round_step(raw: f64) -> f64 {
+    let power = 10f64.powf(raw.max(1e-9).log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&step| step >= raw)
+        .unwrap_or(10.0 * power)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ticks_are_round() {
+        assert_eq!(super::round_step(59.75), 100.0);
+        assert_eq!(super::round_step(119.5), 200.0);
+        assert_eq!(super::round_step(4.0), 5.0);
+        assert_eq!(super::round_step(0.3), 0.5);
+        assert_eq!(super::round_step(50.0), 50.0);
+    }
 }

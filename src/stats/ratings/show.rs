@@ -36,10 +36,7 @@ impl Ratings {
 impl Ratings {
     /// A rating with `decimals`: signed around an average of 0, plain around an anchor.
     fn number(&self, elo: f64, decimals: usize) -> String {
-        match self.reference {
-            Reference::Average => format!("{elo:+.decimals$}"),
-            Reference::Anchor(..) => format!("{elo:.decimals$}"),
-        }
+        rounded(elo, decimals, matches!(self.reference, Reference::Average))
     }
 }
 
@@ -108,5 +105,27 @@ impl fmt::Display for Ratings {
             )?;
         }
         Ok(())
+    }
+}
+
+/// `elo` to `decimals` places, with its sign when `signed`; a value that rounds to zero is zero,
+/// never `-0.0`.
+fn rounded(elo: f64, decimals: usize, signed: bool) -> String {
+    let scale = 10f64.powi(i32::try_from(decimals).unwrap_or(0));
+    let elo = (elo * scale).round() / scale + 0.0;
+    match signed {
+        true => format!("{elo:+.decimals$}"),
+        false => format!("{elo:.decimals$}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nothing_rounds_to_minus_zero() {
+        assert_eq!(super::rounded(-0.04, 1, true), "+0.0");
+        assert_eq!(super::rounded(-0.4, 0, false), "0");
+        assert_eq!(super::rounded(-0.06, 1, true), "-0.1");
+        assert_eq!(super::rounded(12.34, 1, true), "+12.3");
     }
 }
