@@ -71,8 +71,8 @@ fn picture(ratings: &Ratings) -> String {
     );
     // Ticks at round values, 3 to 5 of them.
     let step = round_step((high - low) / 4.0);
-    let first = (low / step).ceil() as i64;
-    let last = (high / step).floor() as i64;
+    let first = libm::ceil(low / step) as i64;
+    let last = libm::floor(high / step) as i64;
     for k in first..=last {
         let elo = k as f64 * step + 0.0;
         let x = x_of(elo);
@@ -122,7 +122,7 @@ fn picture(ratings: &Ratings) -> String {
 /// The smallest of 1, 2 and 5 times a power of ten that is at least `raw`: a step between ticks
 /// a reader takes in at a glance.
 fn round_step(raw: f64) -> f64 {
-    let power = 10f64.powf(raw.max(1e-9).log10().floor());
+    let power = libm::pow(10.0, libm::floor(libm::log10(raw.max(1e-9))));
     [1.0, 2.0, 5.0, 10.0]
         .into_iter()
         .map(|m| m * power)

@@ -111,7 +111,7 @@ impl fmt::Display for Ratings {
 /// `elo` to `decimals` places, with its sign when `signed`; a value that rounds to zero is zero,
 /// never `-0.0`.
 fn rounded(elo: f64, decimals: usize, signed: bool) -> String {
-    let scale = 10f64.powi(i32::try_from(decimals).unwrap_or(0));
+    let scale = libm::pow(10.0, decimals as f64);
     let elo = (elo * scale).round() / scale + 0.0;
     match signed {
         true => format!("{elo:+.decimals$}"),
