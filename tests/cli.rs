@@ -1005,15 +1005,35 @@ fn cutechess_spellings_work_or_say_what_to_type() {
         .assert()
         .success();
     assert!(page.exists());
-    for (sub, word) in [("match", "-outcomeinterval"), ("tournament", "-tournament")] {
+    // cutechess-cli's and fastchess's options with no meaning here: refused by name, with what
+    // to type instead.
+    for (sub, words, instead) in [
+        ("match", &["-outcomeinterval", "5"][..], "-ratinginterval N"),
+        (
+            "tournament",
+            &["-tournament", "round-robin"],
+            "--format round-robin",
+        ),
+        ("match", &["-event", "x"], "tags.tournament"),
+        ("match", &["-maxmoves", "200"], "their own rules"),
+        ("tournament", &["-debug"], "--log-dir DIR"),
+        ("match", &["-tbignore50"], "no tablebases"),
+        (
+            "match",
+            &["-output", "format=cutechess"],
+            "cutechess-cli's already",
+        ),
+        ("view", &["-whatever"], "unknown option -whatever"),
+    ] {
         referee()
             .current_dir(&dir)
-            .args([sub, "--game", "pegs", word, "5"])
+            .args([sub, "--game", "pegs"])
+            .args(words)
             .assert()
             .code(2)
-            .stderr(predicate::str::contains(format!("unknown option {word}")));
+            .stderr(predicate::str::contains(instead));
     }
-    for stray in ["utput", "utcomeinterval", "ournament"] {
+    for stray in ["utput", "utcomeinterval", "ournament", "format=cutechess"] {
         assert!(!dir.join(stray).exists(), "{stray} was written");
     }
 }

@@ -2,7 +2,54 @@
 
 /// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
 /// with what to type instead.
-const CUTECHESS_ONLY: [(&str, &str); 7] = [
+const CUTECHESS_ONLY: [(&str, &str); 20] = [
+    (
+        "tournament",
+        "`referee tournament --format round-robin` (or gauntlet, swiss, knockout); `referee \
+         match` plays one table",
+    ),
+    (
+        "event",
+        "records name their run in tags.tournament; `referee export --format pgn` writes each \
+         game's Event",
+    ),
+    (
+        "site",
+        "records name their run in tags.tournament; the PGN export writes Site \"?\"",
+    ),
+    (
+        "maxmoves",
+        "games end by their own rules (every game here has an end); the referee adjudicates \
+         nothing else",
+    ),
+    (
+        "debug",
+        "--log-dir DIR keeps every line to and from each engine, a file per game",
+    ),
+    (
+        "log",
+        "--log-dir DIR keeps every line to and from each engine, a file per game",
+    ),
+    (
+        "outcomeinterval",
+        "-ratinginterval N prints the score every N games",
+    ),
+    (
+        "epdout",
+        "--out FILE keeps every game as a JSON record; `referee render FILE --ply N` draws a \
+         position",
+    ),
+    (
+        "livepgnout",
+        "--live FILE writes every ply as it is played, and --serve ADDR shows the games live",
+    ),
+    ("tb", "the games are not chess: no tablebases"),
+    ("tbpieces", "the games are not chess: no tablebases"),
+    ("tbignore50", "the games are not chess: no tablebases"),
+    (
+        "seeds",
+        "a knockout (--format knockout) seeds its engines in --engine order",
+    ),
     (
         "pgnout",
         "--out FILE keeps every game as a JSON record (referee view/report read it), and \
@@ -38,8 +85,9 @@ const CUTECHESS_ONLY: [(&str, &str); 7] = [
 /// read as the referee's: a long option or alias with one dash (`-engine`, `-each`, `-rounds`,
 /// `-output`) is that option, in every subcommand of `cli`; in `match` and `tournament`, `-srand N`
 /// is `--seed N`, and an option those tools have and the referee does not is refused with what to
-/// type instead (exit status 2). Any other word of lower-case letters after one dash is refused
-/// too, never read as `-o` and a value (`-output` once wrote the records to a file `utput`).
+/// type instead (exit status 2). Any other word of lower-case letters (and digits) after one dash
+/// is refused too, never read as `-o` and a value (`-output` once wrote the records to a file
+/// `utput`).
 pub fn cutechess_spellings(
     args: Vec<std::ffi::OsString>,
     cli: &clap::Command,
@@ -53,12 +101,16 @@ pub fn cutechess_spellings(
     // (see `args::Deferred`).
     let mut longs: Option<Vec<String>> = None;
     let mut out = Vec::with_capacity(args.len());
-    for arg in args {
+    let mut args = args.into_iter().peekable();
+    while let Some(arg) = args.next() {
         let name = arg
             .to_str()
             .and_then(|a| a.strip_prefix('-'))
             .filter(|a| a.len() > 1 && !a.starts_with('-'))
-            .filter(|a| a.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'));
+            .filter(|a| a.starts_with(|c: char| c.is_ascii_lowercase()))
+            .filter(|a| {
+                (a.bytes()).all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            });
         let Some(name) = name else {
             out.push(arg);
             continue;
@@ -73,6 +125,18 @@ pub fn cutechess_spellings(
                 .collect()
         });
         let known = longs.iter().any(|long| long == name);
+        // fastchess's `-output format=cutechess`: its lines are cutechess's here already.
+        let format = args
+            .peek()
+            .and_then(|a| a.to_str())
+            .filter(|a| a.starts_with("format="));
+        if let (true, "output", Some(format)) = (runs, name, format) {
+            eprintln!(
+                "referee: -output {format} is fastchess's; here the lines on stdout are \
+                 cutechess-cli's already, and -output FILE is --out FILE"
+            );
+            std::process::exit(2);
+        }
         if known {
             out.push(format!("--{name}").into());
         } else if runs && name == "srand" {
