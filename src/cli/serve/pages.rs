@@ -3,7 +3,7 @@
 //! pages are drawn one at a time between its looks at the sockets, so that a flood of requests
 //! for pages holds up no other client and every page in memory is one this keeps count of.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use super::http::Reply;
@@ -19,6 +19,8 @@ pub struct Pages {
     drawn: HashMap<usize, (Reply, u64)>,
     bytes: usize,
     wanted: VecDeque<usize>,
+    /// The numbers in `wanted`: a thousand clients waiting ask each turn, so asking is O(1).
+    queued: HashSet<usize>,
     clock: u64,
     /// What the numbers are numbers of: the run whose games they count (see [`Pages::follow`]).
     run: u64,
@@ -43,7 +45,7 @@ impl Pages {
             *used = self.clock;
             return Some(reply.clone());
         }
-        if !self.wanted.contains(&number) {
+        if self.queued.insert(number) {
             self.wanted.push_back(number);
         }
         None
@@ -61,6 +63,7 @@ impl Pages {
             return false;
         }
         self.wanted.pop_front();
+        self.queued.remove(&number);
         let reply = draw(number);
         self.bytes += reply.body.len();
         self.drawn.insert(number, (reply, self.clock));
