@@ -304,24 +304,10 @@ pub fn ladder(game: &str) -> &'static [(&'static str, Option<u64>); 4] {
     }
 }
 
-/// Level `level` of `game`'s [`ladder`] as an engine named `levelN`, run as a process of
-/// the program `exe` (quoted for a shell) with `seed` and the keys of `each`.
-pub fn level_engine(
-    exe: &str,
-    game: &str,
-    level: &str,
-    seed: u64,
-    each: &str,
-) -> Result<EngineSpec, EngineSpecError> {
-    let (number, command) = level_command(exe, game, level, seed)?;
-    let mut spec = EngineSpec::parse_with(&command, each)?;
-    spec.command.name = format!("level{number}");
-    Ok(spec)
-}
-
 /// An `--engine` of KEY=VALUE words that names a level of the ladder instead of a command
-/// (`level=2 name=weak tc=5+0.1`): that level, with the other words as its own keys (its name
-/// `levelN` unless they give one). `None` for any other engine.
+/// (`level=2`, or `level=2 name=weak tc=5+0.1`): that level, run as a process of the program
+/// `exe` (quoted for a shell) with `seed`, the other words as its own keys and those of `each`;
+/// named `levelN` unless its keys give a name. `None` for any other engine.
 pub fn level_engine_of(
     exe: &str,
     game: &str,
@@ -330,27 +316,37 @@ pub fn level_engine_of(
     each: &str,
 ) -> Option<Result<EngineSpec, EngineSpecError>> {
     let keys = pairs(&shlex::split(text)?)?;
-    let level = keys.iter().find(|(k, _)| k == "level")?.1.clone();
+    let level = &keys.iter().find(|(k, _)| k == "level")?.1;
     if keys.iter().any(|(k, _)| k == "cmd") {
         return None;
     }
-    Some((|| {
-        let (number, command) = level_command(exe, game, &level, seed)?;
-        let own = keys.iter().filter(|(k, _)| k != "level");
-        let mut words: Vec<String> = own.map(|(k, v)| format!("{k}={v}")).collect();
-        words.push(format!("cmd={command}"));
-        let text =
-            shlex::try_join(words.iter().map(String::as_str)).map_err(|_| EngineSpecError {
-                flag: "--engine",
-                text: text.to_owned(),
-                reason: "its keys cannot be quoted".into(),
-            })?;
-        let mut spec = EngineSpec::parse_with(&text, each)?;
-        if !keys.iter().any(|(k, _)| k == "name") {
-            spec.command.name = format!("level{number}");
-        }
-        Ok(spec)
-    })())
+    Some(level_engine(exe, game, level, &keys, seed, each))
+}
+
+/// Level `level` with `keys` (its `level=` among them, left out) as its own keys: see
+/// [`level_engine_of`].
+fn level_engine(
+    exe: &str,
+    game: &str,
+    level: &str,
+    keys: &[(String, String)],
+    seed: u64,
+    each: &str,
+) -> Result<EngineSpec, EngineSpecError> {
+    let (number, command) = level_command(exe, game, level, seed)?;
+    let own = keys.iter().filter(|(k, _)| k != "level");
+    let mut words: Vec<String> = own.map(|(k, v)| format!("{k}={v}")).collect();
+    words.push(format!("cmd={command}"));
+    let text = shlex::try_join(words.iter().map(String::as_str)).map_err(|_| EngineSpecError {
+        flag: "--engine",
+        text: format!("level={level}"),
+        reason: "its keys cannot be quoted".into(),
+    })?;
+    let mut spec = EngineSpec::parse_with(&text, each)?;
+    if !keys.iter().any(|(k, _)| k == "name") {
+        spec.command.name = format!("level{number}");
+    }
+    Ok(spec)
 }
 
 /// Level `level` of `game`'s [`ladder`]: its number and the command that runs it.

@@ -18,8 +18,8 @@ use crate::play::openings::{BookSpec, Openings};
 use crate::play::schedule::Format;
 use crate::play::secret::Secret;
 use crate::play::spec::{
-    EngineSpec, builtin_engine, builtin_engines, human_engine, level_engine, level_engine_of,
-    root_check, unique_names,
+    EngineSpec, builtin_engine, builtin_engines, human_engine, level_engine_of, root_check,
+    unique_names,
 };
 use crate::rules::game::Setup;
 use crate::rules::{AnyGame, Game};
@@ -116,14 +116,8 @@ fn engines_of(play: &PlayArgs, seats: Option<usize>, seed: u64) -> Result<Vec<En
                 seed.wrapping_add(i as u64),
                 each,
             )?),
-            // A level of the built-in ladder.
-            [word] if word.starts_with("level=") => Ok(level_engine(
-                &this_program()?,
-                &play.game,
-                &word["level=".len()..],
-                seed.wrapping_add(i as u64),
-                each,
-            )?),
+            // A level of the built-in ladder (`level=N`, with keys of its own or none), or any
+            // other engine.
             _ => {
                 let text = engine_text(words)?;
                 let seed = seed.wrapping_add(i as u64);
