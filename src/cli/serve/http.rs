@@ -56,6 +56,18 @@ struct Answer {
     sent: usize,
 }
 
+impl Answer {
+    /// `reply` to be written from its first byte, its body only when `with_body`.
+    fn new(reply: Reply, with_body: bool) -> Answer {
+        Answer {
+            head: head_of(&reply),
+            body: reply.body,
+            with_body,
+            sent: 0,
+        }
+    }
+}
+
 /// One client.
 struct Connection {
     stream: TcpStream,
@@ -114,18 +126,18 @@ fn ask_again(
     let Some((target, with_body)) = &connection.waiting else {
         return true;
     };
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let Some(reply) = handle(path, query) else {
+    let Some(reply) = ask(handle, target) else {
         return true;
     };
-    connection.answer = Some(Answer {
-        head: head_of(&reply),
-        body: reply.body,
-        with_body: *with_body,
-        sent: 0,
-    });
+    connection.answer = Some(Answer::new(reply, *with_body));
     connection.waiting = None;
     send(connection)
+}
+
+/// The handler's answer for a request's target (its path and query), if it is ready.
+fn ask(handle: &mut impl FnMut(&str, &str) -> Option<Reply>, target: &str) -> Option<Reply> {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    handle(path, query)
 }
 
 /// Waits up to [`WAIT`] (not at all when `busy`) for the listener and the connections; whether
@@ -210,14 +222,7 @@ fn step(
                 connection.waiting = Some((target, body));
                 return true;
             }
-            Asked::Now(reply, body) => {
-                connection.answer = Some(Answer {
-                    head: head_of(&reply),
-                    body: reply.body,
-                    with_body: body,
-                    sent: 0,
-                })
-            }
+            Asked::Now(reply, body) => connection.answer = Some(Answer::new(reply, body)),
         }
     }
     send(connection)
@@ -291,8 +296,7 @@ fn answer(
             }
             Some("GET" | "HEAD") => {
                 let target = request.path.unwrap_or("/");
-                let (path, query) = target.split_once('?').unwrap_or((target, ""));
-                match handle(path, query) {
+                match ask(handle, target) {
                     Some(reply) => reply,
                     None => return Asked::Later(target.to_owned(), with_body(&request)),
                 }
