@@ -576,6 +576,16 @@ pub enum OutError {
     },
 }
 
+impl OutError {
+    /// The error of I/O on `path`, for `map_err`.
+    fn io(path: &Path) -> impl Fn(io::Error) -> OutError + Copy + '_ {
+        |source| OutError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
+}
+
 /// A records file open for appending, locked for as long as it is open, and watched: another
 /// program that cuts or writes to it while the run writes it is found out.
 pub struct RecordsOut {
@@ -608,10 +618,7 @@ impl RecordsOut {
         path: &Path,
         mut each: impl FnMut(usize, &Record) -> Result<(), String>,
     ) -> Result<(RecordsOut, Opened), OutError> {
-        let io_error = |source| OutError::Io {
-            path: path.to_owned(),
-            source,
-        };
+        let io_error = OutError::io(path);
         let mut file = open_locked(path)?;
         let mut opened = Opened::default();
         let mut duplicates = Duplicates::default();
@@ -660,16 +667,13 @@ impl RecordsOut {
     /// Appends `record` as one line, written whole and flushed. Where the file is not as the run
     /// left it (see [`RecordsOut::check`]), the record still goes in, on a line of its own.
     pub fn append(&mut self, record: &Record) -> Result<(), OutError> {
-        let io_error = |source| OutError::Io {
-            path: self.path.clone(),
-            source,
-        };
+        let io_error = OutError::io(&self.path);
         let mut line = serde_json::to_vec(record).map_err(|e| io_error(io::Error::other(e)))?;
         line.push(b'\n');
         let now = self.file.metadata().map_err(io_error)?.len();
         if now != self.length {
             (self.changed).get_or_insert_with(|| changed(now, self.length));
-            if now > 0 && !ends_a_line(&mut self.file, now).map_err(io_error)? {
+            if whole_length(&mut self.file, now).map_err(io_error)? < now {
                 line.insert(0, b'\n');
             }
         }
@@ -682,10 +686,7 @@ impl RecordsOut {
     /// Whether the file is as the run left it: an error if another program cut it or wrote to
     /// it while the run had it (games may be lost, a line damaged).
     pub fn check(&self) -> Result<(), OutError> {
-        let io_error = |source| OutError::Io {
-            path: self.path.clone(),
-            source,
-        };
+        let io_error = OutError::io(&self.path);
         let now = self.file.metadata().map_err(io_error)?.len();
         let what = (self.changed.clone())
             .or_else(|| (now != self.length).then(|| changed(now, self.length)));
@@ -704,20 +705,9 @@ fn changed(now: u64, left: u64) -> String {
     format!("{now} bytes where the run had left {left}")
 }
 
-/// Whether the `length` bytes of `file` end with a newline.
-fn ends_a_line(file: &mut File, length: u64) -> io::Result<bool> {
-    let mut last = [0u8; 1];
-    file.seek(SeekFrom::Start(length - 1))?;
-    file.read_exact(&mut last)?;
-    Ok(last[0] == b'\n')
-}
-
 /// Opens `path` (created if missing) to read and append, under an exclusive lock.
 fn open_locked(path: &Path) -> Result<File, OutError> {
-    let io_error = |source| OutError::Io {
-        path: path.to_owned(),
-        source,
-    };
+    let io_error = OutError::io(path);
     // Only the referee's user may read a run's records while it runs: a record holds the seed
     // that dealt its game's cards.
     let file = OpenOptions::new()
@@ -757,10 +747,7 @@ fn repair_end(
     path: &Path,
     torn: Option<(usize, serde_json::Error)>,
 ) -> Result<Option<String>, OutError> {
-    let io_error = |source| OutError::Io {
-        path: path.to_owned(),
-        source,
-    };
+    let io_error = OutError::io(path);
     let length = file.seek(SeekFrom::End(0)).map_err(io_error)?;
     let whole = whole_length(file, length).map_err(io_error)?;
     if let Some((line, error)) = torn {
