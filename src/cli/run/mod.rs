@@ -177,23 +177,17 @@ pub fn kept_seed(out: &std::path::Path) -> Result<Option<u64>, Error> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::read(out, e)),
     };
-    let mut input = std::io::BufReader::new(file);
-    let mut line = Vec::new();
-    let max = crate::records::file::MAX_RECORD_BYTES;
-    loop {
-        match crate::bounded::read_line(&mut input, &mut line, max) {
-            Err(e) => return Err(Error::read(out, e)),
-            Ok(None) => return Ok(None),
-            Ok(Some(_)) if line.iter().all(u8::is_ascii_whitespace) => continue,
-            Ok(Some(_)) => break,
+    let first = crate::records::file::Reader::new(file, true).next_entry();
+    let record = match first.map_err(|e| Error::read(out, e))? {
+        None => return Ok(None),
+        Some((_, Ok(record))) => record,
+        Some((_, Err(_))) => {
+            return Err(Error::Usage(format!(
+                "{}: its first line is not a record, so the run's seed cannot be read: give --seed",
+                out.display()
+            )));
         }
-    }
-    let record: crate::records::Record = serde_json::from_slice(&line).map_err(|_| {
-        Error::Usage(format!(
-            "{}: its first line is not a record, so the run's seed cannot be read: give --seed",
-            out.display()
-        ))
-    })?;
+    };
     let fingerprint = record.tags.get("tournament").map_or("", String::as_str);
     Ok(fingerprint
         .split_whitespace()
