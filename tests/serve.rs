@@ -448,18 +448,7 @@ fn hostile_clients_get_nothing_and_hold_up_nobody() {
         s["finished"] == 2
     });
     // A thousand connections that send nothing or half a request, held open.
-    let (host, port) = server.address.rsplit_once(':').unwrap();
-    let mut flood = std::process::Command::new("python3")
-        .args(["tests/engines/http_flood.py", host, port, "1000"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut ready = String::new();
-    BufReader::new(flood.stdout.take().unwrap())
-        .read_line(&mut ready)
-        .unwrap();
-    assert_eq!(ready.trim(), "ready 1000");
+    let mut flood = flood(&server, &[]);
     // Others are answered at once, not when the idle ones time out (10 s).
     let asked = Instant::now();
     assert_eq!(server.get("/state").0, 200);
@@ -512,25 +501,7 @@ fn a_flood_of_requests_for_finished_games_holds_up_nobody() {
     until(&server, Duration::from_secs(20), "the records read", |s| {
         s["finished"] == 200
     });
-    let (host, port) = server.address.rsplit_once(':').unwrap();
-    let mut flood = std::process::Command::new("python3")
-        .args([
-            "tests/engines/http_flood.py",
-            host,
-            port,
-            "1000",
-            "games",
-            "200",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut ready = String::new();
-    BufReader::new(flood.stdout.take().unwrap())
-        .read_line(&mut ready)
-        .unwrap();
-    assert_eq!(ready.trim(), "ready 1000");
+    let mut flood = flood(&server, &["games", "200"]);
     let asked = Instant::now();
     assert_eq!(server.get("/state").0, 200);
     let waited = asked.elapsed();
@@ -541,6 +512,25 @@ fn a_flood_of_requests_for_finished_games_holds_up_nobody() {
     flood.wait().unwrap();
     let (status, body) = server.get("/game/200");
     assert_eq!(status, 200, "{body}");
+}
+
+/// tests/engines/http_flood.py holding 1,000 connections to `server` (with `extra`, its mode),
+/// once it says they are all open; they close when its standard input does.
+fn flood(server: &Server, extra: &[&str]) -> Child {
+    let (host, port) = server.address.rsplit_once(':').unwrap();
+    let mut flood = std::process::Command::new("python3")
+        .args(["tests/engines/http_flood.py", host, port, "1000"])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    BufReader::new(flood.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "ready 1000");
+    flood
 }
 
 /// A website the organiser visits may make its own name resolve to the server's address (DNS

@@ -291,16 +291,20 @@ fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
         .assert()
         .success();
     let records = valid_records(&out);
+    // The report of `records` with the run's SPRT, written to `page`.
+    let report = |records: &Path, page: &Path| {
+        referee()
+            .arg("report")
+            .arg(records)
+            .args(sprt)
+            .arg("-o")
+            .arg(page)
+            .assert()
+            .success();
+        std::fs::read_to_string(page).unwrap()
+    };
     let page = dir.join("report.html");
-    referee()
-        .arg("report")
-        .arg(&out)
-        .args(sprt)
-        .arg("-o")
-        .arg(&page)
-        .assert()
-        .success();
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = report(&out, &page);
     assert!(
         !html.contains("http://") && !html.contains("https://") && !html.contains("<script src")
     );
@@ -351,16 +355,7 @@ fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
             assert!(!body.contains("sprt_challenger"));
         }
         std::fs::write(&file, body).unwrap();
-        let page = dir.join(format!("{name}.html"));
-        referee()
-            .arg("report")
-            .arg(&file)
-            .args(sprt)
-            .arg("-o")
-            .arg(&page)
-            .assert()
-            .success();
-        let swapped = std::fs::read_to_string(&page).unwrap();
+        let swapped = report(&file, &dir.join(format!("{name}.html")));
         assert!(
             swapped.contains(challenger),
             "{name}: {}",
