@@ -9,7 +9,7 @@ impl Ratings {
     /// when unrated), `error` (the 95% half-width, null but for ratings), `games`, `points`,
     /// `bound` (`at_least`, `at_most` or null) and `unrated` (why, or null).
     pub fn to_json(&self) -> serde_json::Value {
-        let round = |x: f64| (x * 10.0).round() / 10.0;
+        let round = |x: f64| round_to(x, 1);
         let engines = self.engines.iter().map(|r| {
             let (rating, error, bound, unrated) = match r.standing {
                 Standing::Rated { elo, error } => {
@@ -108,11 +108,15 @@ impl fmt::Display for Ratings {
     }
 }
 
-/// `elo` to `decimals` places, with its sign when `signed`; a value that rounds to zero is zero,
-/// never `-0.0`.
-fn rounded(elo: f64, decimals: usize, signed: bool) -> String {
+/// `x` rounded to `decimals` places; a value that rounds to zero is zero, never `-0.0`.
+fn round_to(x: f64, decimals: usize) -> f64 {
     let scale = libm::pow(10.0, decimals as f64);
-    let elo = (elo * scale).round() / scale + 0.0;
+    (x * scale).round() / scale + 0.0
+}
+
+/// `elo` to `decimals` places (see [`round_to`]), with its sign when `signed`.
+fn rounded(elo: f64, decimals: usize, signed: bool) -> String {
+    let elo = round_to(elo, decimals);
     match signed {
         true => format!("{elo:+.decimals$}"),
         false => format!("{elo:.decimals$}"),
@@ -127,5 +131,9 @@ mod tests {
         assert_eq!(super::rounded(-0.4, 0, false), "0");
         assert_eq!(super::rounded(-0.06, 1, true), "-0.1");
         assert_eq!(super::rounded(12.34, 1, true), "+12.3");
+        assert!(
+            super::round_to(-0.04, 1).is_sign_positive(),
+            "the JSON's 0.0"
+        );
     }
 }
