@@ -2,81 +2,78 @@
 
 /// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
 /// with what to type instead.
-const CUTECHESS_ONLY: [(&str, &str); 20] = [
+const CUTECHESS_ONLY: [(&[&str], &str); 17] = [
     (
-        "tournament",
+        &["tournament"],
         "`referee tournament --format round-robin` (or gauntlet, swiss, knockout); `referee \
          match` plays one table",
     ),
     (
-        "event",
+        &["event"],
         "records name their run in tags.tournament; `referee export --format pgn` writes each \
          game's Event",
     ),
     (
-        "site",
+        &["site"],
         "records name their run in tags.tournament; the PGN export writes Site \"?\"",
     ),
     (
-        "maxmoves",
+        &["maxmoves"],
         "games end by their own rules (every game here has an end); the referee adjudicates \
          nothing else",
     ),
     (
-        "debug",
+        &["debug", "log"],
         "--log-dir DIR keeps every line to and from each engine, a file per game",
     ),
     (
-        "log",
-        "--log-dir DIR keeps every line to and from each engine, a file per game",
-    ),
-    (
-        "outcomeinterval",
+        &["outcomeinterval"],
         "-ratinginterval N prints the score every N games",
     ),
     (
-        "epdout",
+        &["epdout"],
         "--out FILE keeps every game as a JSON record; `referee render FILE --ply N` draws a \
          position",
     ),
     (
-        "livepgnout",
+        &["livepgnout"],
         "--live FILE writes every ply as it is played, and --serve ADDR shows the games live",
     ),
-    ("tb", "the games are not chess: no tablebases"),
-    ("tbpieces", "the games are not chess: no tablebases"),
-    ("tbignore50", "the games are not chess: no tablebases"),
     (
-        "seeds",
+        &["tb", "tbpieces", "tbignore50"],
+        "the games are not chess: no tablebases",
+    ),
+    (
+        &["seeds"],
         "a knockout (--format knockout) seeds its engines in --engine order",
     ),
     (
-        "pgnout",
+        &["pgnout"],
         "--out FILE keeps every game as a JSON record (referee view/report read it), and \
          `referee export --format pgn FILE` writes its results as PGN for Ordo and BayesElo",
     ),
     (
-        "wait",
+        &["wait"],
         "engines are started when a game needs them; no wait is needed",
     ),
     (
-        "recover",
+        &["recover"],
         "a crashed engine is restarted for the next game already",
     ),
     (
-        "reverse",
+        &["reverse"],
         "--repeat plays every seat rotation of each pairing",
     ),
     (
-        "noswap",
+        &["noswap"],
         "seats rotate from game to game; --repeat pairs each deal with every rotation",
     ),
     (
-        "resign",
+        &["resign"],
         "engines resign by answering `resign`; the referee adjudicates nothing else",
     ),
     (
-        "draw",
+        &["draw"],
         "the rules decide draws; the referee adjudicates nothing else",
     ),
 ];
@@ -141,7 +138,9 @@ pub fn cutechess_spellings(
             out.push(format!("--{name}").into());
         } else if runs && name == "srand" {
             out.push("--seed".into());
-        } else if let Some((_, instead)) = CUTECHESS_ONLY.iter().find(|(n, _)| runs && *n == name) {
+        } else if let Some((_, instead)) =
+            (CUTECHESS_ONLY.iter()).find(|(names, _)| runs && names.contains(&name))
+        {
             eprintln!("referee: -{name} is cutechess-cli's; here {instead}");
             std::process::exit(2);
         } else {
