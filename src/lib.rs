@@ -99,6 +99,7 @@ pub mod bounded;
 pub mod cli;
 #[cfg(feature = "cli")]
 pub mod engine;
+pub mod events;
 #[cfg(feature = "cli")]
 pub mod play;
 #[cfg(test)]

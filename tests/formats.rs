@@ -81,6 +81,16 @@ fn run(out: &Path, resume: bool, engines: usize, format: &[&str]) -> String {
     String::from_utf8(output).unwrap()
 }
 
+/// `referee stats --json` of `out`.
+fn stats_json(out: &Path) -> Value {
+    let output = referee()
+        .args(["stats", "--json"])
+        .arg(out)
+        .assert()
+        .success();
+    serde_json::from_slice(&output.get_output().stdout).unwrap()
+}
+
 /// Each game's seats and winners, by game number.
 fn games(out: &Path) -> HashMap<u64, (Vec<String>, Value)> {
     common::valid_records(out)
@@ -118,6 +128,44 @@ fn a_swiss_pairs_without_repeats_and_resumes_to_the_same_games() {
         }
         assert_eq!(seated.len(), 8, "one bye in round {round}");
     }
+    // The standings count each bye as a win and rank by points: scores worked out here from
+    // the games (a point a win, shared when shared) and the rounds each engine sat out.
+    let mut score: HashMap<String, f64> = HashMap::new();
+    let mut played: HashMap<String, u32> = HashMap::new();
+    for game in all.keys() {
+        for name in &all[game].0 {
+            score.entry(name.clone()).or_default();
+            *played.entry(name.clone()).or_default() += 1;
+        }
+        let names = &all[game].0;
+        let winners = all[game].1.as_array().unwrap();
+        for w in winners {
+            *score.get_mut(&names[w.as_u64().unwrap() as usize]).unwrap() +=
+                1.0 / winners.len() as f64;
+        }
+    }
+    for (name, games) in &played {
+        *score.get_mut(name).unwrap() += f64::from(4 - games);
+    }
+    let stats = stats_json(&whole);
+    let rows = stats["event"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 9);
+    let shown: Vec<f64> = rows.iter().map(|r| r["score"].as_f64().unwrap()).collect();
+    for (row, &x) in rows.iter().zip(&shown) {
+        let name = row["name"].as_str().unwrap();
+        assert!(
+            (score[name] - x).abs() < 1e-9,
+            "{name}: {x}, not {}",
+            score[name]
+        );
+    }
+    assert!(
+        shown.windows(2).all(|w| w[0] >= w[1]),
+        "not by points: {shown:?}"
+    );
+    assert_eq!(rows[0]["place"], "1");
+    let byes: u64 = rows.iter().map(|r| r["byes"].as_u64().unwrap()).sum();
+    assert_eq!(byes, 4, "a bye a round");
     // Cut short by SIGKILL in round 2 (or later), then resumed.
     let cut = dir.join("cut.jsonl");
     killed_after(&cut, 6, 9, &["--format", "swiss", "--rounds", "4"]);
@@ -323,6 +371,32 @@ fn a_knockout_sends_each_tie_winner_on_and_resumes_to_the_same_games() {
     assert!(
         stdout.contains(&format!("Knockout won by {champion}")),
         "{stdout}"
+    );
+    // The standings put the champion first and the other finalist second; the report draws
+    // the bracket with the champion going on from the final.
+    let stats = stats_json(&whole);
+    let rows = stats["event"]["rows"].as_array().unwrap();
+    let runner_up = if champion == a { b } else { a };
+    assert_eq!(stats["event"]["champion"], champion.as_str());
+    assert_eq!(
+        (rows[0]["name"].as_str(), rows[0]["place"].as_str()),
+        (Some(champion.as_str()), Some("1"))
+    );
+    assert_eq!(rows[1]["name"].as_str(), Some(runner_up.as_str()));
+    assert_eq!(rows[1]["reached"], "final");
+    let report = dir.join("report.html");
+    referee()
+        .args(["report", "-o"])
+        .arg(&report)
+        .arg(&whole)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&report).unwrap();
+    let bracket = &html[html.find("id=\"bracket\"").expect("no bracket")..];
+    let last_round = &bracket[bracket.find(">final<").expect("no final")..];
+    assert!(
+        last_round.contains(&format!("<div class=\"on\"><span>{champion}</span>")),
+        "{last_round}"
     );
     // Cut short by SIGKILL in the first or second round, then resumed.
     let cut = dir.join("cut.jsonl");

@@ -153,9 +153,10 @@ fn stats_and_report_show_the_same_list() {
     // A dot and an interval for each of the 8 engines.
     assert_eq!(html.matches(r#"class="rating""#).count(), 8);
     assert_eq!(html.matches(r#"class="interval""#).count(), 8);
-    for engine in &list {
+    for (rank, engine) in list.iter().enumerate() {
         let row = format!(
-            "<tr><td>{}</td><td>{:.1}</td><td>± {:.1}</td>",
+            "<tr><td>{}</td><td>{}</td><td>{:.1}</td><td>± {:.1}</td>",
+            rank + 1,
             engine["name"].as_str().unwrap(),
             engine["rating"].as_f64().unwrap(),
             engine["error"].as_f64().unwrap()

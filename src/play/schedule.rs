@@ -1,6 +1,8 @@
 //! Schedules: which engines play each game of a match or tournament (round-robin, gauntlet), on
 //! which seed, and shards of them; made as they are played.
 
+pub use crate::events::Format;
+use crate::events::knockout::Bracket;
 use crate::play::secret::Secret;
 use crate::rules::seeded::Stream;
 
@@ -36,21 +38,6 @@ pub fn engine_seed(seed: u64, index: usize, seat: usize) -> u64 {
         .wrapping_add((index as u64).wrapping_mul(8))
         .wrapping_add(seat as u64);
     Stream::new(seed, stream).next_u64()
-}
-
-/// Who plays whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Every table of `seats` engines from all of them.
-    RoundRobin,
-    /// The first engine against every table of the others.
-    Gauntlet,
-    /// Rounds of tables of engines with equal scores (`crate::play::swiss`): each round is
-    /// paired from the results of the ones before, so it is not a fixed list.
-    Swiss,
-    /// A bracket of two-seat ties (`crate::play::knockout`); `Plan::rounds` is then the games
-    /// of each tie.
-    Knockout,
 }
 
 /// What fixes a tournament's schedule.
@@ -110,7 +97,7 @@ impl Plan {
     /// How many games the whole schedule holds (a knockout: at most).
     pub fn games(&self) -> usize {
         if self.format == Format::Knockout {
-            let bracket = crate::play::knockout::Bracket::new(self.engines, self.rounds);
+            let bracket = Bracket::new(self.engines, self.rounds);
             return bracket.most_games();
         }
         let all = self.rounds.saturating_mul(self.games_per_round());
@@ -121,7 +108,9 @@ impl Plan {
     pub fn games_per_round(&self) -> usize {
         let rotations = if self.repeat { self.seats } else { 1 };
         let tables = match self.format {
-            Format::Swiss => crate::play::swiss::Swiss::tables_per_round(self.engines, self.seats),
+            Format::Swiss => {
+                crate::events::swiss::Swiss::tables_per_round(self.engines, self.seats)
+            }
             Format::Knockout => self.engines / 2,
             _ => tables(self).len(),
         };
@@ -236,6 +225,34 @@ impl Shard {
     pub fn holds(self, index: usize) -> bool {
         index % self.n == self.k - 1
     }
+}
+
+/// The games `from..to` of the tie between `a` and `b` whose first game is `first`, seeded from
+/// `seed_of` (a game's group, as in every schedule: one seed per game, or per pair of games with
+/// the seats swapped when `repeat`).
+pub fn tie_games(
+    (a, b): (usize, usize),
+    first: usize,
+    (from, to): (usize, usize),
+    repeat: bool,
+    seed_of: impl Fn(usize) -> u64,
+) -> Vec<Scheduled> {
+    (from..to)
+        .map(|g| {
+            let index = first + g;
+            let group = if repeat {
+                (first + g - g % 2) / 2
+            } else {
+                index
+            };
+            Scheduled {
+                index,
+                engines: Bracket::seats(a, b, g),
+                group,
+                seed: seed_of(group),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

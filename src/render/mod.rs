@@ -3,6 +3,8 @@
 
 pub mod board;
 #[cfg(feature = "cli")]
+pub mod event;
+#[cfg(feature = "cli")]
 pub mod ratings;
 #[cfg(feature = "cli")]
 pub mod report;

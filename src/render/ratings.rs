@@ -8,23 +8,53 @@ use crate::stats::ratings::{Ratings, Standing};
 
 /// The table and the picture of `ratings`.
 pub fn ratings_html(ratings: &Ratings) -> String {
+    if !(ratings.engines.iter()).any(|r| matches!(r.standing, Standing::Rated { .. })) {
+        return format!("<h3>Ratings</h3><p>{}</p>", escape(&ratings.to_string()));
+    }
     let mut html = format!(
         "<h3>Ratings</h3><p>Elo with its 95% interval, {}, fitted to all {} games at once.</p>\
-         <table id=\"ratings\"><tr><th>engine</th><th>rating</th><th>95% interval</th>\
+         <table id=\"ratings\"><tr><th>rank</th><th>engine</th><th>rating</th><th>95% interval</th>\
          <th>games</th><th>points</th></tr>",
         escape(&ratings.reference.to_string()),
         ratings.games
     );
+    let mut rank = 0;
+    let mut section = "";
     for r in &ratings.engines {
         let (rating, error) = match r.standing {
             Standing::Rated { elo, error } => (format!("{elo:.1}"), format!("± {error:.1}")),
-            Standing::AtLeast(elo) => (format!("≥ {elo:.0}"), "won every game".into()),
-            Standing::AtMost(elo) => (format!("≤ {elo:.0}"), "lost every game".into()),
-            Standing::Unrated(why) => (String::new(), format!("not rated: {why}")),
+            Standing::AtLeast(elo) => (
+                format!("≥ {elo:.0}"),
+                "won every game against rated engines".into(),
+            ),
+            Standing::AtMost(elo) => (
+                format!("≤ {elo:.0}"),
+                "lost every game against rated engines".into(),
+            ),
+            Standing::Unrated(why) => (String::new(), why.to_string()),
         };
+        // The rated ranked, then the bounds and the unrated apart, each said why.
+        let (place, heading) = match r.standing {
+            Standing::Rated { .. } => {
+                rank += 1;
+                (rank.to_string(), "")
+            }
+            Standing::AtLeast(_) | Standing::AtMost(_) => (
+                String::new(),
+                "No place on the list yet: a 95% bound from games against rated engines",
+            ),
+            Standing::Unrated(_) => (String::new(), "Not rated"),
+        };
+        if heading != section {
+            let _ = write!(
+                html,
+                "<tr><th colspan=\"6\" style=\"text-align: left\">{heading}</th></tr>"
+            );
+            section = heading;
+        }
         let _ = write!(
             html,
-            "<tr><td>{}</td><td>{rating}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+            "<tr><td>{place}</td><td>{}</td><td>{rating}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
             escape(&r.name),
             escape(&error),
             r.games,

@@ -5,7 +5,9 @@
 
 use std::fmt::Write as _;
 
+use crate::events::tag::RunTag;
 use crate::records::Record;
+use crate::render::event::event_html;
 use crate::render::ratings::ratings_html;
 use crate::render::svg::escape;
 use crate::stats::elo::{Sprt, elo_text, perfect_bound};
@@ -313,29 +315,80 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
     html
 }
 
-/// The standings table: rank, games, points, mean points and rank with their intervals, Elo.
+/// The standings table: place (by the event's rules where the records say the event), games,
+/// points, mean points and rank with their intervals, Elo, and the event's tie-breaks or how far
+/// each went; then a knockout's bracket or a Swiss's rounds.
 fn standings_html(html: &mut String, results: &crate::stats::results::Results) {
-    html.push_str(
-        "<table id=\"standings\"><tr><th>rank</th><th>engine</th><th>games</th><th>points</th>\
-         <th>mean points</th><th>mean rank</th><th>Elo (2 seats)</th></tr>",
+    let event = results.event.as_ref();
+    if let Some(event) = event {
+        let _ = write!(
+            html,
+            "<p id=\"ranked-by\">{} standings, by {}.</p>",
+            escape(event.format),
+            escape(event.ranked_by)
+        );
+    }
+    // The event's own columns: how far each went, or its byes and tie-breaks.
+    let last = match event {
+        Some(e) if e.format == "knockout" => "<th>reached</th>".to_owned(),
+        Some(e) => {
+            let mut heads = String::new();
+            if e.rows.iter().any(|row| row.byes > 0) {
+                heads.push_str("<th>byes</th>");
+            }
+            for (name, _) in e.rows.first().map_or(&[][..], |row| &row.tie_breaks[..]) {
+                let _ = write!(heads, "<th>{}</th>", escape(name));
+            }
+            heads
+        }
+        None => String::new(),
+    };
+    let _ = write!(
+        html,
+        "<table id=\"standings\"><tr><th>place</th><th>engine</th><th>games</th><th>points</th>\
+         <th>mean points</th><th>mean rank</th><th>Elo (2 seats)</th>{last}</tr>",
     );
     for (i, e) in results.engines.iter().enumerate() {
+        let row = (event.iter())
+            .flat_map(|event| &event.rows)
+            .find(|row| row.name == e.name);
+        let place = row.map_or_else(|| (i + 1).to_string(), |row| row.place.clone());
+        let points = row.map_or(e.points, |row| row.score);
+        let byes = event.is_some_and(|e| e.rows.iter().any(|row| row.byes > 0));
+        let details = row.map(|row| match &row.reached {
+            Some(reached) => format!("<td>{}</td>", escape(reached)),
+            None => {
+                let mut cells = String::new();
+                if byes {
+                    let _ = write!(cells, "<td>{}</td>", row.byes);
+                }
+                for (_, value) in &row.tie_breaks {
+                    let shown = value.map_or("–".to_owned(), |x| format!("{x:.2}"));
+                    let _ = write!(cells, "<td>{shown}</td>");
+                }
+                cells
+            }
+        });
         let _ = write!(
             html,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.3} ± {:.3}</td>\
-             <td>{:.2} ± {:.2}</td><td>{}</td></tr>",
-            i + 1,
+             <td>{:.2} ± {:.2}</td><td>{}</td>{}</tr>",
+            escape(&place),
             escape(&e.name),
             e.games,
-            e.points,
+            points,
             e.mean_points.0,
             e.mean_points.1,
             e.mean_rank.0,
             e.mean_rank.1,
-            escape(&elo_text(&e.tally))
+            escape(&elo_text(&e.tally)),
+            details.unwrap_or_default()
         );
     }
     html.push_str("</table>");
+    if let Some(event) = event {
+        html.push_str(&event_html(event));
+    }
 }
 
 /// The crosstable of points / games between every two engines, when any two met.
@@ -409,13 +462,10 @@ fn challenger_of(record: &Record) -> String {
         return named.clone();
     }
     let stated = (record.tags.get("tournament"))
-        .and_then(|run| {
-            run.split_whitespace()
-                .find_map(|w| w.strip_prefix("engines="))
-        })
-        .and_then(|engines| engines.split(',').next())
+        .and_then(|run| RunTag::parse(run))
+        .and_then(|tag| tag.engines.into_iter().next())
         .filter(|first| record.seats.iter().any(|s| s.name == *first));
-    stated.map_or_else(|| record.seat_name(0).to_owned(), str::to_owned)
+    stated.unwrap_or_else(|| record.seat_name(0).to_owned())
 }
 
 /// The SPRT's log-likelihood ratio of the challenger as games accumulate, between its bounds.

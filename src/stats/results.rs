@@ -14,6 +14,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::events::standings::{EventCounter, EventStandings};
 use crate::records::Record;
 use crate::stats::elo::{Estimate, Sprt, Tally, elo_text};
 use crate::stats::ratings::{Options, Pool, Ratings};
@@ -68,6 +69,9 @@ pub struct Results {
     pub engines: Vec<EngineResult>,
     /// Pairings of two-seat games, in name order.
     pub pairings: Vec<Pairing>,
+    /// The standings by the event's own rules, when every game is of one run whose
+    /// `tags.tournament` names its format and engines.
+    pub event: Option<EventStandings>,
 }
 
 #[derive(Clone, Default)]
@@ -128,6 +132,7 @@ pub struct Counter {
     /// The games for the joint ratings, and why they cannot be rated together if they cannot.
     pool: Pool,
     refused: Option<String>,
+    event: EventCounter,
 }
 
 impl Counter {
@@ -159,6 +164,10 @@ impl Counter {
         let seats = names.len();
         let winners = &result.winners;
         let share = |seat: usize| result.points(seat);
+        let points: Vec<f64> = (0..seats).map(share).collect();
+        let tag = record.tags.get("tournament").map(String::as_str);
+        let number = record.tags.get("game").and_then(|n| n.parse().ok());
+        self.event.add(tag, number, &names, &points);
         for (seat, name) in names.iter().enumerate() {
             let s = self.sums.entry((*name).to_owned()).or_default();
             let points = share(seat);
@@ -236,6 +245,11 @@ impl Counter {
                 .total_cmp(&x.mean_points.0)
                 .then_with(|| x.name.cmp(&y.name))
         });
+        let event = self.event.standings();
+        if let Some(event) = &event {
+            let place = |name: &str| event.rows.iter().position(|row| row.name == name);
+            engines.sort_by_key(|e| place(&e.name).unwrap_or(usize::MAX));
+        }
         let pairings = self
             .pairs
             .iter()
@@ -258,6 +272,7 @@ impl Counter {
             substitutes: self.substitutes.clone(),
             engines,
             pairings,
+            event,
         }
     }
 }
@@ -363,23 +378,45 @@ impl fmt::Display for Results {
             .max()
             .unwrap_or(6)
             .max(6);
+        if let Some(event) = &self.event {
+            writeln!(f, "{} standings, by {}:", event.format, event.ranked_by)?;
+        }
         writeln!(
             f,
-            "{:>4}  {:<width$}  {:>6}  {:>8}  {:>14}  {:>14}  {:>18}",
-            "rank", "engine", "games", "points", "mean points", "mean rank", "elo (2 seats)"
+            "{:>5}  {:<width$}  {:>6}  {:>8}  {:>14}  {:>14}  {:>18}{}",
+            "place",
+            "engine",
+            "games",
+            "points",
+            "mean points",
+            "mean rank",
+            "elo (2 seats)",
+            match &self.event {
+                Some(event) if event.format == "knockout" => "  reached",
+                Some(_) => "  tie-breaks",
+                None => "",
+            }
         )?;
         for (i, e) in self.engines.iter().enumerate() {
+            let row = (self.event.iter())
+                .flat_map(|event| &event.rows)
+                .find(|row| row.name == e.name);
+            let place = row.map_or_else(|| (i + 1).to_string(), |row| row.place.clone());
+            let points = format!("{:.1}", row.map_or(e.points, |row| row.score));
             writeln!(
                 f,
-                "{:>4}  {:<width$}  {:>6}  {:>8.1}  {:>14}  {:>14}  {:>18}",
-                i + 1,
+                "{place:>5}  {:<width$}  {:>6}  {points:>8}  {:>14}  {:>14}  {:>18}{}",
                 e.name,
                 e.games,
-                e.points,
                 format!("{:.3} +/- {:.3}", e.mean_points.0, e.mean_points.1),
                 format!("{:.2} +/- {:.2}", e.mean_rank.0, e.mean_rank.1),
-                elo_text(&e.tally)
+                elo_text(&e.tally),
+                row.map(|row| format!("  {}", row.details()))
+                    .unwrap_or_default()
             )?;
+        }
+        if let Some(event) = &self.event {
+            write!(f, "{}", event.rounds_text())?;
         }
         if self.pairings.is_empty() {
             return Ok(());

@@ -147,7 +147,7 @@ pub fn fingerprint(config: &MatchConfig, plan: &Plan) -> String {
         "game={} variant={} format={} seats={} repeat={} seed={} engines={}",
         config.game,
         config.variant.as_deref().unwrap_or("-"),
-        format_name(plan.format),
+        plan.format.name(),
         plan.seats,
         plan.repeat,
         match &plan.secret {
@@ -228,15 +228,6 @@ fn first_fingerprint(config: &MatchConfig, plan: &Plan) -> String {
     )
 }
 
-fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::RoundRobin => "round-robin",
-        Format::Gauntlet => "gauntlet",
-        Format::Swiss => "swiss",
-        Format::Knockout => "knockout",
-    }
-}
-
 /// The run's schedule plan: its engines fit its game's seats.
 fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
     let engines = config.engines.len();
@@ -288,7 +279,7 @@ fn check_peers(tournament: &Tournament) -> Result<(), Error> {
                  the other shards play: name every shard's records file with --peers, e.g. \
                  --shard {shard} --out results/shard-{}.jsonl --peers 'results/shard-{}.jsonl', \
                  and run all the shards at once",
-                format_name(tournament.format),
+                tournament.format.name(),
                 shard.k,
                 peers::PLACEHOLDER
             )));

@@ -5,10 +5,11 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use crate::cli::run::peers::Share;
+use crate::events::knockout::{Bracket, Tie};
+use crate::events::swiss::Swiss;
 use crate::play::arena::{self, MatchConfig, MatchError};
-use crate::play::knockout::{Bracket, Tie, tie_games};
-use crate::play::schedule::{Plan, Scheduled};
-use crate::play::swiss::Swiss;
+use crate::play::schedule::{Plan, Scheduled, tie_games};
+
 use crate::records::Record;
 
 /// Each finished game's seat names and points, by its index in the schedule.

@@ -66,8 +66,8 @@ pub enum Unrated {
     FewGames(u32),
     /// None of its games links it to the rated engines.
     Disconnected,
-    /// Its results fit no finite rating, and no bound either: it won or lost every game against
-    /// engines that are not rated themselves.
+    /// Its results fit no finite rating, and no bound either: none of its games was against a
+    /// rated engine (it is linked to them only through engines that are not rated themselves).
     NoFiniteRating,
 }
 
@@ -76,9 +76,7 @@ impl fmt::Display for Unrated {
         match self {
             Unrated::FewGames(min) => write!(f, "fewer than {min} games (--min-games)"),
             Unrated::Disconnected => f.write_str("no game links it to the rated engines"),
-            Unrated::NoFiniteRating => {
-                f.write_str("it won, or lost, every game against engines that are not rated either")
-            }
+            Unrated::NoFiniteRating => f.write_str("none of its games was against a rated engine"),
         }
     }
 }
@@ -306,11 +304,18 @@ impl Pool {
                 standing: standing[e].unwrap_or(Standing::Unrated(Unrated::Disconnected)),
             })
             .collect();
+        // The rated first, then the bounds, then the unrated: a bound is no place on the list.
         let key = |r: &Rating| match r.standing {
-            Standing::Rated { elo, .. } | Standing::AtLeast(elo) | Standing::AtMost(elo) => elo,
-            Standing::Unrated(_) => f64::NEG_INFINITY,
+            Standing::Rated { elo, .. } => (0, -elo),
+            Standing::AtLeast(elo) | Standing::AtMost(elo) => (1, -elo),
+            Standing::Unrated(_) => (2, 0.0),
         };
-        engines.sort_by(|a, b| key(b).total_cmp(&key(a)).then_with(|| a.name.cmp(&b.name)));
+        engines.sort_by(|a, b| {
+            let (ka, kb) = (key(a), key(b));
+            (ka.0.cmp(&kb.0))
+                .then(ka.1.total_cmp(&kb.1))
+                .then_with(|| a.name.cmp(&b.name))
+        });
         Ok(Ratings {
             engines,
             games: self.finished,

@@ -67,7 +67,19 @@ impl fmt::Display for Ratings {
             "engine", "rating", "error", "games", "points"
         )?;
         let mut rank = 0;
+        let mut section = "";
         for r in &self.engines {
+            let heading = match r.standing {
+                Standing::Rated { .. } => "",
+                Standing::AtLeast(_) | Standing::AtMost(_) => {
+                    "\nNo place on the list yet, a 95% bound from games against rated engines:"
+                }
+                Standing::Unrated(_) => "\nNot rated:",
+            };
+            if heading != section {
+                f.write_str(heading)?;
+                section = heading;
+            }
             let (place, rating, error, note) = match r.standing {
                 Standing::Rated { elo, error } => {
                     rank += 1;
@@ -81,20 +93,17 @@ impl fmt::Display for Ratings {
                     "-".into(),
                     format!(">={}", self.number(elo, 0)),
                     String::new(),
-                    "  won every game against rated engines: a 95% bound".into(),
+                    "  won every game against rated engines".into(),
                 ),
                 Standing::AtMost(elo) => (
                     "-".into(),
                     format!("<={}", self.number(elo, 0)),
                     String::new(),
-                    "  lost every game against rated engines: a 95% bound".into(),
+                    "  lost every game against rated engines".into(),
                 ),
-                Standing::Unrated(why) => (
-                    "-".into(),
-                    String::new(),
-                    String::new(),
-                    format!("  not rated: {why}"),
-                ),
+                Standing::Unrated(why) => {
+                    ("-".into(), String::new(), String::new(), format!("  {why}"))
+                }
             };
             write!(
                 f,

@@ -100,7 +100,18 @@ fn a_perfect_score_is_a_bound_and_the_rest_are_named() {
         standing(&ratings, "z"),
         Standing::Unrated(Unrated::FewGames(2))
     );
+    // The rated are ranked first; c's bound, above every rating, comes after them, and the
+    // unrated last, each under a heading of its own.
+    let order: Vec<&str> = ratings.engines.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(order, ["a", "b", "c", "x", "y", "z"]);
     let text = ratings.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[2].starts_with("   1  a") && lines[3].starts_with("   2  b"),
+        "{text}"
+    );
+    assert!(lines[4].starts_with("No place on the list yet"), "{text}");
+    assert!(lines[6].starts_with("Not rated:"), "{text}");
     assert!(text.contains(">=+"), "{text}");
     assert!(!text.contains("inf"), "{text}");
     let json = ratings.to_json();

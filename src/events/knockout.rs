@@ -9,8 +9,6 @@
 //! - Game numbers: each tie has a fixed block of the most games it can take, round after round,
 //!   tie after tie, so a resumed run finds every game where the first run put it.
 
-use crate::play::schedule::Scheduled;
-
 /// The bracket of a knockout of `engines` engines with ties of `per_tie` games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bracket {
@@ -106,34 +104,6 @@ impl Bracket {
         }
         Tie::Won(a.min(b))
     }
-}
-
-/// The games `from..to` of the tie between `a` and `b` whose first game is `first`, seeded from
-/// `seed_of` (a game's group, as in every schedule: one seed per game, or per pair of games with
-/// the seats swapped when `repeat`).
-pub fn tie_games(
-    (a, b): (usize, usize),
-    first: usize,
-    (from, to): (usize, usize),
-    repeat: bool,
-    seed_of: impl Fn(usize) -> u64,
-) -> Vec<Scheduled> {
-    (from..to)
-        .map(|g| {
-            let index = first + g;
-            let group = if repeat {
-                (first + g - g % 2) / 2
-            } else {
-                index
-            };
-            Scheduled {
-                index,
-                engines: Bracket::seats(a, b, g),
-                group,
-                seed: seed_of(group),
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]
