@@ -371,6 +371,23 @@ fn a_two_engine_sprt_on_game_pairs_decides_both_ways() {
         let stdout = String::from_utf8(output.stdout).unwrap();
         assert!(stdout.contains(decision), "{stdout}");
         assert!(stdout.contains("on game pairs"), "{stdout}");
+        // The lines cutechess-cli's and fastchess's scripts parse, with the same verdict.
+        let h = &decision[..2];
+        let cutechess = (stdout.lines())
+            .find(|l| l.starts_with("SPRT: llr "))
+            .unwrap_or_else(|| panic!("no cutechess line: {stdout}"));
+        assert!(
+            cutechess.contains(", lbound -2.94, ubound 2.94 - ")
+                && cutechess.ends_with(&format!(" - {h} was accepted")),
+            "{cutechess}"
+        );
+        let fastchess = (stdout.lines())
+            .find(|l| l.starts_with("LLR: "))
+            .unwrap_or_else(|| panic!("no fastchess line: {stdout}"));
+        assert!(
+            fastchess.ends_with(" (-2.94, 2.94) [0.00, 100.00]"),
+            "{fastchess}"
+        );
         let played = valid_records(&out).len();
         assert!(played < 40, "stopped early: {played} of 200 games");
         let stderr = String::from_utf8(output.stderr).unwrap();

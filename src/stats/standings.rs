@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::records::{End, Record};
-use crate::stats::elo::elo_bound;
+use crate::stats::elo::{Sprt, SprtState, elo_bound};
 use crate::stats::results::Results;
 
 /// `Started game 3 of 10 (alpha vs beta)`, as cutechess-cli writes it. `index` counts from 0.
@@ -132,5 +132,90 @@ fn as_cutechess(x: f64) -> String {
         f64::INFINITY => "inf".to_owned(),
         f64::NEG_INFINITY => "-inf".to_owned(),
         x => format!("{x:.1}"),
+    }
+}
+
+/// The SPRT's state as cutechess-cli and fastchess print it, for the scripts that parse them:
+/// `SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted` and `LLR: 2.95 (-2.94,
+/// 2.94) [0.00, 5.00]`.
+pub fn sprt_tool_lines(sprt: &Sprt, llr: f64, state: SprtState) -> String {
+    let (lower, upper) = sprt.bounds();
+    let verdict = match state {
+        SprtState::H0 => " - H0 was accepted",
+        SprtState::H1 => " - H1 was accepted",
+        SprtState::Continue => "",
+    };
+    format!(
+        "SPRT: llr {} ({:.1}%), lbound {}, ubound {}{verdict}\nLLR: {llr:.2} ({lower:.2}, \
+         {upper:.2}) [{:.2}, {:.2}]",
+        general(llr),
+        llr / upper * 100.0,
+        general(lower),
+        general(upper),
+        sprt.elo0,
+        sprt.elo1
+    )
+}
+
+/// `x` as C's `%.3g` (and Qt's `'g', 3`) writes it: three significant digits, trailing zeros
+/// dropped, an exponent below 1e-4 or from 1e3.
+fn general(x: f64) -> String {
+    if !x.is_finite() {
+        return as_cutechess(x);
+    }
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    // The exponent after rounding to three digits, as `%e` finds it.
+    let scientific = format!("{x:.2e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let trim = |text: String| match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.').to_owned(),
+        false => text,
+    };
+    if !(-4..3).contains(&exponent) {
+        let sign = if exponent < 0 { '-' } else { '+' };
+        return format!("{}e{sign}{:02}", trim(mantissa.to_owned()), exponent.abs());
+    }
+    trim(format!("{x:.*}", (2 - exponent) as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::elo::SprtModel;
+
+    #[test]
+    fn numbers_read_as_printf_general_and_the_sprt_lines_as_the_tools_print_them() {
+        let cases = [
+            (2.9512, "2.95"),
+            (-2.944, "-2.94"),
+            (11.092, "11.1"),
+            (123.4, "123"),
+            (999.6, "1e+03"),
+            (1234.5, "1.23e+03"),
+            (0.5, "0.5"),
+            (0.000_12, "0.00012"),
+            (0.000_012_34, "1.23e-05"),
+            (0.0, "0"),
+        ];
+        for (x, text) in cases {
+            assert_eq!(general(x), text, "{x}");
+        }
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Logistic,
+        };
+        assert_eq!(
+            sprt_tool_lines(&sprt, 2.9512, SprtState::H1),
+            "SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted\n\
+             LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]"
+        );
+        let line = sprt_tool_lines(&sprt, -0.5, SprtState::Continue);
+        assert!(line.starts_with("SPRT: llr -0.5 (-17.0%), lbound -2.94, ubound 2.94\n"));
     }
 }

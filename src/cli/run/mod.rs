@@ -26,7 +26,7 @@ use crate::records::file::{Opened, OutError, RecordsOut};
 use crate::rules::{AnyGame, Game, game::Setup};
 use crate::stats::elo::{Sprt, SprtState};
 use crate::stats::results::{Counter, Results};
-use crate::stats::standings::Standings;
+use crate::stats::standings::{Standings, sprt_tool_lines};
 use peers::{Peers, Share};
 use recorder::Recorder;
 use rounds::{GameResults, knockout_rounds, seat_names, seat_points, swiss_rounds};
@@ -570,6 +570,7 @@ fn print_standings(
                 SprtState::Continue => "undecided",
             }
         )?;
+        writeln!(stdout, "{}", sprt_tool_lines(sprt, *llr, *state))?;
     }
     Ok(())
 }
