@@ -148,3 +148,23 @@ fn double_shows_the_ends_and_only_the_hands_a_seat_may_see() {
         sizes.iter().sum::<usize>() - sizes[1]
     );
 }
+
+#[test]
+fn double_names_each_hand_after_its_engine_escaped_and_cut_short() {
+    let game = position("double", None, 3, 6);
+    let names = ["alice", "<b>&bob", "a-very-long-engine-name-indeed"].map(String::from);
+    let svg = game.svg_named(Viewer::Everyone, &names);
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let labels: Vec<&str> = (doc.descendants())
+        .filter(|n| n.is_element())
+        .filter_map(|n| n.text())
+        .filter(|t| t.contains(" cards, "))
+        .collect();
+    assert_eq!(labels.len(), 3, "{svg}");
+    assert!(labels[0].starts_with("alice: "), "{labels:?}");
+    assert!(labels[1].starts_with("<b>&bob: "), "{labels:?}");
+    assert!(labels[2].starts_with("a-very-long-eng…: "), "{labels:?}");
+    assert!(!svg.contains("seat "), "{svg}");
+    // Without names, the seats' numbers.
+    assert!(game.svg(Viewer::Everyone).contains("seat 0: "));
+}

@@ -13,6 +13,8 @@ use rustc_hash::FxHashMap;
 pub struct Svg {
     text: String,
     scene: Option<Scene>,
+    /// The engines in the seats, for pictures that name seats (none: `seat N`).
+    names: Vec<String>,
 }
 
 /// The pictures of one game as items that share their lines and parts: each distinct line, part
@@ -255,6 +257,7 @@ impl Svg {
                 Svg {
                     text: std::mem::take(&mut scene.buffer),
                     scene: Some(scene),
+                    names: Vec::new(),
                 }
             }
             _ => {
@@ -267,10 +270,29 @@ impl Svg {
         }
     }
 
+    /// The same picture with the seats named after `names`' engines.
+    pub fn named(mut self, names: &[String]) -> Svg {
+        self.names = names.to_vec();
+        self
+    }
+
+    /// What the picture calls `seat`: its engine's name (the first 16 characters), else
+    /// `seat N`.
+    pub fn seat_name(&self, seat: usize) -> String {
+        match self.names.get(seat) {
+            Some(name) if name.chars().count() > 16 => {
+                format!("{}…", name.chars().take(15).collect::<String>())
+            }
+            Some(name) => name.clone(),
+            None => format!("seat {seat}"),
+        }
+    }
+
     fn start(width: f64, height: f64, scene: Option<Scene>) -> Svg {
         let mut svg = Svg {
             text: String::new(),
             scene,
+            names: Vec::new(),
         };
         // Whole units, rounded as `{:.0}` rounds them (half to even never arises: the sizes are
         // whole numbers).
@@ -328,6 +350,7 @@ impl Svg {
                     let mut alone = Svg {
                         text: String::new(),
                         scene: None,
+                        names: Vec::new(),
                     };
                     draw(&mut alone);
                     alone.text

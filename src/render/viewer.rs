@@ -129,8 +129,9 @@ fn page_game(
     let mut marks = vec![Vec::new()];
     let mut scores = Vec::new();
     let mut moves = Vec::new();
+    let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
     let end = replay_steps(&record.moves, record, |game, next| {
-        scene = game.scene(Viewer::Everyone, std::mem::take(&mut scene));
+        scene = game.scene(Viewer::Everyone, std::mem::take(&mut scene), &names);
         frames.start();
         delta(&previous, &scene.items, &mut frames);
         frames.end();
@@ -992,7 +993,7 @@ mod scene_tests {
             for i in 0..400 {
                 plies = i;
                 for (scene, shown) in scenes.iter_mut().zip(&mut shown) {
-                    *scene = replay.game().scene(viewer, std::mem::take(scene));
+                    *scene = replay.game().scene(viewer, std::mem::take(scene), &[]);
                     let mut changes = Vec::new();
                     delta(shown, &scene.items, &mut changes);
                     *shown = apply(shown, &changes);

@@ -381,6 +381,13 @@ impl Dvonn {
             let range = format!("{}-{}", Cell(y * WIDTH + first), Cell(y * WIDTH + last));
             let _ = writeln!(text, "{row:<70}{range}");
         }
+        // Each letter under its column's cell of row 1 (J and K, which start higher, where it
+        // would be): a column slants up to the left from there, half a cell a row.
+        let mut letters = " ".repeat(3);
+        for x in 0..WIDTH {
+            let _ = write!(letters, "{:>6}", char::from(b'A' + x));
+        }
+        let _ = writeln!(text, "{letters}");
         text
     }
 
@@ -742,6 +749,29 @@ mod tests {
             game.try_play(&mv).expect("test moves are legal");
         }
         game
+    }
+
+    #[test]
+    fn the_drawn_board_has_a_letter_under_each_cell_of_row_1() {
+        let text = Dvonn::start().render(Viewer::Everyone);
+        let lines: Vec<&str> = text.lines().collect();
+        let row_1 = lines.iter().find(|l| l.starts_with('1')).unwrap();
+        let letters = lines
+            .iter()
+            .find(|l| l.trim_start().starts_with("A "))
+            .unwrap();
+        let cells: Vec<usize> = (row_1.char_indices())
+            .filter(|&(_, c)| c == '.')
+            .map(|(i, _)| i)
+            .collect();
+        for (k, &at) in cells.iter().enumerate() {
+            assert_eq!(
+                letters.chars().nth(at),
+                Some(char::from(b'A' + k as u8)),
+                "{text}"
+            );
+        }
+        assert!(letters.trim_end().ends_with('K'), "{text}");
     }
 
     #[test]

@@ -43,7 +43,8 @@ pub fn run(args: RenderArgs, stdout: &mut dyn Write) -> CommandResult {
         }
         None => Viewer::Everyone,
     };
-    let svg = position.svg(viewer) + "\n";
+    let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
+    let svg = position.svg_named(viewer, &names) + "\n";
     match &args.output {
         Some(path) => std::fs::write(path, svg).map_err(|e| Error::write(path, e))?,
         None => stdout.write_all(svg.as_bytes())?,

@@ -348,7 +348,7 @@ impl Watch {
                 let (svg, marks, last) = match hides && g.duplicate {
                     true => (String::new(), Vec::new(), DUPLICATE_VEIL),
                     false => (
-                        g.replay.game().svg(viewer),
+                        g.replay.game().svg_named(viewer, &g.names),
                         g.marks.clone(),
                         g.last.as_str(),
                     ),

@@ -4,7 +4,7 @@ use super::Picture;
 use crate::render::svg::Svg;
 use crate::rules::Game;
 use crate::rules::double::{Card, Double, Move};
-use crate::rules::game::Viewer;
+use crate::rules::game::{Actor, Viewer};
 
 /// At most ten cards a row, so any hand fits a 1280 px wide page.
 const PER_ROW: usize = 10;
@@ -43,8 +43,9 @@ fn hand(svg: &mut Svg, game: &Double, seat: usize, y: f64, shown: bool) {
     let (cards, total) = (game.hand(seat), game.total(seat));
     // A move changes one hand at most: the others are drawn as they were. (The row's `y` by its
     // bits: exact, and cheaper to write than the float.)
-    let key = format_args!("{seat} {} {shown} {total} {}", y.to_bits(), Hand(cards));
-    svg.group(key, |svg| draw_hand(svg, cards, total, seat, y, shown));
+    let name = svg.seat_name(seat);
+    let key = format_args!("{name} {} {shown} {total} {}", y.to_bits(), Hand(cards));
+    svg.group(key, |svg| draw_hand(svg, cards, total, &name, y, shown));
 }
 
 /// The cards of a hand, a character each, for a key.
@@ -60,8 +61,8 @@ impl std::fmt::Display for Hand<'_> {
 }
 
 /// The hand's summary, then its cards or their backs.
-fn draw_hand(svg: &mut Svg, cards: &[Card], total: u32, seat: usize, y: f64, shown: bool) {
-    let summary = format!("seat {seat}: {} cards, {total} pts", cards.len());
+fn draw_hand(svg: &mut Svg, cards: &[Card], total: u32, name: &str, y: f64, shown: bool) {
+    let summary = format!("{name}: {} cards, {total} pts", cards.len());
     svg.label(15.0, y + 15.0, 12.0, &summary);
     if !shown {
         for i in 0..cards.len() {
@@ -111,7 +112,13 @@ impl Picture for Double {
     }
 
     fn draw(&self, viewer: Viewer, svg: &mut Svg) {
-        svg.label(15.0, 18.0, 14.0, &self.status());
+        let status = self.status();
+        let named = match self.to_move() {
+            Some(Actor::Seat(seat)) => (status.strip_suffix(&format!("seat {seat} to act")))
+                .map(|head| format!("{head}{} to act", svg.seat_name(seat))),
+            _ => None,
+        };
+        svg.label(15.0, 18.0, 14.0, named.as_deref().unwrap_or(&status));
         match self.ends() {
             Some([left, right]) => {
                 svg.label(15.0, 60.0, 13.0, "left end");

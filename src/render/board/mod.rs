@@ -21,16 +21,22 @@ pub trait Picture: Game {
 
     /// An SVG picture of the position as `viewer` may see it.
     fn svg(&self, viewer: Viewer) -> String {
+        self.svg_named(viewer, &[])
+    }
+
+    /// The same picture, its seats named after `names`' engines where it names seats.
+    fn svg_named(&self, viewer: Viewer, names: &[String]) -> String {
         let (width, height) = self.size(viewer);
-        let mut svg = Svg::new(width, height);
+        let mut svg = Svg::new(width, height).named(names);
         self.draw(viewer, &mut svg);
         svg.finish()
     }
 
-    /// The same picture as `scene`'s items (after the pictures it already holds of this game).
-    fn scene(&self, viewer: Viewer, scene: Scene) -> Scene {
+    /// The same picture as `scene`'s items (after the pictures it already holds of this game),
+    /// its seats named after `names`' engines where it names seats.
+    fn scene(&self, viewer: Viewer, scene: Scene, names: &[String]) -> Scene {
         let (width, height) = self.size(viewer);
-        let mut svg = Svg::in_scene(width, height, scene);
+        let mut svg = Svg::in_scene(width, height, scene).named(names);
         self.draw(viewer, &mut svg);
         svg.finish_scene().unwrap_or_default()
     }
