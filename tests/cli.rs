@@ -1014,7 +1014,7 @@ fn cutechess_spellings_work_or_say_what_to_type() {
             &["-tournament", "round-robin"],
             "--format round-robin",
         ),
-        ("match", &["-event", "x"], "tags.tournament"),
+        ("match", &["-site", "x"], "tags.tournament"),
         ("match", &["-maxmoves", "200"], "their own rules"),
         ("tournament", &["-debug"], "--log-dir DIR"),
         ("match", &["-tbignore50"], "no tablebases"),

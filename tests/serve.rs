@@ -10,6 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
@@ -190,7 +191,12 @@ fn the_page_follows_a_run_move_by_move_and_game_by_game() {
         "the board did not change after a move"
     );
     assert!(
-        moved["clocks"][0].as_str().unwrap().starts_with("slow"),
+        moved["names"][0].as_str().unwrap().starts_with("slow"),
+        "{moved}"
+    );
+    let clock = moved["clocks"][0].as_str().unwrap();
+    assert!(
+        clock.parse::<f64>().is_ok() || clock.contains(':'),
         "{moved}"
     );
     let report = first["report"].clone();
@@ -290,33 +296,63 @@ fn chromium(server: &Server, work: &Workspace) -> Option<String> {
         eprintln!("note: no chromium installed; the browser part did not run");
         return None;
     }
-    let url = format!("http://{}/", server.address);
-    let run = |extra: &str| {
-        std::process::Command::new("chromium")
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-            ])
-            .args([
-                "--disable-background-networking",
-                "--disable-component-update",
-            ])
-            .args(["--virtual-time-budget=3000", "--window-size=1200,1100"])
-            .arg(format!(
-                "--user-data-dir={}",
-                work.file(&format!("profile{}", extra.len())).display()
-            ))
-            .arg(extra)
-            .arg(&url)
-            .output()
-            .unwrap()
-    };
     let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-live.png");
-    run(&format!("--screenshot={}", shot.display()));
+    browse(server, work, &format!("--screenshot={}", shot.display()));
     assert!(std::fs::read(&shot).is_ok_and(|png| png.starts_with(b"\x89PNG")));
-    Some(String::from_utf8(run("--dump-dom").stdout).unwrap())
+    Some(browse(server, work, "--dump-dom"))
+}
+
+/// Profiles made so far (see [`browse`]).
+static PROFILES: AtomicUsize = AtomicUsize::new(0);
+
+/// What headless Chromium writes on stdout for the page with `extra` (`--dump-dom`,
+/// `--screenshot=FILE`) after polling it for three seconds of its virtual time; a failure when it
+/// has not ended within a minute.
+fn browse(server: &Server, work: &Workspace, extra: &str) -> String {
+    let url = format!("http://{}/", server.address);
+    let mut child = std::process::Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .args([
+            "--disable-background-networking",
+            "--disable-component-update",
+        ])
+        .args(["--virtual-time-budget=3000", "--window-size=1200,1100"])
+        // A profile of its own each time: no capture depends on what an earlier one left.
+        .arg(format!(
+            "--user-data-dir={}",
+            work.file(&format!(
+                "profile{}",
+                PROFILES.fetch_add(1, Ordering::Relaxed)
+            ))
+            .display()
+        ))
+        .arg(extra)
+        .arg(&url)
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(work.file("chromium.err")).unwrap())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium {extra} {url} did not end within a minute");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    reader.join().unwrap()
 }
 
 /// The cards (`c17`) in the hands at ply `ply` of a DOUBLE record, in the round then under way:
@@ -628,6 +664,80 @@ fn a_match_serves_its_own_page_with_each_engines_curve() {
     std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     assert!(run.wait().unwrap().success());
     assert!(work.file("m.jsonl.live").exists());
+}
+
+/// The page of an SPRT match made for a screen across a room: the event's headline, `N of M
+/// games`, the SPRT box and the standings beside the games, in what `/state` sends and, ten times
+/// over, in what headless Chromium draws.
+#[test]
+fn an_sprt_matchs_page_shows_its_headline_progress_and_test_every_time() {
+    let work = Workspace::new("serve-wall");
+    let out = work.file("m.jsonl");
+    // Two random bots that take 50 ms a move: a test long enough to be looked at while it runs.
+    let slow = |name: &str, seed: u32| {
+        format!("name={name} cmd='python3 tests/engines/slow.py pegs {seed} 50'")
+    };
+    let mut run = common::referee_process()
+        .env("REFEREE", cargo_bin!("referee"))
+        .args(["match", "--game", "pegs", "--engine", &slow("new", 1)])
+        .args(["--engine", &slow("old", 2), "--games", "400", "--repeat"])
+        .args(["--movetime", "2000", "--sprt", "elo0=0 elo1=5", "--event"])
+        .args(["Cup <b>final</b>", "--serve", "127.0.0.1:0", "--out"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(run.stderr.take().unwrap());
+    let address = served_at(&mut stderr);
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    let server = Server {
+        child: None,
+        address,
+    };
+    let state = until(&server, Duration::from_secs(120), "a finished game", |s| {
+        s["finished"].as_u64() >= Some(1) && !s["live"].as_array().unwrap().is_empty()
+    });
+    let headline = state["headline"].as_str().unwrap();
+    assert!(
+        headline.contains("<h1>Cup &lt;b&gt;final&lt;/b&gt;</h1>"),
+        "{headline}"
+    );
+    assert!(headline.contains("pegs · tc 2000 ms/move"), "{headline}");
+    let done = state["finished"].as_u64().unwrap();
+    assert!(
+        headline.contains(&format!("{done} of 400 games")),
+        "{headline}"
+    );
+    let sprt = state["sprt"].as_str().unwrap();
+    assert!(sprt.contains("SPRT: new vs the field"), "{sprt}");
+    assert!(
+        sprt.contains("(-2.94, 2.94)") && sprt.contains(" · W "),
+        "{sprt}"
+    );
+    assert!(
+        state["table"].as_str().unwrap().contains(">new<"),
+        "{state}"
+    );
+    let game = &state["live"][0];
+    assert!(
+        game["on_move"].as_u64().is_some_and(|seat| seat < 2),
+        "{game}"
+    );
+    if chromium(&server, &work).is_some() {
+        for shot in 0..10 {
+            let dom = browse(&server, &work, "--dump-dom");
+            for part in [
+                "Cup &lt;b&gt;final&lt;/b&gt;",
+                " of 400 games",
+                "SPRT: new vs the field",
+            ] {
+                assert!(dom.contains(part), "capture {shot} lacks {part}: {dom}");
+            }
+        }
+    }
+    let _ = run.kill();
+    let _ = run.wait();
 }
 
 /// In duplicate play (`--repeat`) the cards one rotation plays are the hands of the deal's other

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Remakes the README's screenshots: one game of each kind between the built-in bots, shown by
 # `referee view` in headless Chromium at a mid-game position, 1280 px wide; and the live page of
-# a tournament as it is played (`--serve`).
+# an SPRT match as it is played (`--serve`), and a knockout's report.
 # Usage: docs/screenshots/make.sh (needs `referee` on PATH, chromium, curl and python3).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,14 +34,25 @@ shoot double-dutch --game double-dutch --seats 3
 shoot pegs --game pegs --variant turbo
 shoot wyx --game wyx --variant double
 shoot double --game double --seats 4
-# The live page of a running tournament (`--serve`): three search bots at DVONN, 300 ms a move,
-# shot once the first game has finished and the second is under way.
-referee tournament --game dvonn --engine search --engine search --engine search --seed 5 \
-    --rounds 4 --movetime 300 --out "$work/live.jsonl" --serve 127.0.0.1:8089 > /dev/null 2>&1 &
+# The live page of a running SPRT match (`--serve`), as a projector shows it: the search bot at
+# its two strengths, 300 ms a move, shot once three games have finished.
+referee match --game dvonn --engine level=3 name=new --engine level=2 name=old --repeat \
+    --games 200 --seed 5 --movetime 300 --sprt elo0=0 elo1=50 --event "Spring cup: new vs old" \
+    --out "$work/live.jsonl" --serve 127.0.0.1:8089 > /dev/null 2>&1 &
 run=$!
-until grep -q '"finished":1,' <(curl -s http://127.0.0.1:8089/state 2> /dev/null); do sleep 0.5; done
-sleep 3
+until python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["finished"] < 3)' \
+    < <(curl -s http://127.0.0.1:8089/state 2> /dev/null) 2> /dev/null; do sleep 0.5; done
+sleep 2
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=3000 \
-    --window-size=1280,1100 --screenshot="$PWD/live.png" "http://127.0.0.1:8089/" 2> /dev/null
+    --user-data-dir="$work/profile" --window-size=1600,1000 --screenshot="$PWD/live.png" \
+    "http://127.0.0.1:8089/" 2> /dev/null
 kill "$run" 2> /dev/null || true
 wait "$run" 2> /dev/null || true
+# A knockout's report: the standings by how far each engine went, and the bracket.
+referee tournament --game pegs --format knockout --games 2 --seed 5 --movetime 50 \
+    --engine level=1 name=first --engine level=2 name=second --engine level=3 name=third \
+    --engine random --engine level=2 name=fifth --event "Pegs knockout" \
+    --out "$work/knockout.jsonl" > /dev/null 2>&1
+referee report "$work/knockout.jsonl" -o "$work/knockout.html"
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=3000 \
+    --window-size=1280,900 --screenshot="$PWD/knockout.png" "file://$work/knockout.html" 2> /dev/null

@@ -2,16 +2,11 @@
 
 /// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
 /// with what to type instead.
-const CUTECHESS_ONLY: [(&[&str], &str); 17] = [
+const CUTECHESS_ONLY: [(&[&str], &str); 16] = [
     (
         &["tournament"],
         "`referee tournament --format round-robin` (or gauntlet, swiss, knockout); `referee \
          match` plays one table",
-    ),
-    (
-        &["event"],
-        "records name their run in tags.tournament; `referee export --format pgn` writes each \
-         game's Event",
     ),
     (
         &["site"],

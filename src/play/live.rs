@@ -47,12 +47,14 @@ struct Mark {
     kind: Kind,
 }
 
-/// A line's part in its game: its first line (a start, or a start again), one more, its last.
+/// A line's part in its game: its first line (a start, or a start again), one more, its last;
+/// or the run's line, which begins the file.
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
     Start,
     Ply,
     End,
+    Run,
 }
 
 /// The live file, fed by every game thread.
@@ -98,12 +100,13 @@ impl LiveLog {
         })
     }
 
-    /// Game `game`'s start, or its end (written out at once).
+    /// Game `game`'s start, or its end (written out at once), or the run's line.
     pub fn write(&self, event: &LiveEvent) {
         let kind = match event {
             LiveEvent::Start { .. } => Kind::Start,
             LiveEvent::Ply { .. } => Kind::Ply,
             LiveEvent::End { .. } => Kind::End,
+            LiveEvent::Run { .. } => Kind::Run,
         };
         let mark = (event.game(), kind);
         self.put(|lines| serde_json::to_writer(lines, event), mark);
@@ -144,7 +147,7 @@ impl LiveLog {
         }
         let end = pending.lines.len();
         pending.marks.push(Mark { end, game, kind });
-        if kind == Kind::End {
+        if matches!(kind, Kind::End | Kind::Run) {
             pending.now = true;
             wake.notify_one();
         }
@@ -161,6 +164,7 @@ fn write_out(file: File, shared: &(Mutex<Pending>, Condvar)) {
         written: 0,
         limit: MAX_FILE,
         games: BTreeMap::new(),
+        run: Vec::new(),
     };
     loop {
         let stop = {
@@ -195,6 +199,8 @@ struct Bounded {
     /// [`MAX_FILE`].
     limit: u64,
     games: BTreeMap<usize, Vec<u8>>,
+    /// The run's line.
+    run: Vec<u8>,
 }
 
 impl Bounded {
@@ -216,6 +222,7 @@ impl Bounded {
                     }
                 }
                 Kind::End => drop(self.games.remove(&mark.game)),
+                Kind::Run => self.run = line.to_vec(),
             }
         }
         if self.written > self.limit {
@@ -230,7 +237,7 @@ impl Bounded {
             return;
         }
         self.written = 0;
-        for lines in self.games.values() {
+        for lines in std::iter::once(&self.run).chain(self.games.values()) {
             if self.file.write_all(lines).is_ok() {
                 self.written += lines.len() as u64;
             }
@@ -306,6 +313,7 @@ mod tests {
                 Kind::Start => "start",
                 Kind::Ply => "ply",
                 Kind::End => "end",
+                Kind::Run => "run",
             };
             lines.extend_from_slice(format!("{game} {word} {n}\n").as_bytes());
             marks.push(Mark {
@@ -326,10 +334,12 @@ mod tests {
             written: 0,
             limit: 2000,
             games: BTreeMap::new(),
+            run: Vec::new(),
         };
         let mut n = 0;
-        // Game 1 runs throughout; games 2, 3, ... start, move and end one after another.
-        let (lines, marks) = batch(&[(1, Kind::Start), (1, Kind::Ply)], &mut n);
+        // The run's line first; game 1 runs throughout; games 2, 3, ... start, move and end
+        // one after another.
+        let (lines, marks) = batch(&[(0, Kind::Run), (1, Kind::Start), (1, Kind::Ply)], &mut n);
         file.write(&lines, &marks);
         let mut largest = 0;
         for game in 2..500 {
@@ -348,7 +358,12 @@ mod tests {
             500,
             "every line of the game in progress is there"
         );
-        assert_eq!(first[0], "1 start 1");
+        assert_eq!(first[0], "1 start 2");
+        assert_eq!(
+            text.lines().next(),
+            Some("0 run 1"),
+            "the run's line begins it"
+        );
         assert!(
             text.lines().all(|l| !l.starts_with("2 ")),
             "game 2 ended long ago"

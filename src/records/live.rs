@@ -44,6 +44,26 @@ pub enum LiveEvent {
         /// The game's number in the schedule, from 1.
         game: usize,
     },
+    /// The run: written first, and again first whenever the file begins again.
+    Run {
+        /// Its headline: the event's name (`--event`), else what the run is (`tournament of 6
+        /// engines`).
+        title: String,
+        /// The game's id and variant, as `dvonn` or `pegs turbo`.
+        game: String,
+        /// The time control, as `--tc` reads it.
+        tc: String,
+        /// Games the run plays in all (for a knockout, at most), those its records file held
+        /// already included.
+        games: usize,
+        /// Games its records file held as it started.
+        done: usize,
+        /// When it started, in milliseconds since 1970.
+        started_ms: u64,
+        /// The SPRT it stops on, as `--sprt` takes it, and the engine it tests.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sprt: Option<(String, String)>,
+    },
 }
 
 impl LiveEvent {
@@ -53,6 +73,7 @@ impl LiveEvent {
             LiveEvent::Start { game, .. }
             | LiveEvent::Ply { game, .. }
             | LiveEvent::End { game } => *game,
+            LiveEvent::Run { .. } => 0,
         }
     }
 }

@@ -42,7 +42,11 @@ pub fn pgn_game(record: &Record, file: &str, line: usize, number: usize) -> Opti
     let mut tag = |name: &str, value: &str| {
         let _ = writeln!(text, "[{name} {}]", quoted(value));
     };
-    tag("Event", &format!("referee {}", record.game));
+    let event = record.tags.get("event").cloned();
+    tag(
+        "Event",
+        &event.unwrap_or_else(|| format!("referee {}", record.game)),
+    );
     tag("Site", "?");
     tag("Date", "????.??.??");
     tag("Round", &number.to_string());
@@ -75,6 +79,11 @@ mod tests {
         );
         assert!(text.contains("[Result \"1/2-1/2\"]") && text.ends_with("\n1/2-1/2\n\n"));
         assert!(text.contains("[Seed \"7\"]\n[RecordFile \"g.jsonl\"]\n[RecordLine \"3\"]"));
+        assert!(text.starts_with("[Event \"referee dvonn\"]"), "{text}");
+        let mut named = draw.clone();
+        named.tags.insert("event".into(), "Cup \"final\"".into());
+        let text = pgn_game(&named, "g.jsonl", 3, 1).unwrap();
+        assert!(text.starts_with("[Event \"Cup %22final%22\"]"), "{text}");
         let black = finished_record(&["a", "b"], &[1], 0);
         assert!(
             pgn_game(&black, "g", 1, 1)

@@ -11,3 +11,5 @@ pub mod report;
 pub mod svg;
 #[cfg(feature = "cli")]
 pub mod viewer;
+#[cfg(feature = "cli")]
+pub mod wall;

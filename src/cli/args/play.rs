@@ -170,6 +170,10 @@ pub struct RunArgs {
     /// its `Score of` and `Elo difference` lines, for more the standings table.
     #[arg(long, value_name = "N")]
     pub ratinginterval: Option<usize>,
+    /// The event's name, as cutechess-cli's -event: the headline of the live page (--serve),
+    /// each record's `tags.event`, and the PGN export's Event
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
 }
 
 /// Flags common to `match` and `tournament`.

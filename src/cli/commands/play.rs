@@ -340,6 +340,7 @@ fn tournament_of(
         live,
         serve: run.serve,
         rating_interval: run.ratinginterval,
+        event: run.event,
     })
 }
 

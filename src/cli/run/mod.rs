@@ -61,6 +61,8 @@ pub struct Tournament {
     pub serve: Option<String>,
     /// Print the score so far every this many games (cutechess-cli's `-ratinginterval`).
     pub rating_interval: Option<usize>,
+    /// The event's name (`--event`), for the page's headline and each record's `tags.event`.
+    pub event: Option<String>,
 }
 
 /// Opens `out` for appending: refused when it is not a records file or another run holds it; a
@@ -430,6 +432,14 @@ pub fn run(
         updated: 0, // stamped when written
     };
     let progress_file = open_progress(tournament.progress.as_deref(), counts)?;
+    if let Some(live) = &config.live {
+        live.write(&run_line(
+            config,
+            tournament,
+            &plan,
+            (before, before + to_play),
+        ));
+    }
     let mut share = Share {
         shard,
         peers: (tournament.peers.as_deref().zip(shard)).map(|(pattern, shard)| {
@@ -439,6 +449,7 @@ pub fn run(
     let human = config.engines.iter().any(|e| e.command.terminal);
     let mut recorder = Recorder {
         fingerprint,
+        event: tournament.event.clone(),
         sprt: tournament.sprt,
         paired: plan.repeat && plan.seats == 2,
         json,
@@ -465,6 +476,38 @@ pub fn run(
         _ => arena::run_events(config, schedule, &mut on_event),
     };
     finish(recorder, outcome, champion.get())
+}
+
+/// The live file's first line: what the run is, and its games (`done` of `games` held already).
+fn run_line(
+    config: &MatchConfig,
+    tournament: &Tournament,
+    plan: &Plan,
+    (done, games): (usize, usize),
+) -> crate::records::live::LiveEvent {
+    let names = engine_names(config);
+    let title = tournament
+        .event
+        .clone()
+        .unwrap_or_else(|| match names.as_slice() {
+            [a, b] if plan.format == Format::RoundRobin => format!("{a} vs {b}"),
+            _ => format!("{} of {} engines", plan.format.name(), names.len()),
+        });
+    let started_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    crate::records::live::LiveEvent::Run {
+        title,
+        game: match &config.variant {
+            Some(variant) => format!("{} {variant}", config.game),
+            None => config.game.clone(),
+        },
+        tc: config.tc.to_string(),
+        games,
+        done,
+        started_ms,
+        sprt: (tournament.sprt).map(|sprt| (sprt.to_string(), names[0].clone())),
+    }
 }
 
 /// Opens the `--progress` file, when there is one, with the run's counts.

@@ -18,6 +18,8 @@ use crate::stats::standings::{Standings, game_line, start_line};
 /// file), the progress and standings told, the SPRT watched.
 pub(super) struct Recorder<'a> {
     pub(super) fingerprint: String,
+    /// The event's name (`--event`), stored in each record's `tags.event`.
+    pub(super) event: Option<String>,
     pub(super) sprt: Option<Sprt>,
     /// Whether games come in pairs of swapped seats (the SPRT's pentanomial model).
     pub(super) paired: bool,
@@ -60,6 +62,9 @@ impl Recorder<'_> {
         record
             .tags
             .insert("tournament".into(), self.fingerprint.clone());
+        if let Some(event) = &self.event {
+            record.tags.insert("event".into(), event.clone());
+        }
         // `report` reads the run's test from its records.
         if let Some(sprt) = &self.sprt {
             record.tags.insert("sprt".into(), sprt.to_string());

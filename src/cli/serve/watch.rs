@@ -15,6 +15,7 @@ use crate::records::live::LiveEvent;
 use crate::records::replay::Replay;
 use crate::render::board::Picture;
 use crate::render::report::{SeriesBuilder, report_html};
+use crate::render::wall::{Heading, headline_html, sprt_box_html, table_html};
 use crate::rules::AnyGame;
 use crate::rules::game::{Game, Setup, Viewer};
 use crate::stats::elo::Sprt;
@@ -75,6 +76,8 @@ struct LiveView<'a> {
     marks: Vec<String>,
     last: &'a str,
     clocks: Vec<String>,
+    /// The seat on move, if a seat is.
+    on_move: Option<usize>,
     /// The engines' scores so far: ply, seat, score.
     scores: &'a [(usize, usize, i64)],
     names: &'a [String],
@@ -84,6 +87,10 @@ struct LiveView<'a> {
 #[derive(Serialize)]
 struct State<'a> {
     version: u64,
+    /// The headline, the SPRT box (empty without a test) and the standings in brief, as HTML.
+    headline: String,
+    sprt: &'a str,
+    table: &'a str,
     report: &'a str,
     progress: &'a str,
     finished: usize,
@@ -118,6 +125,12 @@ pub struct Watch {
     sprt: Option<Sprt>,
     series: SeriesBuilder,
     report: String,
+    /// The SPRT box and the standings in brief, drawn with the report.
+    sprt_box: String,
+    table: String,
+    /// What the headline says: from the live file's run line, else from the first record.
+    heading: Option<Heading>,
+    record_heading: Option<Heading>,
     finished: Vec<Finished>,
     listed: std::collections::VecDeque<(usize, String, String)>,
     live: BTreeMap<(usize, usize), LiveGame>,
@@ -146,6 +159,10 @@ impl Watch {
             sprt,
             series: SeriesBuilder::default(),
             report: String::new(),
+            sprt_box: String::new(),
+            table: String::new(),
+            heading: None,
+            record_heading: None,
             finished: Vec::new(),
             listed: std::collections::VecDeque::new(),
             live: BTreeMap::new(),
@@ -215,6 +232,14 @@ impl Watch {
             };
             let series = self.series.clone().finish(sprt.as_ref());
             self.report = report_html(&series, sprt.as_ref());
+            self.sprt_box = (sprt.as_ref())
+                .filter(|_| series.results.games > 0)
+                .map(|sprt| sprt_box_html(&series, sprt))
+                .unwrap_or_default();
+            self.table = match series.results.games {
+                0 => String::new(),
+                _ => table_html(&series),
+            };
         }
         if records || lives || progress {
             self.render();
@@ -246,6 +271,7 @@ impl Watch {
         self.records = self.records.iter().map(|f| Follow::new(f.path())).collect();
         self.run += 1;
         self.series = SeriesBuilder::default();
+        self.record_heading = None;
         self.finished.clear();
         self.listed.clear();
         self.deals.clear();
@@ -257,11 +283,12 @@ impl Watch {
     fn read_new_records(&mut self) -> (bool, bool) {
         let (mut changed, mut replaced) = (false, false);
         for (file, follow) in self.records.iter_mut().enumerate() {
-            let (series, finished, listed, deals) = (
+            let (series, finished, listed, deals, record_heading) = (
                 &mut self.series,
                 &mut self.finished,
                 &mut self.listed,
                 &mut self.deals,
+                &mut self.record_heading,
             );
             let seen = follow.read_new(|seen| {
                 let Seen::Line { offset, text, .. } = seen else {
@@ -270,6 +297,9 @@ impl Watch {
                 let Ok(record) = serde_json::from_slice::<Record>(text) else {
                     return Ok(());
                 };
+                if record_heading.is_none() {
+                    *record_heading = Some(heading_of(&record));
+                }
                 series.add(&record);
                 let deal = duplicate_deal(&record);
                 if let Some(deal) = &deal {
@@ -298,7 +328,7 @@ impl Watch {
         let mut changed = false;
         let reveal = self.reveal;
         for (file, follow) in self.lives.iter_mut().enumerate() {
-            let (live, events) = (&mut self.live, &mut self.events);
+            let (live, events, heading) = (&mut self.live, &mut self.events, &mut self.heading);
             let _ = follow.read_new(|seen| {
                 let text = match seen {
                     Seen::Line { text, .. } => text,
@@ -312,6 +342,24 @@ impl Watch {
                     Seen::TooLong { .. } => return Ok(()),
                 };
                 if let Ok(event) = serde_json::from_slice::<LiveEvent>(text) {
+                    if let LiveEvent::Run {
+                        title,
+                        game,
+                        tc,
+                        games,
+                        done,
+                        started_ms,
+                        ..
+                    } = &event
+                    {
+                        *heading = Some(Heading {
+                            title: title.clone(),
+                            game: game.clone(),
+                            tc: Some(tc.clone()),
+                            games: Some((*games, *done)),
+                            started_ms: Some(*started_ms),
+                        });
+                    }
                     *events += 1;
                     apply(live, (file, reveal), event, *events);
                     changed = true;
@@ -360,16 +408,32 @@ impl Watch {
                     svg,
                     marks,
                     last,
-                    clocks: (g.names.iter().zip(&g.clocks))
-                        .map(|(name, ms)| format!("{name} {:.1} s", ms / 1000.0))
-                        .collect(),
+                    clocks: (g.clocks.iter()).map(|ms| clock_text(*ms)).collect(),
+                    on_move: match g.replay.game().to_move() {
+                        Some(crate::rules::game::Actor::Seat(seat)) => Some(seat),
+                        _ => None,
+                    },
                     scores: &g.scores,
                     names: &g.names,
                 }
             })
             .collect();
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let heading = (self.heading.as_ref())
+            .or(self.record_heading.as_ref())
+            .cloned()
+            .unwrap_or_else(|| Heading {
+                title: "referee".into(),
+                game: "waiting for the first game".into(),
+                ..Heading::default()
+            });
         let state = State {
             version: self.version,
+            headline: headline_html(&heading, self.finished.len(), now_ms),
+            sprt: &self.sprt_box,
+            table: &self.table,
             report: &self.report,
             progress: &self.progress,
             finished: self.finished.len(),
@@ -377,6 +441,34 @@ impl Watch {
             live,
         };
         self.state = Arc::new(serde_json::to_vec(&state).unwrap_or_default());
+    }
+}
+
+/// A clock as the page shows it: `4:05.3`, or `12.3` under a minute.
+fn clock_text(ms: f64) -> String {
+    let tenths = (ms.max(0.0) / 100.0).round() as u64;
+    match tenths {
+        0..600 => format!("{}.{}", tenths / 10, tenths % 10),
+        _ => format!("{}:{:02}.{}", tenths / 600, (tenths / 10) % 60, tenths % 10),
+    }
+}
+
+/// What the headline says of a run known only by its records: the event's name (`tags.event`),
+/// else its format and engines (`tags.tournament`), and the game.
+fn heading_of(record: &Record) -> Heading {
+    let tag = (record.tags.get("tournament")).and_then(|t| crate::events::tag::RunTag::parse(t));
+    let title = match (record.tags.get("event"), tag) {
+        (Some(event), _) => event.clone(),
+        (None, Some(tag)) => format!("{} of {} engines", tag.format.name(), tag.engines.len()),
+        (None, None) => "games".to_owned(),
+    };
+    Heading {
+        title,
+        game: match &record.variant {
+            Some(variant) => format!("{} {variant}", record.game),
+            None => record.game.clone(),
+        },
+        ..Heading::default()
     }
 }
 
@@ -485,6 +577,7 @@ fn apply(
             game.clocks = clocks_ms;
             game.touched = at;
         }
+        LiveEvent::Run { .. } => {}
         LiveEvent::End { .. } => {
             live.remove(&key);
         }

@@ -106,6 +106,27 @@ impl Tally {
     }
 }
 
+/// Normalized Elo (as fastchess and fishtest report it) of trials of which `counts[i]` scored
+/// `scores[i]`, with the half-width of its 95% interval: `nElo = (m - 1/2) / (sd · per_trial) ·
+/// 800 / ln 10` for mean `m` and standard deviation `sd` of a trial (`per_trial` is 1 for games,
+/// √2 for pairs, whose `sd` is a game's over √2), and `± 1.96 · 800 / ln 10 / (per_trial · √n)`
+/// for `n` trials. `None` before two trials, or while every trial scored the same.
+pub fn normalized_elo(counts: &[u32], scores: &[f64], per_trial: f64) -> Option<(f64, f64)> {
+    let n: f64 = counts.iter().map(|&c| f64::from(c)).sum();
+    if n < 2.0 {
+        return None;
+    }
+    let trials = || counts.iter().zip(scores).map(|(&c, &x)| (f64::from(c), x));
+    let m = trials().map(|(c, x)| c * x).sum::<f64>() / n;
+    let variance = trials().map(|(c, x)| c * (x - m).powi(2)).sum::<f64>() / n;
+    if variance <= 1e-12 {
+        return None;
+    }
+    let scale = 800.0 / std::f64::consts::LN_10;
+    let nelo = (m - 0.5) / (variance.sqrt() * per_trial) * scale;
+    Some((nelo, Z_95 * scale / (per_trial * n.sqrt())))
+}
+
 /// The 95% lower bound of the Elo difference after a perfect score in `games` games: the Elo at
 /// which a perfect score is 5% likely (minus it for a nil score).
 pub fn perfect_bound(games: u32) -> f64 {

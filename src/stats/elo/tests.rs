@@ -224,3 +224,25 @@ fn normalized_llr_matches_fastchess() {
     assert_eq!(parsed.unwrap().model, SprtModel::Normalized);
     assert!(Sprt::parse(&["elo0=0", "elo1=2", "model=bayes"].map(String::from)).is_err());
 }
+
+#[test]
+fn normalized_elo_of_games_and_pairs() {
+    // 3 wins, 1 loss: m = 3/4, sd = √(3/16); values worked out by hand (and in Python).
+    let games = normalized_elo(&[1, 0, 3], &[0.0, 0.5, 1.0], 1.0).unwrap();
+    assert!((games.0 - 200.5920).abs() < 1e-3, "{games:?}");
+    assert!((games.1 - 340.4806).abs() < 1e-3, "{games:?}");
+    let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
+    let pairs = normalized_elo(&[0, 1, 2, 1, 4], &scores, 2f64.sqrt()).unwrap();
+    assert!((pairs.0 - 219.7376).abs() < 1e-3, "{pairs:?}");
+    assert!((pairs.1 - 170.2403).abs() < 1e-3, "{pairs:?}");
+    assert_eq!(
+        normalized_elo(&[0, 0, 5], &[0.0, 0.5, 1.0], 1.0),
+        None,
+        "a sweep"
+    );
+    assert_eq!(
+        normalized_elo(&[0, 0, 1], &[0.0, 0.5, 1.0], 1.0),
+        None,
+        "one game"
+    );
+}
