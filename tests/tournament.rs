@@ -388,6 +388,20 @@ fn a_two_engine_sprt_on_game_pairs_decides_both_ways() {
             fastchess.ends_with(" (-2.94, 2.94) [0.00, 100.00]"),
             "{fastchess}"
         );
+        // fastchess's summary, whose Games and Ptnml lines fishtest's worker reads, counts the
+        // records' games.
+        let games = valid_records(&out).len();
+        let counts = (stdout.lines())
+            .find_map(|l| l.strip_prefix("Games: "))
+            .unwrap_or_else(|| panic!("no Games line: {stdout}"));
+        assert!(counts.starts_with(&format!("{games}, Wins: ")), "{counts}");
+        let ptnml = (stdout.lines())
+            .find_map(|l| l.strip_prefix("Ptnml(0-2): ["))
+            .unwrap_or_else(|| panic!("no Ptnml line: {stdout}"));
+        let pairs: u32 = (ptnml.trim_end_matches(']').split(", "))
+            .map(|n| n.parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(pairs as usize, games / 2, "{ptnml}");
         let played = valid_records(&out).len();
         assert!(played < 40, "stopped early: {played} of 200 games");
         let stderr = String::from_utf8(output.stderr).unwrap();

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::records::{End, Record};
-use crate::stats::elo::{Sprt, SprtState, elo_bound};
+use crate::stats::elo::{Sprt, SprtState, elo_bound, normalized_elo, pair_elo};
 use crate::stats::results::Results;
 
 /// `Started game 3 of 10 (alpha vs beta)`, as cutechess-cli writes it. `index` counts from 0.
@@ -135,9 +135,78 @@ fn as_cutechess(x: f64) -> String {
     }
 }
 
+/// The summary fastchess prints for two engines, whose lines its users' scripts parse (fishtest
+/// reads `Games:` and `Ptnml(0-2):`): `Results of A vs B (TC, NULL, NULL, BOOK):`, then Elo and
+/// nElo and LOS (of game pairs where there are pairs, else of games), the draw ratio and pairs ratio
+/// (of pairs: a drawn pair is one that gave each engine a point), the games, and the pentanomial
+/// counts. Engine threads and hash, which fastchess sets, are `NULL` here, as fastchess writes
+/// what it does not know; so is the book without `--openings`.
+pub fn fastchess_lines(results: &Results, (a, b): (&str, &str), tc: &str, book: &str) -> String {
+    let t = results.tally_of(a, b).unwrap_or_default();
+    let pentanomial = results.pentanomial_against_field(a);
+    let pairs: u32 = pentanomial.iter().sum();
+    let games = t.games();
+    let points = f64::from(t.wins) + f64::from(t.draws) / 2.0;
+    let (elo, los, nelo) = match pairs {
+        0 => (
+            t.estimate().map(|e| (e.elo, e.elo_error)),
+            t.estimate().map_or(0.5, |e| e.los),
+            normalized_elo(&[t.losses, t.draws, t.wins], &[0.0, 0.5, 1.0], 1.0),
+        ),
+        _ => {
+            let paired = pair_elo(&pentanomial);
+            (
+                paired.map(|(elo, error, _)| (elo, error)),
+                paired.map_or(0.5, |(_, _, los)| los),
+                normalized_elo(&pentanomial, &[0.0, 0.25, 0.5, 0.75, 1.0], 2f64.sqrt()),
+            )
+        }
+    };
+    let los = los * 100.0;
+    let pm = |x: Option<(f64, f64)>| match x {
+        Some((v, e)) => format!("{} +/- {}", fixed(v), fixed(e)),
+        None => "nan +/- nan".to_owned(),
+    };
+    let (draws, ratio) = match pairs {
+        0 => (f64::from(t.draws) / f64::from(games.max(1)), f64::NAN),
+        _ => (
+            f64::from(pentanomial[2]) / f64::from(pairs),
+            f64::from(pentanomial[3] + pentanomial[4]) / f64::from(pentanomial[0] + pentanomial[1]),
+        ),
+    };
+    format!(
+        "Results of {a} vs {b} ({tc}, NULL, NULL, {book}):\n\
+         Elo: {}, nElo: {}\n\
+         LOS: {los:.2} %, DrawRatio: {:.2} %, PairsRatio: {}\n\
+         Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({:.2} %)\n\
+         Ptnml(0-2): [{}, {}, {}, {}, {}]",
+        pm(elo),
+        pm(nelo),
+        draws * 100.0,
+        fixed(ratio),
+        t.wins,
+        t.losses,
+        t.draws,
+        points / f64::from(games.max(1)) * 100.0,
+        pentanomial[0],
+        pentanomial[1],
+        pentanomial[2],
+        pentanomial[3],
+        pentanomial[4],
+    )
+}
+
+/// `x` with two decimals, or `inf`, `-inf`, `nan` as C++ streams print them.
+fn fixed(x: f64) -> String {
+    match x.is_finite() {
+        true => format!("{x:.2}"),
+        false => as_cutechess(x),
+    }
+}
+
 /// The SPRT's state as cutechess-cli and fastchess print it, for the scripts that parse them:
-/// `SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted` and `LLR: 2.95 (-2.94,
-/// 2.94) [0.00, 5.00]`.
+/// `SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted` and `LLR: 2.95 (100.2%)
+/// (-2.94, 2.94) [0.00, 5.00]`.
 pub fn sprt_tool_lines(sprt: &Sprt, llr: f64, state: SprtState) -> String {
     let (lower, upper) = sprt.bounds();
     let verdict = match state {
@@ -145,13 +214,16 @@ pub fn sprt_tool_lines(sprt: &Sprt, llr: f64, state: SprtState) -> String {
         SprtState::H1 => " - H1 was accepted",
         SprtState::Continue => "",
     };
+    // fastchess's share of the way to the bound the LLR is heading for.
+    let toward = if llr >= 0.0 { upper } else { -lower };
     format!(
-        "SPRT: llr {} ({:.1}%), lbound {}, ubound {}{verdict}\nLLR: {llr:.2} ({lower:.2}, \
-         {upper:.2}) [{:.2}, {:.2}]",
+        "SPRT: llr {} ({:.1}%), lbound {}, ubound {}{verdict}\nLLR: {llr:.2} ({:.1}%) \
+         ({lower:.2}, {upper:.2}) [{:.2}, {:.2}]",
         general(llr),
         llr / upper * 100.0,
         general(lower),
         general(upper),
+        llr / toward * 100.0,
         sprt.elo0,
         sprt.elo1
     )
@@ -184,7 +256,41 @@ fn general(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::finished_record;
     use crate::stats::elo::SprtModel;
+    use crate::stats::results::results;
+
+    #[test]
+    fn fastchess_summary_matches_what_fastchess_printed_for_the_same_games() {
+        // A summary fastchess printed for 16 games in 8 pairs (a public log): 3 pairs of a loss
+        // and a draw, one of a win and a loss, two of two draws, two of a win and a draw.
+        let mut records = Vec::new();
+        let mut seed = 0;
+        let mut pair = |first: &[usize], second: &[usize]| {
+            seed += 1;
+            records.push(finished_record(&["base", "test"], first, seed));
+            records.push(finished_record(&["test", "base"], second, seed));
+        };
+        for _ in 0..3 {
+            pair(&[1], &[0, 1]);
+        }
+        pair(&[0], &[0]);
+        for _ in 0..2 {
+            pair(&[0, 1], &[0, 1]);
+        }
+        for _ in 0..2 {
+            pair(&[0], &[0, 1]);
+        }
+        let text = fastchess_lines(&results(&records), ("base", "test"), "10+0.1", "NULL");
+        assert_eq!(
+            text,
+            "Results of base vs test (10+0.1, NULL, NULL, NULL):\n\
+             Elo: -21.74 +/- 96.80, nElo: -39.34 +/- 170.24\n\
+             LOS: 32.53 %, DrawRatio: 37.50 %, PairsRatio: 0.67\n\
+             Games: 16, Wins: 3, Losses: 4, Draws: 9, Points: 7.5 (46.88 %)\n\
+             Ptnml(0-2): [0, 3, 3, 2, 0]"
+        );
+    }
 
     #[test]
     fn numbers_read_as_printf_general_and_the_sprt_lines_as_the_tools_print_them() {
@@ -213,9 +319,13 @@ mod tests {
         assert_eq!(
             sprt_tool_lines(&sprt, 2.9512, SprtState::H1),
             "SPRT: llr 2.95 (100.2%), lbound -2.94, ubound 2.94 - H1 was accepted\n\
-             LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]"
+             LLR: 2.95 (100.2%) (-2.94, 2.94) [0.00, 5.00]"
         );
         let line = sprt_tool_lines(&sprt, -0.5, SprtState::Continue);
+        assert!(
+            line.ends_with("\nLLR: -0.50 (-17.0%) (-2.94, 2.94) [0.00, 5.00]"),
+            "{line}"
+        );
         assert!(line.starts_with("SPRT: llr -0.5 (-17.0%), lbound -2.94, ubound 2.94\n"));
     }
 }

@@ -26,7 +26,7 @@ use crate::records::file::{Opened, OutError, RecordsOut};
 use crate::rules::{AnyGame, Game, game::Setup};
 use crate::stats::elo::{Sprt, SprtState};
 use crate::stats::results::{Counter, Results};
-use crate::stats::standings::{Standings, sprt_tool_lines};
+use crate::stats::standings::{Standings, fastchess_lines, sprt_tool_lines};
 use peers::{Peers, Share};
 use recorder::Recorder;
 use rounds::{GameResults, knockout_rounds, seat_names, seat_points, swiss_rounds};
@@ -447,7 +447,12 @@ pub fn run(
         }),
     };
     let human = config.engines.iter().any(|e| e.command.terminal);
+    let book = match &config.openings {
+        crate::play::openings::Openings::Book(book) => book.name.clone(),
+        _ => "NULL".to_owned(),
+    };
     let mut recorder = Recorder {
+        conditions: (config.tc.to_string(), book),
         fingerprint,
         event: tournament.event.clone(),
         sprt: tournament.sprt,
@@ -543,7 +548,8 @@ fn finish(
         let llr = results.llr(&sprt, &names[0], paired);
         (sprt, llr, decided.unwrap_or(sprt.decide(llr)))
     });
-    print_standings(counter, names, sprt, paired, json, stdout)?;
+    let conditions = &recorder.conditions;
+    print_standings(counter, (names, conditions), sprt, paired, json, stdout)?;
     if let (Some(winner), false) = (champion, json) {
         writeln!(stdout, "Knockout won by {}", names[winner])?;
     }
@@ -563,7 +569,7 @@ fn leader(results: &Results) -> String {
 /// The standings, and the SPRT's verdict on the first engine (the challenger) if one ran.
 fn print_standings(
     counter: &Counter,
-    names: &[String],
+    (names, (tc, book)): (&[String], &(String, String)),
     sprt: Option<(Sprt, f64, SprtState)>,
     paired: bool,
     json: bool,
@@ -587,6 +593,9 @@ fn print_standings(
         engines: names,
     };
     writeln!(stdout, "{standings}")?;
+    if let [a, b] = names {
+        writeln!(stdout, "{}", fastchess_lines(results, (a, b), tc, book))?;
+    }
     write_ratings(stdout, counter)?;
     if let Some((sprt, llr, state)) = &sprt {
         let (lower, upper) = sprt.bounds();

@@ -18,6 +18,9 @@ use crate::stats::standings::{Standings, game_line, start_line};
 /// file), the progress and standings told, the SPRT watched.
 pub(super) struct Recorder<'a> {
     pub(super) fingerprint: String,
+    /// The time control and the opening book's name (`NULL` without one), for fastchess's
+    /// summary.
+    pub(super) conditions: (String, String),
     /// The event's name (`--event`), stored in each record's `tags.event`.
     pub(super) event: Option<String>,
     pub(super) sprt: Option<Sprt>,

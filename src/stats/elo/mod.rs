@@ -106,6 +106,32 @@ impl Tally {
     }
 }
 
+/// The Elo difference of game pairs (`pentanomial[k]` pairs gave `k / 2` points of 2), the
+/// half-width of its 95% interval and the likelihood of superiority: the pairs' mean score `m`
+/// mapped to Elo, `m ± 1.96 sd / sqrt(pairs)` mapped likewise (infinite where that reaches 0 or
+/// 1), and `Φ((m - 1/2) / (sd / sqrt(pairs)))`, as fastchess reports pairs. `None` before a pair.
+pub fn pair_elo(pentanomial: &[u32; 5]) -> Option<(f64, f64, f64)> {
+    let n: f64 = pentanomial.iter().map(|&c| f64::from(c)).sum();
+    if n == 0.0 {
+        return None;
+    }
+    let trials = || (pentanomial.iter().enumerate()).map(|(k, &c)| (f64::from(c), k as f64 / 4.0));
+    let m = trials().map(|(c, x)| c * x).sum::<f64>() / n;
+    let variance = trials().map(|(c, x)| c * (x - m).powi(2)).sum::<f64>() / n;
+    let margin = Z_95 * variance.sqrt() / n.sqrt();
+    let (low, high) = (m - margin, m + margin);
+    let error = match low <= 0.0 || high >= 1.0 {
+        true => f64::INFINITY,
+        false => (elo(high) - elo(low)) / 2.0,
+    };
+    let z = (m - 0.5) / (variance.sqrt() / n.sqrt());
+    let los = match z.is_nan() {
+        true => 0.5,
+        false => 0.5 * (1.0 + libm::erf(z / std::f64::consts::SQRT_2)),
+    };
+    Some((elo(m), error, los))
+}
+
 /// Normalized Elo (as fastchess and fishtest report it) of trials of which `counts[i]` scored
 /// `scores[i]`, with the half-width of its 95% interval: `nElo = (m - 1/2) / (sd · per_trial) ·
 /// 800 / ln 10` for mean `m` and standard deviation `sd` of a trial (`per_trial` is 1 for games,
