@@ -980,7 +980,7 @@ fn cutechess_spellings_work_or_say_what_to_type() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "-pgnout is cutechess-cli's; here --out FILE",
+            "-pgnout is cutechess-cli's and fastchess's; here --out FILE",
         ));
     // An alias with one dash is the option; any other word with one dash is refused by name,
     // never read as `-o` and the rest of the word (`-output x` wrote the records to `utput`).
@@ -1015,6 +1015,9 @@ fn cutechess_spellings_work_or_say_what_to_type() {
             "--format round-robin",
         ),
         ("match", &["-site", "x"], "tags.tournament"),
+        ("match", &["-randomseed"], "-randomseed is fastchess's"),
+        ("match", &["-report", "penta=true"], "pentanomial"),
+        ("tournament", &["-scoreinterval", "5"], "-ratinginterval N"),
         ("match", &["-maxmoves", "200"], "their own rules"),
         ("tournament", &["-debug"], "--log-dir DIR"),
         ("match", &["-tbignore50"], "no tablebases"),

@@ -1,75 +1,137 @@
 //! cutechess-cli's and fastchess's spellings, read as the referee's or refused with what to type.
 
 /// cutechess-cli's and fastchess's options that the referee spells otherwise or has no use for,
-/// with what to type instead.
-const CUTECHESS_ONLY: [(&[&str], &str); 16] = [
+/// whose they are, and what to type instead.
+const CUTECHESS_ONLY: [(&[&str], &str, &str); 25] = [
     (
         &["tournament"],
+        "cutechess-cli's and fastchess's",
         "`referee tournament --format round-robin` (or gauntlet, swiss, knockout); `referee \
          match` plays one table",
     ),
     (
         &["site"],
+        "cutechess-cli's and fastchess's",
         "records name their run in tags.tournament; the PGN export writes Site \"?\"",
     ),
     (
         &["maxmoves"],
+        "cutechess-cli's and fastchess's",
         "games end by their own rules (every game here has an end); the referee adjudicates \
          nothing else",
     ),
     (
         &["debug", "log"],
+        "cutechess-cli's and fastchess's",
         "--log-dir DIR keeps every line to and from each engine, a file per game",
     ),
     (
         &["outcomeinterval"],
+        "cutechess-cli's",
         "-ratinginterval N prints the score every N games",
     ),
     (
         &["epdout"],
+        "cutechess-cli's and fastchess's",
         "--out FILE keeps every game as a JSON record; `referee render FILE --ply N` draws a \
          position",
     ),
     (
         &["livepgnout"],
+        "cutechess-cli's",
         "--live FILE writes every ply as it is played, and --serve ADDR shows the games live",
     ),
     (
         &["tb", "tbpieces", "tbignore50"],
+        "cutechess-cli's",
         "the games are not chess: no tablebases",
     ),
     (
         &["seeds"],
+        "cutechess-cli's",
         "a knockout (--format knockout) seeds its engines in --engine order",
     ),
     (
         &["pgnout"],
+        "cutechess-cli's and fastchess's",
         "--out FILE keeps every game as a JSON record (referee view/report read it), and \
          `referee export --format pgn FILE` writes its results as PGN for Ordo and BayesElo",
     ),
     (
         &["wait"],
+        "cutechess-cli's",
         "engines are started when a game needs them; no wait is needed",
     ),
     (
         &["recover"],
+        "cutechess-cli's and fastchess's",
         "a crashed engine is restarted for the next game already",
     ),
     (
         &["reverse"],
+        "cutechess-cli's and fastchess's",
         "--repeat plays every seat rotation of each pairing",
     ),
     (
         &["noswap"],
+        "cutechess-cli's and fastchess's",
         "seats rotate from game to game; --repeat pairs each deal with every rotation",
     ),
     (
         &["resign"],
+        "cutechess-cli's and fastchess's",
         "engines resign by answering `resign`; the referee adjudicates nothing else",
     ),
     (
         &["draw"],
+        "cutechess-cli's and fastchess's",
         "the rules decide draws; the referee adjudicates nothing else",
+    ),
+    (
+        &["randomseed"],
+        "fastchess's",
+        "without --seed the seed is drawn at random already, and kept in the records",
+    ),
+    (
+        &["report"],
+        "fastchess's",
+        "games played in pairs (--repeat) are counted as pairs (pentanomial) already",
+    ),
+    (
+        &["config"],
+        "fastchess's",
+        "the command line is the whole run; --resume goes on from the records file (--out)",
+    ),
+    (
+        &["autosaveinterval"],
+        "fastchess's",
+        "every game is written to the records file (--out) as it ends; --resume goes on from it",
+    ),
+    (
+        &["crc32"],
+        "fastchess's",
+        "records are JSON lines: `sha256sum` the file, `referee validate` replays it",
+    ),
+    (
+        &["force-concurrency"],
+        "fastchess's",
+        "--concurrency N is taken as given",
+    ),
+    (
+        &["quick"],
+        "fastchess's",
+        "`referee match --game G --engine A --engine B --tc 10+0.1 --games N`",
+    ),
+    (
+        &["show-latency"],
+        "fastchess's",
+        "each ply's time_ms, and overrun_ms or referee_delay_ms where there was one, are in the \
+         records",
+    ),
+    (
+        &["scoreinterval"],
+        "fastchess's",
+        "-ratinginterval N prints the score every N games",
     ),
 ];
 
@@ -133,10 +195,10 @@ pub fn cutechess_spellings(
             out.push(format!("--{name}").into());
         } else if runs && name == "srand" {
             out.push("--seed".into());
-        } else if let Some((_, instead)) =
-            (CUTECHESS_ONLY.iter()).find(|(names, _)| runs && names.contains(&name))
+        } else if let Some((_, whose, instead)) =
+            (CUTECHESS_ONLY.iter()).find(|(names, _, _)| runs && names.contains(&name))
         {
-            eprintln!("referee: -{name} is cutechess-cli's; here {instead}");
+            eprintln!("referee: -{name} is {whose}; here {instead}");
             std::process::exit(2);
         } else {
             eprintln!(
