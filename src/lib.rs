@@ -111,3 +111,4 @@ pub mod rules;
 #[cfg(feature = "cli")]
 pub mod session;
 pub mod stats;
+pub mod sys;

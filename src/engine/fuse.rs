@@ -18,9 +18,8 @@ use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{SaFlags, SigAction, SigEvent, SigHandler, SigSet, SigevNotify, Signal};
+use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal};
 use nix::sys::timer::{Expiration, Timer, TimerSetTimeFlags};
-use nix::time::ClockId;
 
 /// The longest one fused read may block: an engine blocked on a full stderr pipe meanwhile (the
 /// referee drains it only while it polls) waits at most this long.
@@ -120,13 +119,7 @@ pub fn read(
 /// first use); `None` if there is no timer.
 fn light(timer: &mut Option<(Timer, Instant)>, now: Instant) -> Option<Instant> {
     if timer.is_none() {
-        let notify = SigevNotify::SigevThreadId {
-            signal: SIGNAL,
-            thread_id: nix::unistd::gettid().as_raw(),
-            si_value: 0,
-        };
-        let made = Timer::new(ClockId::CLOCK_MONOTONIC, SigEvent::new(notify)).ok()?;
-        *timer = Some((made, now));
+        *timer = Some((thread_timer()?, now));
     }
     let (timer, until) = timer.as_mut()?;
     if until.saturating_duration_since(now) < FUSE / 2 {
@@ -136,6 +129,26 @@ fn light(timer: &mut Option<(Timer, Instant)>, now: Instant) -> Option<Instant> 
         *until = now + FUSE;
     }
     Some(*until)
+}
+
+/// A timer that signals this thread alone, where the C library offers one (glibc); elsewhere
+/// (musl) none, and reads are not fused: the caller waits with `ppoll`, the portable path.
+fn thread_timer() -> Option<Timer> {
+    #[cfg(target_env = "gnu")]
+    {
+        use nix::sys::signal::{SigEvent, SigevNotify};
+        use nix::time::ClockId;
+        let notify = SigevNotify::SigevThreadId {
+            signal: SIGNAL,
+            thread_id: nix::unistd::gettid().as_raw(),
+            si_value: 0,
+        };
+        Timer::new(ClockId::CLOCK_MONOTONIC, SigEvent::new(notify)).ok()
+    }
+    #[cfg(not(target_env = "gnu"))]
+    {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -66,7 +66,9 @@ const DENIED: &[libc::c_long] = &[
 
 /// `ioctl` requests refused: pushing characters into a terminal's input (`TIOCSTI`), which a
 /// shell would run as commands, and the Linux console's equivalent (`TIOCLINUX`).
-const DENIED_IOCTLS: &[u64] = &[libc::TIOCSTI, libc::TIOCLINUX];
+// The requests are unsigned longs in glibc and ints in musl.
+#[allow(clippy::unnecessary_cast)]
+const DENIED_IOCTLS: &[u64] = &[libc::TIOCSTI as u64, libc::TIOCLINUX as u64];
 
 /// `clone` flags that make a namespace: an engine may start processes and threads, never a new
 /// namespace (bubblewrap's `--disable-userns` covers user namespaces too; this covers the rest).

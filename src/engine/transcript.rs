@@ -2,7 +2,6 @@
 //! game runs and written to a private file when it ends.
 
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -70,11 +69,10 @@ impl TranscriptFile {
             );
             self.text.extend_from_slice(note.as_bytes());
         }
-        let mut file = std::fs::OpenOptions::new()
+        let mut file = crate::sys::owner_only(&mut std::fs::OpenOptions::new())
             .write(true)
             .create(true)
             .truncate(true)
-            .mode(0o600)
             .open(&self.path)?;
         file.write_all(&self.text)?;
         self.text = Vec::new();

@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -83,11 +82,10 @@ impl LiveLog {
     /// Creates (or empties) the live file at `path`, readable by its owner only: it holds every
     /// card as it is dealt.
     pub fn create(path: &Path) -> io::Result<LiveLog> {
-        let file = OpenOptions::new()
+        let file = crate::sys::owner_only(&mut OpenOptions::new())
             .write(true)
             .create(true)
             .truncate(true)
-            .mode(0o600)
             .open(path)?;
         let shared = Arc::new((Mutex::new(Pending::default()), Condvar::new()));
         let theirs = shared.clone();

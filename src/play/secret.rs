@@ -3,7 +3,6 @@
 //! drawn (protocol.md, "Random draws"), and a public id that names it without revealing it.
 
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use crate::rules::seeded::Stream;
@@ -69,10 +68,9 @@ impl Secret {
             path: shown.clone(),
             source,
         };
-        match std::fs::OpenOptions::new()
+        match crate::sys::owner_only(&mut std::fs::OpenOptions::new())
             .write(true)
             .create_new(true)
-            .mode(0o600)
             .open(path)
         {
             Ok(mut file) => {

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::hash::{BuildHasher, Hash};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -710,11 +709,10 @@ fn open_locked(path: &Path) -> Result<File, OutError> {
     let io_error = OutError::io(path);
     // Only the referee's user may read a run's records while it runs: a record holds the seed
     // that dealt its game's cards.
-    let file = OpenOptions::new()
+    let file = crate::sys::owner_only(&mut OpenOptions::new())
         .read(true)
         .append(true)
         .create(true)
-        .mode(0o600)
         .open(path)
         .map_err(io_error)?;
     // A run killed outright may leave an engine it was starting between its clone and its exec,

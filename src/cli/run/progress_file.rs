@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -123,11 +122,10 @@ impl ProgressFile {
         let mut text = serde_json::to_string(&self.progress).map_err(io::Error::other)?;
         text.push('\n');
         // Private like the records: its fingerprint names the run.
-        let mut file = std::fs::OpenOptions::new()
+        let mut file = crate::sys::owner_only(&mut std::fs::OpenOptions::new())
             .write(true)
             .create(true)
             .truncate(true)
-            .mode(0o600)
             .open(&temporary)?;
         let written = io::Write::write_all(&mut file, text.as_bytes())
             .and_then(|()| std::fs::rename(&temporary, &self.path));
