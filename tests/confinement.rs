@@ -6,13 +6,12 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use assert_cmd::cargo::cargo_bin;
 use common::{Workspace, referee, valid_records};
 
 fn bot(game: &str) -> String {
     format!(
         "name=bot cmd='{} bot --game {game}'",
-        cargo_bin!("referee").display()
+        common::shared_referee().display()
     )
 }
 
@@ -89,8 +88,11 @@ fn a_sandboxed_engine_stopped_by_a_signal_gets_the_same_verdict() {
     }
     let work = Workspace::new("limit-cpu-sandboxed");
     let dir = work.dir().to_path_buf();
-    let hog = "name=hog cmd='python3 tests/engines/hog.py cpu' cpu=1 sandbox=bwrap";
-    for detail in hog_match(&dir, hog, 1, &["--movetime", "20000"]) {
+    let hog = format!(
+        "name=hog cmd='python3 {} cpu' cpu=1 sandbox=bwrap",
+        common::shared_engine("hog.py").display()
+    );
+    for detail in hog_match(&dir, &hog, 1, &["--movetime", "20000"]) {
         assert!(
             detail.starts_with("killed by signal 24 (SIGXCPU) (CPU limit 1 s exceeded)"),
             "{detail}"

@@ -252,11 +252,15 @@ fn in_duplicate_play_no_process_sees_a_deal_twice_or_a_card_it_may_not_see() {
     let dir = work.dir().to_path_buf();
     let seen = dir.join("seen");
     std::fs::create_dir_all(&seen).unwrap();
-    let spy = format!("python3 tests/engines/spy.py {} double", seen.display());
+    let spy = format!(
+        "python3 {} {} double",
+        common::shared_engine("spy.py").display(),
+        seen.display()
+    );
     let out = dir.join("games.jsonl");
     let mut command = referee();
     command
-        .env("REFEREE", assert_cmd::cargo::cargo_bin!("referee"))
+        .env("REFEREE", common::shared_referee())
         .args(["match", "--game", "double", "--seats", "3", "--repeat"])
         .args(["--games", "12", "--seed", "4", "--movetime", "200"])
         .args(["--concurrency", "2", "--engine", &spy, "--engine", &spy])
@@ -373,7 +377,7 @@ fn an_engine_starts_with_no_descriptor_but_its_three() {
     let work = Workspace::new("descriptors");
     let found = work.file("descriptors");
     let engine = "python3 tests/engines/descriptors.py double";
-    let referee_bin = assert_cmd::cargo::cargo_bin!("referee");
+    let referee_bin = common::shared_referee();
     referee()
         .env("REFEREE", referee_bin)
         .env("DESCRIPTORS_OUT", &found)
@@ -411,7 +415,7 @@ fn every_engine_hears_each_ply_before_the_next_seat_is_asked() {
     let engine = format!("python3 tests/engines/witness.py {} double", logs.display());
     let out = work.file("games.jsonl");
     referee()
-        .env("REFEREE", assert_cmd::cargo::cargo_bin!("referee"))
+        .env("REFEREE", common::shared_referee())
         .args(["match", "--game", "double", "--seats", "3", "--games", "2"])
         .args(["--seed", "8", "--movetime", "20000", "--concurrency", "1"])
         .args([

@@ -35,7 +35,7 @@ fn run_dir(name: &str) -> PathBuf {
 /// `dir`, with `flags` (`--concurrency` among them); returns, per record, how many of the other seats' dealt cards the cheater
 /// named rightly and wrongly, and the number of cards dealt to them.
 fn cheat(dir: &Path, games: usize, keys: &str, flags: &[&str]) -> Vec<(usize, usize, usize)> {
-    let referee = cargo_bin!("referee");
+    let referee = common::shared_referee();
     let bot = format!("{} bot --game double --strategy random", referee.display());
     let cheater = format!(
         "name=cheater cmd='python3 cheater.py {}' dir={} env=REFEREE {keys}",
@@ -44,7 +44,7 @@ fn cheat(dir: &Path, games: usize, keys: &str, flags: &[&str]) -> Vec<(usize, us
     );
     let out = dir.join("games.jsonl");
     let logs = dir.join("logs");
-    assert_cmd::Command::new(referee)
+    assert_cmd::Command::new(cargo_bin!("referee"))
         .env("REFEREE", referee)
         .env("CHEATER_NOTES", dir.join("notes"))
         .args(["match", "--game", "double", "--seats", "3"])

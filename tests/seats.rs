@@ -7,7 +7,6 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use assert_cmd::cargo::cargo_bin;
 use common::{Workspace, bwrap_usable, referee, valid_records};
 use serde_json::Value;
 
@@ -23,7 +22,7 @@ fn duel(dir: &Path, (attack, victim): (&str, &str), keys: &str, extra: &[&str]) 
     };
     let out = dir.join(format!("{attack}-{victim}-{}.jsonl", keys.len()));
     referee()
-        .env("REFEREE", cargo_bin!("referee"))
+        .env("REFEREE", common::shared_referee())
         .args(["match", "--game", "pegs", "--seed", "5"])
         .args(["--engine", &spec(attack), "--engine", &spec(victim)])
         .args(extra)

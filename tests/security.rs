@@ -24,7 +24,7 @@ fn engine_dir(dir: &Path) -> PathBuf {
 fn bot() -> String {
     format!(
         "name=bot cmd='{} bot --game pegs'",
-        cargo_bin!("referee").display()
+        common::shared_referee().display()
     )
 }
 
@@ -47,9 +47,10 @@ fn attack_command(
         "name=attacker cmd='python3 attack.py {attack}' dir={} env=REFEREE {keys}",
         engine.display()
     );
-    let mut command = std::process::Command::new(cargo_bin!("referee"));
+    // The program any user may run: one test runs it as an unprivileged organiser.
+    let mut command = std::process::Command::new(common::shared_referee());
     command
-        .env("REFEREE", cargo_bin!("referee"))
+        .env("REFEREE", common::shared_referee())
         .env("REFEREE_TEST_SECRET", "the organiser's token")
         .args([
             "match",
@@ -244,7 +245,7 @@ fn private_temporary_files_are_bounded_and_the_scratch_directory_works() {
     // Random bots, so that a loaded machine cannot make them lose on time.
     let random = format!(
         "{} bot --game dvonn --strategy random",
-        cargo_bin!("referee").display()
+        common::shared_referee().display()
     );
     referee()
         .args(["match", "--game", "dvonn", "--seed", "3", "--games", "2"])
@@ -279,7 +280,7 @@ fn the_simplest_sandboxed_match_starts_and_plays() {
     let work = Workspace::new("simplest-sandboxed");
     let sandboxed = format!(
         "sandbox=bwrap cmd='{} bot --game pegs'",
-        cargo_bin!("referee").display()
+        common::shared_referee().display()
     );
     referee()
         .current_dir(work.dir())
@@ -290,6 +291,48 @@ fn the_simplest_sandboxed_match_starts_and_plays() {
         .success()
         .stdout(predicates::str::contains("2 games, "))
         .stdout(predicates::str::contains("ends: normal 2"));
+}
+
+/// A root referee installed where only root may look (`cargo install` as root puts it in root's
+/// home, mode 0700) still runs sandboxed engines, whose users cannot read its program there: they
+/// get a copy they may read, gone after the run.
+#[test]
+fn a_root_referee_in_a_closed_folder_still_runs_sandboxed_engines() {
+    if !bwrap_usable() {
+        return;
+    }
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: the engines of a referee that is not root run as its own user");
+        return;
+    }
+    let work = Workspace::new("closed-folder");
+    let closed = work.file("closed");
+    std::fs::create_dir(&closed).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let installed = closed.join("referee");
+    std::fs::copy(cargo_bin!("referee"), &installed).unwrap();
+    let sandboxed = format!(
+        "sandbox=bwrap cmd='{} bot --game pegs'",
+        common::shared_referee().display()
+    );
+    let child = std::process::Command::new(&installed)
+        .current_dir(work.dir())
+        .args(["match", "--game", "pegs", "--games", "2"])
+        .args(["--engine", &sandboxed, "--engine", "random"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let copy = std::env::temp_dir().join(format!("referee-program-{}", child.id()));
+    let output = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("ends: normal 2"), "{stdout}");
+    assert!(!copy.exists(), "{} left behind", copy.display());
 }
 
 /// Under `mem=`, no place an engine can write holds more than the limits promise: the device
@@ -339,8 +382,15 @@ fn a_non_root_organisers_home_and_other_files_are_out_of_view() {
         return;
     }
     use std::os::unix::process::CommandExt;
-    // Outside the temporary directory, which the sandbox replaces with a private one anyway.
-    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("home-{}", std::process::id()));
+    let root = nix::unistd::geteuid().is_root();
+    // Outside the temporary directory, which the sandbox replaces with a private one anyway; as
+    // root, under /home, where an organiser's home is, since the clone's folder may be closed to
+    // the organiser's user.
+    let homes = match root {
+        true => PathBuf::from("/home"),
+        false => PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+    };
+    let home = homes.join(format!("referee-test-home-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let contest = home.join("contest");
     std::fs::create_dir_all(home.join(".ssh")).unwrap();
@@ -350,7 +400,6 @@ fn a_non_root_organisers_home_and_other_files_are_out_of_view() {
     std::fs::write(contest.join("shard-2.jsonl"), "a neighbour's hidden cards").unwrap();
     let engine = engine_dir(&contest);
     let organiser = 64500;
-    let root = nix::unistd::geteuid().is_root();
     if root {
         let chown = std::process::Command::new("chown")
             .args(["-R", &format!("{organiser}:{organiser}")])
@@ -491,7 +540,10 @@ fn plain_helpers_do_not_outlive_a_referee_killed_outright_where_cgroups_hold_the
         .nth(1)
         .and_then(|rest| rest.split(" (").next())
         .expect("the containment line names the cgroup");
-    let bot = format!("cmd='{} bot --game pegs'", cargo_bin!("referee").display());
+    let bot = format!(
+        "cmd='{} bot --game pegs'",
+        common::shared_referee().display()
+    );
     referee()
         .args(["match", "--game", "pegs", "--games", "1"])
         .args(["--engine", &format!("name=a {bot} files=1000")])
@@ -589,7 +641,7 @@ fn a_stop_that_reaches_a_sandboxed_engine_first_is_no_crash() {
         );
         let out = dir.join(format!("games-{run}.jsonl"));
         let mut child = std::process::Command::new(cargo_bin!("referee"))
-            .env("REFEREE", cargo_bin!("referee"))
+            .env("REFEREE", common::shared_referee())
             .args([
                 "match",
                 "--game",

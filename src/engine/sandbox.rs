@@ -30,6 +30,45 @@ pub struct Sandbox {
     /// The referee's own program, in every engine's view: engines run `referee session` or
     /// `referee bot` as their rules.
     exe: Option<PathBuf>,
+    /// The folder of the copy of the referee's program the engines' users may read, when they
+    /// may not read the program itself.
+    exe_copy: Option<PathBuf>,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.exe_copy {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Whether a user other than the file's owner and group may reach and run `path`: every folder
+/// above it searchable by others, the file readable and executable by them.
+fn others_reach(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.permissions().mode());
+    let folders_open = path.ancestors().skip(1).all(|dir| mode(dir) & 0o001 != 0);
+    folders_open && mode(path) & 0o005 == 0o005
+}
+
+/// A copy of `exe` any user may read and run, in a new folder of the system's temporary
+/// directory (root's, mode 0755); `None` if it cannot be made.
+fn readable_copy(exe: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    let dir = std::env::temp_dir().join(format!("referee-program-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::DirBuilder::new().mode(0o755).create(&dir).ok()?;
+    let copy = dir.join("referee");
+    let made = std::fs::copy(exe, &copy)
+        .and_then(|_| std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)));
+    match made {
+        Ok(()) => Some(dir),
+        Err(_) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            None
+        }
+    }
 }
 
 impl Sandbox {
@@ -67,13 +106,22 @@ impl Sandbox {
             true => Some(EngineUsers::claim()?),
             false => None,
         };
+        let exe = std::env::current_exe().ok();
+        // Engines of a root referee run as users of their own, who may not reach the referee's
+        // program where it lies (`cargo install` puts it in root's home, closed to others): they
+        // get a copy they may read, made for the run and removed after it.
+        let exe_copy = match (&users, &exe) {
+            (Some(_), Some(exe)) if !others_reach(exe) => readable_copy(exe),
+            _ => None,
+        };
         Ok(Sandbox {
             hidden: all_hidden,
             dirs,
             kept,
             made: AtomicUsize::new(0),
             users,
-            exe: std::env::current_exe().ok(),
+            exe: exe_copy.as_ref().map(|dir| dir.join("referee")).or(exe),
+            exe_copy,
         })
     }
 

@@ -51,6 +51,51 @@ pub fn referee_process() -> std::process::Command {
     std::process::Command::new(assert_cmd::cargo::cargo_bin!("referee"))
 }
 
+/// Where the tests keep what a sandboxed engine must read, since the clone may sit in a folder
+/// closed to other users (a home folder is 0700): a folder any user may read, made once per test
+/// process, holding the built binary (a hard link, else a copy) and the test engines.
+fn readable_copies() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("referee-test-bin-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let engines = dir.join("engines");
+        std::fs::create_dir_all(&engines).unwrap();
+        let open = |path: &Path, mode| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+        };
+        open(&dir, 0o755);
+        open(&engines, 0o755);
+        let built = assert_cmd::cargo::cargo_bin!("referee");
+        let binary = dir.join("referee");
+        if std::fs::hard_link(built, &binary).is_err() {
+            std::fs::copy(built, &binary).unwrap();
+        }
+        for entry in std::fs::read_dir("tests/engines").unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let copy = engines.join(path.file_name().unwrap());
+                std::fs::copy(&path, &copy).unwrap();
+                open(&copy, 0o755);
+            }
+        }
+        dir
+    })
+}
+
+/// The built binary where any user may read it: what a sandboxed engine runs (see
+/// [`readable_copies`]).
+pub fn shared_referee() -> PathBuf {
+    readable_copies().join("referee")
+}
+
+/// The test engine `file` (of `tests/engines`) where any user may read it, with its helpers
+/// beside it (see [`readable_copies`]).
+pub fn shared_engine(file: &str) -> PathBuf {
+    readable_copies().join("engines").join(file)
+}
+
 /// The engine spec of the built-in bot for `game` named `name`, with `strategy` if given.
 pub fn bot_spec(name: &str, game: &str, strategy: Option<&str>) -> String {
     let strategy = strategy
