@@ -31,7 +31,7 @@ pub struct Sandbox {
     /// `referee bot` as their rules.
     exe: Option<PathBuf>,
     /// The folder of the copy of the referee's program the engines' users may read, when they
-    /// may not read the program itself.
+    /// may not read the program itself: the copy is shown in the program's place.
     exe_copy: Option<PathBuf>,
 }
 
@@ -56,7 +56,11 @@ fn others_reach(path: &Path) -> bool {
 /// directory (root's, mode 0755); `None` if it cannot be made.
 fn readable_copy(exe: &Path) -> Option<PathBuf> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    let dir = std::env::temp_dir().join(format!("referee-program-{}", std::process::id()));
+    // One folder per sandbox: a process may hold several at once (tests do).
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, Ordering::Relaxed);
+    let name = format!("referee-program-{}-{n}", std::process::id());
+    let dir = std::env::temp_dir().join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::DirBuilder::new().mode(0o755).create(&dir).ok()?;
     let copy = dir.join("referee");
@@ -120,7 +124,7 @@ impl Sandbox {
             kept,
             made: AtomicUsize::new(0),
             users,
-            exe: exe_copy.as_ref().map(|dir| dir.join("referee")).or(exe),
+            exe,
             exe_copy,
         })
     }
@@ -183,11 +187,24 @@ impl Sandbox {
         }
         push(&["--size", RUN_SIZE, "--tmpfs", RUN]);
         let mut own = own_paths(engine);
-        if let Some(exe) = self.exe.as_ref().filter(|exe| !in_view(exe, &own)) {
-            own.push(exe.clone());
+        let copy = self.exe_copy.as_ref().map(|dir| dir.join("referee"));
+        let mut copy_bind = None;
+        match (&self.exe, copy) {
+            // The copy shown where the program is, so that its path (the built-in bots'
+            // command, a `PATH` lookup) finds it; the folder holding the program, which the
+            // engine's user cannot read, is left out of view.
+            (Some(exe), Some(copy)) => {
+                own.retain(|p| p != exe && Some(p.as_path()) != exe.parent());
+                copy_bind = Some((copy, exe));
+            }
+            (Some(exe), None) if !in_view(exe, &own) => own.push(exe.clone()),
+            _ => {}
         }
         for path in &own {
             args.extend(["--ro-bind".into(), path.into(), path.into()]);
+        }
+        if let Some((copy, exe)) = copy_bind {
+            args.extend(["--ro-bind".into(), copy.into(), exe.into()]);
         }
         if !in_view(&cwd, &own) {
             args.extend(["--dir".into(), cwd.as_os_str().into()]);
@@ -447,8 +464,16 @@ mod tests {
         );
         let start = "--die-with-parent --unshare-all --unshare-user --disable-userns \
                      --cap-drop ALL --clearenv ";
-        // The referee's own program is in every engine's view (here, the test's).
-        let e = std::env::current_exe().unwrap().display().to_string();
+        // The referee's own program is in every engine's view (here, the test's): itself, or
+        // its readable copy in its place where a root referee's engines could not read it.
+        let exe = std::env::current_exe().unwrap();
+        let e = |sandbox: &Sandbox| {
+            let source = match nix::unistd::geteuid().is_root() && !others_reach(&exe) {
+                true => sandbox.exe_copy.as_ref().unwrap().join("referee"),
+                false => exe.clone(),
+            };
+            format!("--ro-bind {} {}", source.display(), exe.display())
+        };
         let private = "--dev /dev --proc /proc --size 1048576 --tmpfs /tmp \
                        --size 1048576 --tmpfs /var/tmp --size 1048576 --tmpfs /dev/shm \
                        --size 1048576 --tmpfs /run";
@@ -462,8 +487,9 @@ mod tests {
         assert!(args.starts_with(start), "{args}");
         assert!(!args.contains("--ro-bind / /"), "{args}");
         assert!(args.contains("--ro-bind /usr /usr"), "{args}");
+        let e_now = e(&sandbox);
         let expected = format!(
-            "{private} --ro-bind {m} {m} --ro-bind {e} {e} --remount-ro / --remount-ro /dev \
+            "{private} --ro-bind {m} {m} {e_now} --remount-ro / --remount-ro /dev \
              --chdir {m} \
              --setenv TMPDIR /tmp --setenv HOME /tmp --setenv REFEREE_SCRATCH /tmp"
         );
@@ -485,8 +511,9 @@ mod tests {
         let s = scratch.display();
         let args =
             text((sandbox.bwrap_args(&engine(Some(&mine), &mine, &[], &scratch), [5, 6])).unwrap());
+        let e_now = e(&sandbox);
         let expected = format!(
-            "--ro-bind {m} {m} --ro-bind {e} {e} --bind {s} {s} --remount-ro / --remount-ro /dev \
+            "--ro-bind {m} {m} {e_now} --bind {s} {s} --remount-ro / --remount-ro /dev \
              --chdir {m} \
              --setenv TMPDIR {s} --setenv HOME {s} --setenv REFEREE_SCRATCH {s}"
         );
