@@ -8,6 +8,9 @@
 //! it when the referee dies, however it dies, and the janitor then kills `referee-PID` whole. A
 //! later referee removes what a dead one left (`referee-PID` of a process that is gone).
 
+// The system room: its `unsafe` blocks each say why they are sound.
+#![allow(unsafe_code)]
+
 use std::ffi::CString;
 use std::fs;
 use std::io;
@@ -378,6 +381,8 @@ fn start_janitor(base: &Path) -> io::Result<(i32, OwnedFd)> {
     // threads' state, copied mid-flight, is never touched.
     match unsafe { libc::fork() } {
         -1 => Err(io::Error::last_os_error()),
+        // SAFETY: the child's side of the fork above: async-signal-safe calls only, on memory
+        // prepared before the fork.
         0 => unsafe {
             libc::setsid();
             let mut all: libc::sigset_t = std::mem::zeroed();

@@ -2,6 +2,9 @@
 //! while they run so that a stop kills them all and none starts after it, and the orphans they
 //! leave behind killed and reaped.
 
+// The system room: its `unsafe` blocks each say why they are sound.
+#![allow(unsafe_code)]
+
 use std::io;
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
