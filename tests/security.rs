@@ -340,6 +340,31 @@ fn a_root_referee_in_a_closed_folder_still_runs_sandboxed_engines() {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
+/// Paths with spaces, as users' folders have them: a sandboxed engine kept in one and run by its
+/// path, a run whose folder and records file have them.
+#[test]
+fn a_sandboxed_engine_in_a_folder_with_spaces_plays() {
+    if !bwrap_usable() {
+        return;
+    }
+    let work = Workspace::new("with spaces");
+    let folder = work.file("my bots");
+    std::fs::create_dir(&folder).unwrap();
+    let bot = folder.join("the bot");
+    std::fs::copy(common::shared_referee(), &bot).unwrap();
+    let sandboxed = format!("sandbox=bwrap cmd=\"'{}' bot --game pegs\"", bot.display());
+    referee()
+        .current_dir(work.dir())
+        .args(["match", "--game", "pegs", "--games", "2"])
+        .args(["--engine", &sandboxed, "--engine", "random"])
+        .args(["--out", "our games.jsonl"])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("ends: normal 2"));
+    assert_eq!(valid_records(&work.file("our games.jsonl")).len(), 2);
+}
+
 /// Under `mem=`, no place an engine can write holds more than the limits promise: the device
 /// directory and the empty directories that hide the run's files are read-only, and memory files
 /// and System V shared memory, which no per-process limit counts, are refused. Outside the
