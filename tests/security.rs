@@ -293,26 +293,35 @@ fn the_simplest_sandboxed_match_starts_and_plays() {
         .stdout(predicates::str::contains("ends: normal 2"));
 }
 
+/// For a root referee with bubblewrap: a workspace named `name` holding a folder closed to other
+/// users (mode 0700) with a copy of the built binary in it; `None`, said, elsewhere.
+fn in_closed_folder(name: &str) -> Option<(Workspace, PathBuf)> {
+    if !bwrap_usable() {
+        return None;
+    }
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: the engines of a referee that is not root run as its own user");
+        return None;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let work = Workspace::new(name);
+    let closed = work.file("closed");
+    std::fs::create_dir(&closed).unwrap();
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let copy = closed.join("referee");
+    std::fs::copy(cargo_bin!("referee"), &copy).unwrap();
+    Some((work, copy))
+}
+
 /// A root referee installed where only root may look (`cargo install` as root puts it in root's
 /// home, mode 0700) still runs sandboxed engines, whose users cannot read its program there: they
 /// are shown a copy they may read in its place, gone after the run; so an engine that runs the
 /// referee by that path (here the built-in bot, as `--engine search` does) runs.
 #[test]
 fn a_root_referee_in_a_closed_folder_still_runs_sandboxed_engines() {
-    if !bwrap_usable() {
+    let Some((work, installed)) = in_closed_folder("closed-folder") else {
         return;
-    }
-    if !nix::unistd::geteuid().is_root() {
-        eprintln!("skipped: the engines of a referee that is not root run as its own user");
-        return;
-    }
-    let work = Workspace::new("closed-folder");
-    let closed = work.file("closed");
-    std::fs::create_dir(&closed).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).unwrap();
-    let installed = closed.join("referee");
-    std::fs::copy(cargo_bin!("referee"), &installed).unwrap();
+    };
     let sandboxed = format!(
         "sandbox=bwrap cmd='{} bot --game pegs'",
         installed.display()
@@ -338,6 +347,26 @@ fn a_root_referee_in_a_closed_folder_still_runs_sandboxed_engines() {
         .filter(|name| name.starts_with(&copies))
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// A root referee's sandboxed engine kept in a folder closed to other users cannot be started
+/// (its user cannot reach it): the run stops, saying so and what to do.
+#[test]
+fn a_sandboxed_engine_in_a_closed_folder_is_refused_with_what_to_do() {
+    let Some((work, bot)) = in_closed_folder("closed-engine") else {
+        return;
+    };
+    let sandboxed = format!("sandbox=bwrap cmd='{} bot --game pegs'", bot.display());
+    referee()
+        .current_dir(work.dir())
+        .args(["match", "--game", "pegs", "--games", "1"])
+        .args(["--engine", &sandboxed, "--engine", "random"])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .code(3)
+        .stderr(predicates::str::contains(
+            "keep sandboxed engines where other users may read them",
+        ));
 }
 
 /// Paths with spaces, as users' folders have them: a sandboxed engine kept in one and run by its

@@ -43,6 +43,19 @@ impl Drop for Sandbox {
     }
 }
 
+/// What to do about a sandboxed engine that bubblewrap could not start, when its failure
+/// (`detail`, with the engine's stderr) says why in bubblewrap's words: a path of the engine's
+/// that its user may not reach (to bind it, or to run it).
+pub fn start_hint(detail: &str) -> Option<&'static str> {
+    let bwrap_said = |what: &str| detail.contains(&format!("bwrap: {what}"));
+    let unreachable = (bwrap_said("Can't find source path") || bwrap_said("execvp"))
+        && detail.contains("Permission denied");
+    unreachable.then_some(
+        "the sandboxed engine's user cannot reach that path (a folder on it is closed to other \
+         users): keep sandboxed engines where other users may read them",
+    )
+}
+
 /// Whether a user other than the file's owner and group may reach and run `path`: every folder
 /// above it searchable by others, the file readable and executable by them.
 fn others_reach(path: &Path) -> bool {

@@ -366,7 +366,10 @@ fn take_engines(
         }
         Some((_, spec, NotStarted { fault, never: true })) => Err(MatchError::EngineStart {
             name: config.engines[spec].command.name.clone(),
-            detail: fault.detail,
+            detail: match crate::engine::sandbox::start_hint(&fault.detail) {
+                Some(hint) => format!("{}; {hint}", fault.detail),
+                None => fault.detail,
+            },
         }),
         Some((seat, _, NotStarted { fault, .. })) => Ok(Seated {
             engines,
