@@ -35,24 +35,22 @@ impl Server {
         if let Some(live) = live {
             command.arg("--live").arg(live);
         }
-        let mut child = command
-            .args(["--bind", "127.0.0.1:0"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let address = served_at(&mut stderr);
-        // The rest of what it says goes to the test's output, shown when the test fails.
-        std::thread::spawn(move || {
-            for line in stderr.lines().map_while(Result::ok) {
-                eprintln!("serve: {line}");
-            }
-        });
+        let (child, address) = serving(command.args(["--bind", "127.0.0.1:0"]));
         Server {
             child: Some(child),
             address,
         }
+    }
+
+    /// The page a run (`match --serve 127.0.0.1:0`) serves from its own thread: the run, and
+    /// the server.
+    fn of_run(run: &mut std::process::Command) -> (Child, Server) {
+        let (child, address) = serving(run);
+        let server = Server {
+            child: None,
+            address,
+        };
+        (child, server)
     }
 
     /// The status and body of `request` (a whole request head), read to the end.
@@ -105,6 +103,24 @@ fn rss_kb(server: &Server) -> u64 {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
         .unwrap()
+}
+
+/// Starts `command`, a referee that serves a page, and reads its stderr up to the address it
+/// names; the rest of what it says goes to the test's output, shown when the test fails.
+fn serving(command: &mut std::process::Command) -> (Child, String) {
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let address = served_at(&mut stderr);
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            eprintln!("serve: {line}");
+        }
+    });
+    (child, address)
 }
 
 /// The address a referee names on `stderr` as it starts serving (`serving http://ADDR/`).
@@ -620,7 +636,8 @@ fn a_match_serves_its_own_page_with_each_engines_curve() {
     let work = Workspace::new("serve-match");
     let out = work.file("m.jsonl");
     // Two search bots, which say what they think: 150 ms a move, a few seconds a game.
-    let mut run = common::referee_process()
+    let mut command = common::referee_process();
+    command
         .args([
             "match", "--game", "pegs", "--engine", "search", "--engine", "search",
         ])
@@ -633,17 +650,8 @@ fn a_match_serves_its_own_page_with_each_engines_curve() {
             "127.0.0.1:0",
             "--out",
         ])
-        .arg(&out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(run.stderr.take().unwrap());
-    let address = served_at(&mut stderr);
-    let server = Server {
-        child: None,
-        address,
-    };
+        .arg(&out);
+    let (mut run, server) = Server::of_run(&mut command);
     let both = until(
         &server,
         Duration::from_secs(60),
@@ -661,7 +669,6 @@ fn a_match_serves_its_own_page_with_each_engines_curve() {
         both["live"][0]["last"].as_str().unwrap().contains("depth"),
         "{both}"
     );
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     assert!(run.wait().unwrap().success());
     assert!(work.file("m.jsonl.live").exists());
 }
@@ -677,24 +684,15 @@ fn an_sprt_matchs_page_shows_its_headline_progress_and_test_every_time() {
     let slow = |name: &str, seed: u32| {
         format!("name={name} cmd='python3 tests/engines/slow.py pegs {seed} 50'")
     };
-    let mut run = common::referee_process()
+    let mut command = common::referee_process();
+    command
         .env("REFEREE", cargo_bin!("referee"))
         .args(["match", "--game", "pegs", "--engine", &slow("new", 1)])
         .args(["--engine", &slow("old", 2), "--games", "400", "--repeat"])
         .args(["--movetime", "2000", "--sprt", "elo0=0 elo1=5", "--event"])
         .args(["Cup <b>final</b>", "--serve", "127.0.0.1:0", "--out"])
-        .arg(&out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(run.stderr.take().unwrap());
-    let address = served_at(&mut stderr);
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-    let server = Server {
-        child: None,
-        address,
-    };
+        .arg(&out);
+    let (mut run, server) = Server::of_run(&mut command);
     let state = until(&server, Duration::from_secs(120), "a finished game", |s| {
         s["finished"].as_u64() >= Some(1) && !s["live"].as_array().unwrap().is_empty()
     });

@@ -110,6 +110,8 @@ pub struct EventCounter {
     /// The run's tag, as long as every game added had the same one.
     tag: Option<String>,
     mixed: bool,
+    /// Whether that run is a Swiss or knockout, whose games are kept one by one.
+    drawn: bool,
     names: Vec<String>,
     number: HashMap<String, usize>,
     points: Vec<f64>,
@@ -133,10 +135,15 @@ impl EventCounter {
     ) {
         match (&self.tag, tag) {
             _ if self.mixed => {}
-            (None, Some(tag)) if self.names.is_empty() => self.tag = Some(tag.to_owned()),
+            (None, Some(tag)) if self.names.is_empty() => {
+                self.drawn = RunTag::parse(tag)
+                    .is_some_and(|t| matches!(t.format, Format::Swiss | Format::Knockout));
+                self.tag = Some(tag.to_owned());
+            }
             (Some(kept), Some(tag)) if kept == tag => {}
             _ => {
                 self.mixed = true;
+                self.drawn = false;
                 self.tag = None;
                 self.kept.clear();
             }
@@ -151,12 +158,7 @@ impl EventCounter {
                 pair.1 += p;
             }
         }
-        let drawn = self
-            .tag
-            .as_deref()
-            .and_then(RunTag::parse)
-            .is_some_and(|t| matches!(t.format, Format::Swiss | Format::Knockout));
-        if let (Some(number), true, false) = (number, drawn, self.mixed) {
+        if let (Some(number), true) = (number, self.drawn) {
             if self.kept.len() >= MAX_KEPT_GAMES {
                 self.overflow = true;
                 self.kept.clear();
@@ -533,7 +535,7 @@ fn placed(groups: &[Vec<usize>]) -> impl Iterator<Item = (String, usize)> + '_ {
 }
 
 /// A number of points as the tables print them: `1`, `0.5`, `0.33`.
-fn points_text(x: f64) -> String {
+pub fn points_text(x: f64) -> String {
     let text = format!("{x:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }

@@ -3,14 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::events::standings::{EventStandings, round_title};
+use crate::events::standings::{EventStandings, points_text as points, round_title};
 use crate::render::svg::escape;
-
-/// A number of points: `1`, `0.5`, `0.33`.
-fn points(x: f64) -> String {
-    let text = format!("{x:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
 
 /// The bracket or the rounds of `event`, or nothing for a round robin.
 pub fn event_html(event: &EventStandings) -> String {

@@ -348,13 +348,8 @@ fn standings_html(html: &mut String, results: &crate::stats::results::Results) {
         "<table id=\"standings\"><tr><th>place</th><th>engine</th><th>games</th><th>points</th>\
          <th>mean points</th><th>mean rank</th><th>Elo (2 seats)</th>{last}</tr>",
     );
-    for (i, e) in results.engines.iter().enumerate() {
-        let row = (event.iter())
-            .flat_map(|event| &event.rows)
-            .find(|row| row.name == e.name);
-        let place = row.map_or_else(|| (i + 1).to_string(), |row| row.place.clone());
-        let points = row.map_or(e.points, |row| row.score);
-        let byes = event.is_some_and(|e| e.rows.iter().any(|row| row.byes > 0));
+    let byes = event.is_some_and(|e| e.rows.iter().any(|row| row.byes > 0));
+    for (e, place, points, row) in results.placed() {
         let details = row.map(|row| match &row.reached {
             Some(reached) => format!("<td>{}</td>", escape(reached)),
             None => {

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use crate::render::report::Series;
 use crate::render::svg::escape;
-use crate::stats::elo::{Sprt, SprtState, elo_text, normalized_elo};
+use crate::stats::elo::{Sprt, SprtState, elo_text, normalized_elo_of};
 use crate::stats::ratings::Standing;
 
 /// What the headline says of a run.
@@ -110,14 +110,7 @@ pub fn sprt_box_html(series: &Series, sprt: &Sprt) -> String {
             "<div>Elo {}",
             escape(&elo_text(&tally)).to_string().replace("+/-", "±")
         );
-        let nelo = match paired {
-            true => normalized_elo(&pentanomial, &[0.0, 0.25, 0.5, 0.75, 1.0], 2f64.sqrt()),
-            false => normalized_elo(
-                &[tally.losses, tally.draws, tally.wins],
-                &[0.0, 0.5, 1.0],
-                1.0,
-            ),
-        };
+        let nelo = normalized_elo_of(&tally, &pentanomial);
         if let Some((nelo, error)) = nelo {
             let _ = write!(html, " · nElo {nelo:.1} ± {error:.1}");
         }
@@ -133,12 +126,7 @@ pub fn table_html(series: &Series) -> String {
     let mut html = String::from(
         "<table><tr><th></th><th>engine</th><th>points</th><th>games</th><th>Elo</th></tr>",
     );
-    for (i, e) in results.engines.iter().enumerate() {
-        let row = (results.event.iter())
-            .flat_map(|event| &event.rows)
-            .find(|row| row.name == e.name);
-        let place = row.map_or_else(|| (i + 1).to_string(), |row| row.place.clone());
-        let points = row.map_or(e.points, |row| row.score);
+    for (e, place, points, _) in results.placed() {
         let rating = ratings
             .and_then(|r| r.engines.iter().find(|r| r.name == e.name))
             .map(|r| match r.standing {

@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::events::standings::{EventCounter, EventStandings};
+use crate::events::standings::{EventCounter, EventStandings, Row};
 use crate::records::Record;
 use crate::stats::elo::{Estimate, Sprt, Tally, elo_text};
 use crate::stats::ratings::{Options, Pool, Ratings};
@@ -310,6 +310,18 @@ impl Results {
         )
     }
 
+    /// The engines in order, each with its place (`3`, or `3-4` by the event's rules, else its
+    /// rank), its points (a Swiss's byes included) and its row of the event's standings.
+    pub fn placed(&self) -> impl Iterator<Item = (&EngineResult, String, f64, Option<&Row>)> {
+        self.engines.iter().enumerate().map(|(i, e)| {
+            let row = (self.event.iter())
+                .flat_map(|event| &event.rows)
+                .find(|row| row.name == e.name);
+            let place = row.map_or_else(|| (i + 1).to_string(), |row| row.place.clone());
+            (e, place, row.map_or(e.points, |row| row.score), row)
+        })
+    }
+
     /// `a`'s wins, losses and draws against `b` in their two-seat games.
     pub fn tally_of(&self, a: &str, b: &str) -> Option<Tally> {
         self.pairings.iter().find_map(|p| {
@@ -397,12 +409,8 @@ impl fmt::Display for Results {
                 None => "",
             }
         )?;
-        for (i, e) in self.engines.iter().enumerate() {
-            let row = (self.event.iter())
-                .flat_map(|event| &event.rows)
-                .find(|row| row.name == e.name);
-            let place = row.map_or_else(|| (i + 1).to_string(), |row| row.place.clone());
-            let points = format!("{:.1}", row.map_or(e.points, |row| row.score));
+        for (e, place, points, row) in self.placed() {
+            let points = format!("{points:.1}");
             writeln!(
                 f,
                 "{place:>5}  {:<width$}  {:>6}  {points:>8}  {:>14}  {:>14}  {:>18}{}",

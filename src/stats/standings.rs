@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::records::{End, Record};
-use crate::stats::elo::{Sprt, SprtState, elo_bound, normalized_elo, pair_elo};
+use crate::stats::elo::{Sprt, SprtState, elo_bound, normalized_elo_of, pair_elo};
 use crate::stats::results::Results;
 
 /// `Started game 3 of 10 (alpha vs beta)`, as cutechess-cli writes it. `index` counts from 0.
@@ -147,21 +147,20 @@ pub fn fastchess_lines(results: &Results, (a, b): (&str, &str), tc: &str, book: 
     let pairs: u32 = pentanomial.iter().sum();
     let games = t.games();
     let points = f64::from(t.wins) + f64::from(t.draws) / 2.0;
-    let (elo, los, nelo) = match pairs {
+    let (elo, los) = match pairs {
         0 => (
             t.estimate().map(|e| (e.elo, e.elo_error)),
             t.estimate().map_or(0.5, |e| e.los),
-            normalized_elo(&[t.losses, t.draws, t.wins], &[0.0, 0.5, 1.0], 1.0),
         ),
         _ => {
             let paired = pair_elo(&pentanomial);
             (
                 paired.map(|(elo, error, _)| (elo, error)),
                 paired.map_or(0.5, |(_, _, los)| los),
-                normalized_elo(&pentanomial, &[0.0, 0.25, 0.5, 0.75, 1.0], 2f64.sqrt()),
             )
         }
     };
+    let nelo = normalized_elo_of(&t, &pentanomial);
     let los = los * 100.0;
     let pm = |x: Option<(f64, f64)>| match x {
         Some((v, e)) => format!("{} +/- {}", fixed(v), fixed(e)),

@@ -153,6 +153,19 @@ pub fn normalized_elo(counts: &[u32], scores: &[f64], per_trial: f64) -> Option<
     Some((nelo, Z_95 * scale / (per_trial * n.sqrt())))
 }
 
+/// [`normalized_elo`] of an engine's game pairs (`pentanomial`) where it played any, else of its
+/// games (`tally`).
+pub fn normalized_elo_of(tally: &Tally, pentanomial: &[u32; 5]) -> Option<(f64, f64)> {
+    match pentanomial.iter().any(|&n| n > 0) {
+        true => normalized_elo(pentanomial, &[0.0, 0.25, 0.5, 0.75, 1.0], 2f64.sqrt()),
+        false => normalized_elo(
+            &[tally.losses, tally.draws, tally.wins],
+            &[0.0, 0.5, 1.0],
+            1.0,
+        ),
+    }
+}
+
 /// The 95% lower bound of the Elo difference after a perfect score in `games` games: the Elo at
 /// which a perfect score is 5% likely (minus it for a nil score).
 pub fn perfect_bound(games: u32) -> f64 {
