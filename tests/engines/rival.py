@@ -4,7 +4,7 @@ it plays against (not the organiser), or is the engine such an attack aims at:
 
 - starve: at its first genmove forks sleeping children until a fork is refused, then plays on
   (they share a process count with the opponent if both run as one user);
-- spin: at its first genmove starts 4 helpers, each in a session of its own, that spin for ever,
+- spin: at its first genmove starts 8 helpers, each in a session of its own, that spin for ever,
   then plays on (they steal the opponent's CPU while it thinks);
 - threads: starts a thread and a process at every genmove before it answers; if either is refused
   it says why on stderr and exits with code 1 (the victim of `starve`);
@@ -37,7 +37,7 @@ def starve():
 
 
 def spin():
-    for _ in range(4):
+    for _ in range(8):
         if os.fork() == 0:
             os.setsid()
             while True:
