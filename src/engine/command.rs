@@ -2,11 +2,7 @@
 //! can fail (its exit, and the errors of the conversation).
 
 use std::io;
-use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
-use std::process::ExitStatus;
-
-use nix::sys::signal::Signal;
 
 use crate::engine::limits::Limits;
 
@@ -24,7 +20,7 @@ pub struct EngineCommand {
     pub limits: Limits,
     /// The user and group it runs as (the referee must be root), if not the referee's.
     pub user: Option<(u32, u32)>,
-    /// Whether it runs in the bubblewrap sandbox (see [`crate::engine::sandbox`]).
+    /// Whether it runs in the bubblewrap sandbox (see [`crate::engine::sys::sandbox`]).
     pub sandbox: bool,
     /// Variables of the referee's environment a sandboxed engine is given besides the few it
     /// always gets (`env=`); an engine outside the sandbox inherits the whole environment.
@@ -42,24 +38,42 @@ pub struct EngineCommand {
     pub cgroup: bool,
 }
 
+/// How a process ended, as every platform can say it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// It exited with this code.
+    Code(i32),
+    /// A signal killed it.
+    Signal(i32),
+    /// Neither is known.
+    Other,
+}
+
+impl Ending {
+    /// Whether it exited with code 0.
+    pub fn success(self) -> bool {
+        self == Ending::Code(0)
+    }
+}
+
 /// How an exited engine ended, and what its limits say about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exit {
-    /// The exit status.
-    pub status: ExitStatus,
+    /// How it ended.
+    pub ending: Ending,
     /// The limit it ran into, or the limits it ran under (see [`Limits::explain`]).
     pub limits: Option<String>,
 }
 
 impl std::fmt::Display for Exit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.status.code(), self.status.signal()) {
-            (Some(code), _) => write!(f, "exited with code {code}")?,
-            (_, Some(signal)) => {
-                let name = Signal::try_from(signal).map_or("unknown", Signal::as_str);
+        match self.ending {
+            Ending::Code(code) => write!(f, "exited with code {code}")?,
+            Ending::Signal(signal) => {
+                let name = crate::engine::sys::signal_name(signal).unwrap_or("unknown");
                 write!(f, "killed by signal {signal} ({name})")?
             }
-            _ => f.write_str("ended")?,
+            Ending::Other => f.write_str("ended")?,
         }
         match &self.limits {
             Some(text) => write!(f, " ({text})"),

@@ -1,15 +1,10 @@
 //! An engine's end: its exit reaped and read as a verdict (a stop's signal is no fault), a quit
 //! with a grace period, and the kill of its process group and cgroup, which dropping it does too.
 
-use std::os::unix::process::ExitStatusExt;
-use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, kill, killpg};
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
-
-use crate::engine::command::{EngineError, Exit};
-use crate::engine::process;
+use crate::engine::command::{Ending, EngineError, Exit};
+use crate::engine::sys::process;
 use crate::engine::talk::Engine;
 
 /// How long an engine whose output closed may take to exit before it counts as alive.
@@ -21,9 +16,9 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 
 impl Engine {
     /// The exit status if the process has ended, reaping it.
-    pub(super) fn reap(&mut self) -> Option<ExitStatus> {
+    pub(super) fn reap(&mut self) -> Option<Ending> {
         if self.exited.is_none() {
-            self.exited = self.child.try_wait().ok().flatten();
+            self.exited = self.child.try_wait();
         }
         self.exited
     }
@@ -37,64 +32,41 @@ impl Engine {
         }
     }
 
-    /// The exit status if the process ends within `timeout`, reaping it; waits on its pidfd, so
-    /// on a kernel without pidfds only an exit already happened is seen.
-    pub(super) fn reap_within(&mut self, timeout: Duration) -> Option<ExitStatus> {
-        if self.reap().is_none()
-            && let Some(pidfd) = &self.pidfd
-            && let Ok(timeout) = Timespec::try_from(timeout)
-        {
-            let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
-            while let Err(rustix::io::Errno::INTR) = poll(&mut fds, Some(&timeout)) {}
+    /// How the process ended if it ends within `timeout`, reaping it.
+    pub(super) fn reap_within(&mut self, timeout: Duration) -> Option<Ending> {
+        if self.exited.is_none() {
+            self.exited = self.child.wait_within(timeout);
         }
-        self.reap()
+        self.exited
     }
 
-    /// The error for an engine that ended with `status`: none of its fault if a stop signal
-    /// killed it together with the referee.
-    pub(super) fn exited_with(&self, status: ExitStatus) -> EngineError {
-        // bubblewrap passes a sandboxed engine's death by signal N on as exit code 128 + N.
-        let status = match status.code() {
-            Some(code @ 129..=192) if self.sandboxed => ExitStatus::from_raw(code - 128),
-            _ => status,
-        };
+    /// The error for an engine that ended so: none of its fault if a stop signal killed it
+    /// together with the referee.
+    pub(super) fn exited_with(&self, ending: Ending) -> EngineError {
         // A shell or wrapper that dies of a stop signal exits with 128 + the signal: under a job
         // scheduler that signals every process of a job, that is the stop too, not a fault.
-        let signal = status.signal().or(match status.code() {
-            Some(code @ 129..=192) => Some(code - 128),
+        let signal = match ending {
+            Ending::Signal(signal) => Some(signal),
+            Ending::Code(code @ 129..=192) => Some(code - 128),
             _ => None,
-        });
-        if signal.is_some_and(crate::engine::process::stopped_with_engine) {
+        };
+        if signal.is_some_and(process::stopped_with_engine) {
             return EngineError::Stopping;
         }
         EngineError::Exited(Exit {
-            status,
-            limits: self.limits.explain(status),
+            ending,
+            limits: self.limits.explain(ending),
         })
     }
 
     /// Whether the process exits by `deadline` (it is reaped if it does).
     pub fn exits_by(&mut self, deadline: Instant) -> bool {
-        if self.pidfd.is_some() {
-            return self
-                .reap_within(deadline.saturating_duration_since(Instant::now()))
-                .is_some();
-        }
-        // Without a pidfd to wait on, look now and then.
-        loop {
-            if self.reap().is_some() {
-                return true;
-            }
-            if Instant::now() >= deadline {
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        (self.reap_within(deadline.saturating_duration_since(Instant::now()))).is_some()
     }
 
     /// Whether the engine is known to have exited or closed its output.
     pub fn is_dead(&self) -> bool {
-        self.exited.is_some() || self.stdout.is_none() || self.stdin.is_none()
+        self.exited.is_some() || !self.child.has_output() || !self.child.has_input()
     }
 
     /// Asks the engine to quit, then kills its process group whatever it did.
@@ -130,7 +102,7 @@ impl Engine {
             // `process::adopt_orphans`).
             process::reap_orphans();
             // Its cgroup goes once empty.
-            self.cgroup = None;
+            self.child.release();
         }
     }
 
@@ -140,16 +112,8 @@ impl Engine {
             return;
         }
         self.killed = true;
-        // The human seat leads no group: the process alone.
-        let _ = match self.own_group {
-            true => killpg(self.group, Signal::SIGKILL),
-            false => kill(self.group, Signal::SIGKILL),
-        };
-        // And whatever it started that left its session and group.
-        if let Some(cgroup) = &self.cgroup {
-            cgroup.kill();
-        }
-        self.stdin = None;
+        // Its process group, and whatever it started that left it.
+        self.child.kill();
         self.outbox.clear();
         // Bounded: a process held by a tracer that does not let it go is not reaped here (and
         // is reaped as an orphan once free, see `process::reap_within`).
@@ -157,7 +121,7 @@ impl Engine {
             self.exits_by(Instant::now() + KILL_WAIT);
         }
         self.drain_stderr();
-        process::forget(self.group.as_raw());
+        self.child.forget();
     }
 }
 

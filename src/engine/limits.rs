@@ -1,11 +1,7 @@
 //! Resource limits an engine runs under: read from its spec's keys, set in the child before it
 //! runs (rlimits), and named in the detail of a crash they may have caused.
 
-use std::os::unix::process::ExitStatusExt;
-use std::process::ExitStatus;
-
-use nix::sys::resource::{Resource, setrlimit};
-use nix::sys::signal::Signal;
+use crate::engine::command::Ending;
 
 /// The limits of one engine process (its children share the process count and each gets the
 /// others); `None` leaves a limit as the referee has it.
@@ -78,42 +74,22 @@ impl Limits {
         }
     }
 
-    /// Sets the limits on the calling process. Runs in the engine's child before its exec: it makes
-    /// only `setrlimit` calls, which allocate nothing and take no lock.
-    pub fn apply(&self) -> std::io::Result<()> {
-        let set = |resource, soft: u64, hard: u64| setrlimit(resource, soft, hard);
-        if let Some(bytes) = self.memory {
-            set(Resource::RLIMIT_AS, bytes, bytes)?;
-        }
-        if let Some(seconds) = self.cpu {
-            // The soft limit sends SIGXCPU; the hard one, a second later, SIGKILL.
-            set(Resource::RLIMIT_CPU, seconds, seconds.saturating_add(1))?;
-        }
-        if let Some(files) = self.files {
-            set(Resource::RLIMIT_NOFILE, files, files)?;
-        }
-        if let Some(procs) = self.procs {
-            set(Resource::RLIMIT_NPROC, procs, procs)?;
-        }
-        if let Some(bytes) = self.file_size {
-            set(Resource::RLIMIT_FSIZE, bytes, bytes)?;
-        }
-        Ok(())
-    }
-
     /// What the limits say about how a process under them ended: the limit a signal names
     /// (`CPU limit 10 s exceeded`), else the limits in force, since an allocation or a fork
     /// refused shows only as the engine's own failure. `None` without limits or for a clean exit.
-    pub fn explain(&self, status: ExitStatus) -> Option<String> {
-        if !self.any() || status.success() {
+    pub fn explain(&self, ending: Ending) -> Option<String> {
+        if !self.any() || ending.success() {
             return None;
         }
-        let signal = status.signal().and_then(|s| Signal::try_from(s).ok());
+        let signal = match ending {
+            Ending::Signal(signal) => crate::engine::sys::signal_name(signal),
+            _ => None,
+        };
         match (signal, self.cpu, self.file_size) {
-            (Some(Signal::SIGXCPU), Some(seconds), _) => {
+            (Some("SIGXCPU"), Some(seconds), _) => {
                 return Some(format!("CPU limit {seconds} s exceeded"));
             }
-            (Some(Signal::SIGXFSZ), _, Some(bytes)) => {
+            (Some("SIGXFSZ"), _, Some(bytes)) => {
                 return Some(format!("file size limit {} exceeded", size_text(bytes)));
             }
             _ => {}
@@ -198,17 +174,17 @@ mod tests {
         assert!(limits.set("cpu", "0").is_err());
         assert!(limits.set("procs", "many").is_err());
         assert_eq!(limits.describe(), "memory 256 MiB, CPU 10 s");
-        let xcpu = ExitStatus::from_raw(Signal::SIGXCPU as i32);
+        let xcpu = Ending::Signal(nix::libc::SIGXCPU);
         assert_eq!(
             limits.explain(xcpu).as_deref(),
             Some("CPU limit 10 s exceeded")
         );
-        let code_1 = ExitStatus::from_raw(1 << 8);
+        let code_1 = Ending::Code(1);
         assert_eq!(
             limits.explain(code_1).as_deref(),
             Some("limits: memory 256 MiB, CPU 10 s")
         );
-        assert_eq!(limits.explain(ExitStatus::from_raw(0)), None);
+        assert_eq!(limits.explain(Ending::Code(0)), None);
         assert_eq!(Limits::default().explain(code_1), None);
     }
 }

@@ -4,20 +4,13 @@
 
 use std::collections::VecDeque;
 
-use std::io::{ErrorKind, Write};
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::process::{ChildStderr, ChildStdin, ChildStdout, ExitStatus};
+use std::io::ErrorKind;
 use std::time::{Duration, Instant};
 
-use nix::unistd::Pid;
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
-
-use crate::engine::cgroup::EngineCgroup;
-use crate::engine::command::EngineError;
+use crate::engine::command::{Ending, EngineCommand, EngineError};
 use crate::engine::limits::Limits;
 use crate::engine::pipes::LineBuffer;
-use crate::engine::process;
-use crate::engine::spawn::Process;
+use crate::engine::sys::{Child, Want, process};
 use crate::engine::transcript::Transcript;
 use crate::protocol::{Info, Response, is_info};
 
@@ -63,25 +56,12 @@ impl Pending {
 /// A running engine.
 pub struct Engine {
     pub(super) name: String,
-    pub(super) child: Process,
-    pub(super) group: Pid,
-    /// Readable when the process has exited; `None` on kernels without pidfds.
-    pub(super) pidfd: Option<OwnedFd>,
-    /// Whether `group` is its own process group (every engine but the human seat).
-    pub(super) own_group: bool,
-    /// Whether it runs under bubblewrap, which reports a death by signal N as exit code 128 + N.
-    pub(super) sandboxed: bool,
-    /// The cgroup holding everything it starts, where the machine gives one.
-    pub(super) cgroup: Option<EngineCgroup>,
-    pub(super) stdin: Option<ChildStdin>,
-    pub(super) stdout: Option<ChildStdout>,
-    /// A blocking description of the same pipe, for reads under a fuse (see `fuse`).
-    pub(super) stdout_blocking: Option<OwnedFd>,
-    pub(super) stderr: Option<ChildStderr>,
+    /// Its process and pipes, as the platform has them.
+    pub(super) child: Child,
     pub(super) out: LineBuffer,
     pub(super) err: LineBuffer,
     pub(super) stderr_tail: VecDeque<String>,
-    pub(super) exited: Option<ExitStatus>,
+    pub(super) exited: Option<Ending>,
     pub(super) next_id: u64,
     pub(super) pending: VecDeque<Pending>,
     pub(super) log: Option<Transcript>,
@@ -118,6 +98,38 @@ pub struct Engine {
 const SPARE_LINES: usize = 8;
 
 impl Engine {
+    /// The engine `command` started as `child`, its traffic and stderr going to `log`.
+    pub(in crate::engine) fn new(
+        command: &EngineCommand,
+        child: Child,
+        log: Option<Transcript>,
+    ) -> Engine {
+        Engine {
+            name: command.name.clone(),
+            child,
+            out: LineBuffer::default(),
+            err: LineBuffer::default(),
+            stderr_tail: VecDeque::new(),
+            exited: None,
+            next_id: 1,
+            pending: VecDeque::new(),
+            log,
+            killed: false,
+            own_delay: Duration::ZERO,
+            limits: command.limits,
+            spare_lines: Vec::new(),
+            answer: String::new(),
+            info: None,
+            outbox: String::new(),
+            outbox_from: 1,
+            last_write_from: 1,
+            cpu: command.cpu,
+            ponder: command.ponder,
+            frozen: false,
+            cpu_limit: None,
+        }
+    }
+
     /// The engine's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -209,10 +221,7 @@ impl Engine {
     fn write_all(&mut self, mut bytes: &[u8]) -> Result<(), EngineError> {
         let mut deadline = None;
         while !bytes.is_empty() {
-            let Some(stdin) = self.stdin.as_mut() else {
-                return Err(EngineError::Protocol("its input is closed".into()));
-            };
-            match stdin.write(bytes) {
+            match self.child.write(bytes) {
                 Ok(0) => return Err(EngineError::Protocol("its input is closed".into())),
                 Ok(n) => bytes = &bytes[n..],
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
@@ -308,7 +317,7 @@ impl Engine {
 
     /// The CPU time all its processes have used so far, where it has a cgroup.
     pub fn cpu_time(&self) -> Option<Duration> {
-        self.cgroup.as_ref()?.cpu_usage()
+        self.child.cpu_time()
     }
 
     /// Under a CPU clock, ends the waits for its answers as timeouts once it has used `budget`
@@ -329,21 +338,15 @@ impl Engine {
     /// and may not ponder: it gets no CPU until its next command (see [`Engine::wake`]), so its
     /// helpers cannot take the CPU of an opponent that is thinking. Only an engine with a cgroup.
     fn rest(&mut self) {
-        if !self.ponder
-            && !self.frozen
-            && self.pending.is_empty()
-            && let Some(cgroup) = &self.cgroup
-        {
-            self.frozen = cgroup.freeze(true);
+        if !self.ponder && !self.frozen && self.pending.is_empty() && self.child.freezable() {
+            self.frozen = self.child.freeze(true);
         }
     }
 
     /// Thaws a frozen engine, before a command is written to it.
     fn wake(&mut self) {
-        if self.frozen
-            && let Some(cgroup) = &self.cgroup
-        {
-            cgroup.freeze(false);
+        if self.frozen {
+            self.child.freeze(false);
         }
         self.frozen = false;
     }
@@ -364,7 +367,7 @@ impl Engine {
         let Err(e) = written else {
             return Ok(());
         };
-        self.stdin = None;
+        self.child.close_input();
         Err(match e {
             EngineError::Protocol(text) => self.dead_or(EngineError::Protocol(format!(
                 "stopped reading its input ({text})"
@@ -397,7 +400,7 @@ impl Engine {
     /// ended, gives it half a second to exit, then kills its process group.
     pub fn quit_with(&mut self, line: &str) {
         if !self.is_dead() && self.write_line(line).is_ok() {
-            self.stdin = None;
+            self.child.close_input();
             let _ = self.dead_or(EngineError::ClosedOutput);
         }
         self.kill();
@@ -506,7 +509,7 @@ impl Engine {
         let mut looked = !ready;
         let mut fused = false;
         loop {
-            if let Some(bytes) = self.out.take_line(self.stdout.is_none()) {
+            if let Some(bytes) = self.out.take_line(!self.child.has_output()) {
                 // The buffer holds more than one line's worth: a long line may arrive whole.
                 if bytes.len() > MAX_LINE {
                     return Err(EngineError::Protocol(format!(
@@ -537,14 +540,14 @@ impl Engine {
                     "sent a line longer than {MAX_LINE} bytes"
                 )));
             }
-            if self.stdout.is_none() {
+            if !self.child.has_output() {
                 return Err(self.dead_or(EngineError::ClosedOutput));
             }
             if !looked {
                 looked = true;
                 let before = self.out.pending();
                 self.fill_output()?;
-                if self.out.pending() > before || self.stdout.is_none() {
+                if self.out.pending() > before || !self.child.has_output() {
                     continue;
                 }
             }
@@ -577,16 +580,12 @@ impl Engine {
             }
             // A slice at a time, so that a referee stopped while it waits sees how long it was.
             let slice = left.min(WAIT_SLICE);
-            let timeout = Timespec::try_from(slice).unwrap_or(Timespec {
-                tv_sec: 0,
-                tv_nsec: 50_000_000,
-            });
-            let ready = self.ready(want, &timeout);
+            let ready = self.child.ready(want, slice);
             self.note_delay(began, slice);
             let (main_ready, err_ready, exited) = match ready {
-                Ok(Some(ready)) => ready,
+                Ok(Some(ready)) => (ready.main, ready.err, ready.exited),
                 Ok(None) => return Ok(true),
-                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(e) => {
                     return Err(EngineError::Protocol(format!(
                         "cannot wait on its pipes: {e}"
@@ -615,69 +614,22 @@ impl Engine {
         }
     }
 
-    /// Waits up to `timeout` for `want`, its stderr or its exit: which of the three are ready, or
-    /// `None` when the pipe `want` needs is closed.
-    fn ready(
-        &self,
-        want: Want,
-        timeout: &Timespec,
-    ) -> rustix::io::Result<Option<(bool, bool, bool)>> {
-        let (main, main_flags) = match want {
-            Want::Output => (self.stdout.as_ref().map(|p| p.as_fd()), PollFlags::IN),
-            Want::Room => (self.stdin.as_ref().map(|p| p.as_fd()), PollFlags::OUT),
-        };
-        let Some(main) = main else {
-            return Ok(None);
-        };
-        // At most three descriptors, in an array (a wait costs no allocation); the slots past
-        // `len` are never polled.
-        let first = PollFd::from_borrowed_fd(main, main_flags);
-        let mut fds = [first.clone(), first.clone(), first];
-        let mut len = 1;
-        let stderr_at = self.stderr.as_ref().map(|err| {
-            fds[len] = PollFd::new(err, PollFlags::IN);
-            len += 1;
-            len - 1
-        });
-        let pidfd_at = self.pidfd.as_ref().map(|fd| {
-            fds[len] = PollFd::new(fd, PollFlags::IN);
-            len += 1;
-            len - 1
-        });
-        let fds = &mut fds[..len];
-        poll(fds, Some(timeout))?;
-        let ready = |i: usize| !fds[i].revents().is_empty();
-        Ok(Some((
-            ready(0),
-            stderr_at.is_some_and(ready),
-            pidfd_at.is_some_and(ready),
-        )))
-    }
-
     /// One blocking read of the output under the thread's fuse: `Ok(true)` when it brought
     /// output or the output's end, `Ok(false)` when the caller is to wait on the pipes instead
-    /// (the fuse burned, or would burn past `deadline`, or there is no blocking description).
+    /// (the fuse burned, or would burn past `deadline`, or the platform has no fused reads).
     fn read_fused(&mut self, deadline: Instant) -> Result<bool, EngineError> {
-        let (Some(_), Some(fd)) = (&self.stdout, &self.stdout_blocking) else {
+        let began = Instant::now();
+        let before = self.out.pending();
+        let deadline = self.extended(deadline);
+        let Some((filled, until)) = self.child.read_output_fused(&mut self.out, deadline) else {
             return Ok(false);
         };
-        let began = Instant::now();
-        let mut fused = Fused {
-            fd: fd.as_fd(),
-            deadline: self.extended(deadline),
-            until: None,
-        };
-        let before = self.out.pending();
-        let filled = self.out.fill(&mut fused);
-        if let Some(until) = fused.until {
+        if let Some(until) = until {
             self.note_delay(began, until.saturating_duration_since(began));
         }
         match filled {
             Ok(true) => Ok(self.out.pending() > before),
-            Ok(false) => {
-                (self.stdout, self.stdout_blocking) = (None, None);
-                Ok(true)
-            }
+            Ok(false) => Ok(true),
             Err(e) => Err(EngineError::Protocol(format!(
                 "cannot read its output: {e}"
             ))),
@@ -686,15 +638,8 @@ impl Engine {
 
     /// Reads what the engine's output has now, without waiting; notes its end.
     fn fill_output(&mut self) -> Result<(), EngineError> {
-        let Some(stdout) = self.stdout.as_mut() else {
-            return Ok(());
-        };
-        match self.out.fill(stdout) {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                (self.stdout, self.stdout_blocking) = (None, None);
-                Ok(())
-            }
+        match self.child.read_output(&mut self.out) {
+            Ok(_) => Ok(()),
             Err(e) => Err(EngineError::Protocol(format!(
                 "cannot read its output: {e}"
             ))),
@@ -705,16 +650,15 @@ impl Engine {
     /// kept tail; at most a few chunks a call, so a flood cannot hold the referee here.
     pub(super) fn drain_stderr(&mut self) {
         for _ in 0..4 {
-            let Some(stderr) = self.stderr.as_mut() else {
+            if !self.child.has_stderr() {
                 return;
-            };
-            let before = self.err.pending();
-            match self.err.fill(stderr) {
-                Ok(true) if self.err.pending() > before => {}
-                Ok(true) => break,
-                Ok(false) | Err(_) => self.stderr = None,
             }
-            let at_end = self.stderr.is_none() || self.err.pending() > MAX_LINE;
+            let before = self.err.pending();
+            let open = self.child.read_stderr(&mut self.err);
+            if open && self.err.pending() == before {
+                break;
+            }
+            let at_end = !open || self.err.pending() > MAX_LINE;
             while let Some(line) = self.err.take_line(at_end) {
                 let text = String::from_utf8_lossy(line);
                 let text = shorten(text.trim_end());
@@ -734,34 +678,7 @@ impl Engine {
     }
 }
 
-/// What [`Engine::wait`] waits for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Want {
-    Output,
-    Room,
-}
-
 /// At most 200 characters of `text`, for messages quoting what an engine said.
 fn shorten(text: &str) -> String {
     crate::protocol::shorten(text, 200)
-}
-
-/// The engine's output read through [`fuse::read`]: a read not made is `WouldBlock`.
-struct Fused<'a> {
-    fd: BorrowedFd<'a>,
-    deadline: Instant,
-    /// When the fuse of the read made was due.
-    until: Option<Instant>,
-}
-
-impl std::io::Read for Fused<'_> {
-    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
-        match super::fuse::read(self.fd, into, self.deadline) {
-            Some((read, until)) => {
-                self.until = Some(until);
-                read
-            }
-            None => Err(std::io::ErrorKind::WouldBlock.into()),
-        }
-    }
 }

@@ -7,8 +7,8 @@ use std::os::fd::RawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::users::EngineUsers;
 use crate::engine::limits::Limits;
-use crate::engine::users::EngineUsers;
 
 /// The program that confines engines.
 pub const BWRAP: &str = "bwrap";
@@ -170,7 +170,7 @@ impl Sandbox {
 
     /// The bubblewrap arguments that run engine `spec` (working in `cwd`, under `limits`, with
     /// its scratch directory `scratch` and the variables `pass_env` from the referee's
-    /// environment); the two seccomp programs of [`crate::engine::seccomp`] are read from
+    /// environment); the two seccomp programs of [`super::seccomp`] are read from
     /// descriptors `seccomp`. The engine's own command follows them.
     pub fn bwrap_args(
         &self,
@@ -407,7 +407,7 @@ pub const PASSED_ENV: [&str; 5] = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"];
 
 impl Sandbox {
     /// The user (and group) sandboxed engine `spec` runs as: its `user=`, or, when the referee is
-    /// root, a user of its own (see [`crate::engine::users`]), so that no engine is root even in
+    /// root, a user of its own (see [`super::users`]), so that no engine is root even in
     /// its own user namespace (root there still owns the host's root-owned files) and no two
     /// engines share a process count, signals or files; `None` runs it as the referee's own,
     /// unprivileged user.
@@ -418,7 +418,7 @@ impl Sandbox {
         users.of(spec).map(Some).ok_or_else(|| {
             io::Error::other(format!(
                 "more than {} sandboxed engines in one run: give the others user=",
-                crate::engine::users::BLOCK
+                super::users::BLOCK
             ))
         })
     }
@@ -545,10 +545,7 @@ mod tests {
         if nix::unistd::geteuid().is_root() {
             let (a, b) = (a.unwrap(), b.unwrap());
             assert_ne!(a, b);
-            assert!(
-                a.0 >= crate::engine::users::FIRST_UID && a.0 == a.1,
-                "{a:?}"
-            );
+            assert!(a.0 >= super::super::users::FIRST_UID && a.0 == a.1, "{a:?}");
         } else {
             assert_eq!((a, b), (None, None));
         }

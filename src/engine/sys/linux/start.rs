@@ -1,21 +1,16 @@
 //! Starting an engine: its command (run directly, or under bubblewrap with its seccomp programs),
 //! its pipes, its cgroup, and the process itself.
 
-use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Write};
-use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
-use std::process::{ChildStderr, ChildStdin, ChildStdout};
-use std::time::Duration;
 
-use nix::unistd::Pid;
-
-use crate::engine::cgroup::{self, EngineCgroup};
+use super::cgroup::{self, EngineCgroup};
+use super::child::Child;
+use super::process;
+use super::sandbox::{Sandbox, SandboxedEngine};
+use super::spawn::{Launch, pipe};
 use crate::engine::command::{EngineCommand, EngineError};
-use crate::engine::pipes::LineBuffer;
-use crate::engine::process;
-use crate::engine::sandbox::{Sandbox, SandboxedEngine};
-use crate::engine::spawn::{Launch, Process, pipe};
 use crate::engine::talk::Engine;
 use crate::engine::transcript::Transcript;
 
@@ -34,12 +29,6 @@ fn program_pipe(bytes: &[u8]) -> io::Result<OwnedFd> {
     let mut write = std::fs::File::from(write);
     write.write_all(bytes)?;
     Ok(read)
-}
-
-/// Puts our end of a pipe in non-blocking mode: a read or write then never waits, and all the
-/// waiting is done by `poll` with the caller's deadline.
-fn set_nonblocking(fd: impl AsFd) -> io::Result<()> {
-    rustix::io::ioctl_fionbio(fd, true).map_err(io::Error::from)
 }
 
 /// An engine whose process a starter thread is starting (see [`Engine::begin`]).
@@ -131,71 +120,6 @@ impl Engine {
             transcript,
         })
     }
-
-    /// The engine whose process `child` runs `command` (`sandboxed` under bubblewrap), with the
-    /// ends of its input, output and stderr (the human seat's protocol pipes for input and
-    /// output), which are made non-blocking.
-    fn of(
-        command: &EngineCommand,
-        child: Process,
-        ((stdin, stdout), stderr): (Pipes, OwnedFd),
-        sandboxed: bool,
-        cgroup: Option<EngineCgroup>,
-        log: Option<Transcript>,
-    ) -> io::Result<Engine> {
-        let pid = i32::try_from(child.id()).expect("process ids fit i32");
-        let pidfd = rustix::process::Pid::from_raw(pid).and_then(|p| {
-            rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok()
-        });
-        let stdin = stdin.map(ChildStdin::from);
-        let stdout = stdout.map(ChildStdout::from);
-        let stdout_blocking = stdout
-            .as_ref()
-            .and_then(|out| super::fuse::reopen(out.as_fd()));
-        let stderr = Some(ChildStderr::from(stderr));
-        let engine = Engine {
-            name: command.name.clone(),
-            child,
-            group: Pid::from_raw(pid),
-            own_group: !command.terminal,
-            sandboxed,
-            cgroup,
-            pidfd,
-            stdin,
-            stdout,
-            stdout_blocking,
-            stderr,
-            out: LineBuffer::default(),
-            err: LineBuffer::default(),
-            stderr_tail: VecDeque::new(),
-            exited: None,
-            next_id: 1,
-            pending: VecDeque::new(),
-            log,
-            killed: false,
-            own_delay: Duration::ZERO,
-            limits: command.limits,
-            spare_lines: Vec::new(),
-            answer: String::new(),
-            info: None,
-            outbox: String::new(),
-            outbox_from: 1,
-            last_write_from: 1,
-            cpu: command.cpu,
-            ponder: command.ponder,
-            frozen: false,
-            cpu_limit: None,
-        };
-        let pipes = [
-            engine.stdin.as_ref().map(set_nonblocking),
-            engine.stdout.as_ref().map(set_nonblocking),
-            engine.stderr.as_ref().map(set_nonblocking),
-        ];
-        for result in pipes.into_iter().flatten() {
-            result?;
-        }
-        Ok(engine)
-    }
 }
 
 impl Begun {
@@ -211,15 +135,10 @@ impl Begun {
             None => (spawned.stdin, spawned.stdout),
         };
         let streams = (pipes, spawned.stderr);
-        Engine::of(
-            command,
-            spawned.process,
-            streams,
-            self.sandboxed,
-            self.cgroup,
-            self.transcript,
-        )
-        .map_err(|source| spawn_error(command, source))
+        let (terminal, sandboxed) = (command.terminal, self.sandboxed);
+        let child = Child::new(spawned.process, streams, terminal, sandboxed, self.cgroup)
+            .map_err(|source| spawn_error(command, source))?;
+        Ok(Engine::new(command, child, self.transcript))
     }
 }
 
@@ -252,9 +171,6 @@ fn start_error(command: &EngineCommand, sandboxed: bool, error: io::Error) -> En
         _ => failed(error),
     }
 }
-
-/// The engine's ends of its input and output pipes, when it has them.
-type Pipes = (Option<OwnedFd>, Option<OwnedFd>);
 
 /// The command that runs `words` (the engine's command line) as it is, in the engine's directory.
 fn plain_command(command: &EngineCommand, words: &[String]) -> io::Result<Launch> {
@@ -293,7 +209,7 @@ fn sandboxed_command(
         None => std::env::current_dir()?,
     };
     let scratch = sandbox.scratch(&command.name, user)?;
-    let programs = crate::engine::seccomp::programs().map_err(io::Error::other)?;
+    let programs = super::seccomp::programs().map_err(io::Error::other)?;
     for (program, to) in programs.iter().zip(SECCOMP_FDS) {
         passed.push((program_pipe(program).and_then(high)?, to));
     }
@@ -317,7 +233,7 @@ fn sandboxed_command(
     };
     let args = sandbox.bwrap_args(&engine, SECCOMP_FDS)?;
     Launch::new(
-        crate::engine::sandbox::BWRAP.as_ref(),
+        super::sandbox::BWRAP.as_ref(),
         (args.iter().map(|a| a.as_ref())).chain(words.iter().map(|w| w.as_ref())),
         None,
     )

@@ -7,9 +7,9 @@
 
 use std::io;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use nix::errno::Errno;
@@ -17,24 +17,10 @@ use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::wait::{Id, WaitPidFlag, waitid, waitpid};
 use nix::unistd::Pid;
 
-use crate::engine::cgroup;
+use super::cgroup;
+use super::spawn::{Launch, Spawned, spawn};
 use crate::engine::limits::Limits;
-use crate::engine::spawn::{Launch, Spawned, spawn};
-
-/// The running engines' process groups.
-struct Registry {
-    groups: Vec<i32>,
-}
-
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry { groups: Vec::new() });
-
-/// Whether the referee is stopping. Set with the registry locked, so a start either sees it or
-/// is killed by the stop; read without the lock, since every wait on an engine reads it.
-static STOPPING: AtomicBool = AtomicBool::new(false);
-
-fn registry() -> MutexGuard<'static, Registry> {
-    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
-}
+use crate::engine::sys::stop;
 
 /// What a process runs before its exec (see [`spawn`]).
 type Setup = Box<dyn FnMut() -> io::Result<()> + Send>;
@@ -95,6 +81,28 @@ fn send_to_spawner(request: Request) -> io::Result<()> {
         .map_err(|_| io::Error::other("the engine starter thread is gone"))
 }
 
+pub use crate::engine::sys::stop::{
+    begin_draining, draining, forget, stop_all, stopped_by, stopped_with_engine, stopping,
+};
+
+/// The signals that stop the referee: an engine that died of one was likely stopped with it.
+pub(in crate::engine::sys) const STOP_SIGNALS: [i32; 4] = [
+    nix::libc::SIGINT,
+    nix::libc::SIGTERM,
+    nix::libc::SIGHUP,
+    nix::libc::SIGQUIT,
+];
+
+/// Kills the process group `group` leads.
+pub(in crate::engine::sys) fn kill_group(group: i32) {
+    let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+}
+
+/// Kills what left the engines' process groups and sessions (their cgroups), at a stop.
+pub(in crate::engine::sys) fn kill_escaped() {
+    cgroup::kill_all();
+}
+
 /// The error of a start refused because the referee is stopping.
 fn stopping_error() -> io::Error {
     io::Error::new(io::ErrorKind::Interrupted, "the referee is stopping")
@@ -106,21 +114,17 @@ fn stopping_error() -> io::Error {
 /// the process killed at once (it came while the process started), so nothing started outlives
 /// a stop.
 fn start_now(launch: &Launch, setup: &mut Setup) -> io::Result<Spawned> {
-    let stopping = || STOPPING.load(Ordering::SeqCst) || DRAINING.load(Ordering::SeqCst);
-    if stopping() {
+    if stop::refusing() {
         return Err(stopping_error());
     }
     let mut spawned = spawn(launch, setup)?;
-    let group = i32::try_from(spawned.process.id()).expect("process ids fit i32");
-    let mut registry = registry();
-    if stopping() {
-        drop(registry);
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    let group = i32::try_from(spawned.process.id()).map_err(io::Error::other)?;
+    if !stop::list(group) {
+        kill_group(group);
         spawned.process.kill();
         let _ = spawned.process.wait();
         return Err(stopping_error());
     }
-    registry.groups.push(group);
     Ok(spawned)
 }
 
@@ -135,7 +139,7 @@ pub struct Start {
     pub terminal: bool,
     /// The user and group it runs as, if not the referee's.
     pub user: Option<(u32, u32)>,
-    /// The `cgroup.procs` of the cgroup it runs in (see [`crate::engine::cgroup`]), if any.
+    /// The `cgroup.procs` of the cgroup it runs in (see [`super::cgroup`]), if any.
     pub cgroup: Option<RawFd>,
     /// The one CPU it runs on (`--use-affinity`), if any.
     pub cpu: Option<usize>,
@@ -200,7 +204,7 @@ pub fn begin(launch: Launch, how: Start) -> io::Result<Pending> {
                 return Err(io::Error::last_os_error());
             }
         }
-        limits.apply()?;
+        apply(&limits)?;
         if let Some(cpus) = &cpus {
             nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), cpus)?;
         }
@@ -260,6 +264,30 @@ impl Pending {
     }
 }
 
+/// Sets `limits` on the calling process. Runs in the engine's child before its exec: it makes
+/// only `setrlimit` calls, which allocate nothing and take no lock.
+fn apply(limits: &Limits) -> io::Result<()> {
+    use nix::sys::resource::{Resource, setrlimit};
+    let set = |resource, soft: u64, hard: u64| setrlimit(resource, soft, hard);
+    if let Some(bytes) = limits.memory {
+        set(Resource::RLIMIT_AS, bytes, bytes)?;
+    }
+    if let Some(seconds) = limits.cpu {
+        // The soft limit sends SIGXCPU; the hard one, a second later, SIGKILL.
+        set(Resource::RLIMIT_CPU, seconds, seconds.saturating_add(1))?;
+    }
+    if let Some(files) = limits.files {
+        set(Resource::RLIMIT_NOFILE, files, files)?;
+    }
+    if let Some(procs) = limits.procs {
+        set(Resource::RLIMIT_NPROC, procs, procs)?;
+    }
+    if let Some(bytes) = limits.file_size {
+        set(Resource::RLIMIT_FSIZE, bytes, bytes)?;
+    }
+    Ok(())
+}
+
 /// Marks every descriptor from `first` on close-on-exec (the child's copies of the referee's ends
 /// of its pipes among them). System calls only.
 fn close_from_at_exec(first: u32) {
@@ -308,11 +336,6 @@ pub fn run_on(cpu: usize) -> io::Result<()> {
     )?)
 }
 
-/// Takes `group` off the list once its process is reaped.
-pub fn forget(group: i32) {
-    registry().groups.retain(|&g| g != group);
-}
-
 /// Makes this process the reaper of its engines' orphaned children, which would otherwise go to
 /// init (in some containers init never reaps, leaving zombies); [`reap_orphans`] then ends them.
 pub fn adopt_orphans() {
@@ -330,80 +353,6 @@ pub fn adopt_orphans() {
 fn child_ended() -> &'static Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| Arc::new(AtomicBool::new(true)))
-}
-
-/// Stops for good: no engine starts after this, and every engine's process group is killed. Their
-/// handles still reap them; a referee that exits right after needs nothing more.
-pub fn stop_all() {
-    let registry = registry();
-    STOPPING.store(true, Ordering::SeqCst);
-    for &group in &registry.groups {
-        // The human seat leads no group and is not reached here: a stop from the terminal reaches
-        // it too, and its parent-death signal kills it when the referee exits.
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
-    }
-    // What left the engines' sessions too.
-    cgroup::kill_all();
-}
-
-/// The signal that stopped the referee, if one did.
-static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
-
-/// Whether the referee is finishing the games under way before it stops: set by the first stop
-/// signal, it starts no engine and no game.
-static DRAINING: AtomicBool = AtomicBool::new(false);
-
-/// A graceful stop, for the first stop `signal`: no game and no engine starts after it, and the
-/// games under way are finished (see [`draining`]). A second signal calls for [`stop_all`].
-pub fn begin_draining(signal: i32) {
-    STOPPED_BY.store(signal, Ordering::SeqCst);
-    // With the registry locked, so that a start sees it or came before.
-    let _registry = registry();
-    DRAINING.store(true, Ordering::SeqCst);
-}
-
-/// Whether a stop signal came: the games under way are being finished, and no other starts.
-pub fn draining() -> bool {
-    DRAINING.load(Ordering::SeqCst)
-}
-
-/// The signal that stopped the referee, if one did.
-pub fn stopped_by() -> Option<i32> {
-    match STOPPED_BY.load(Ordering::SeqCst) {
-        0 => None,
-        signal => Some(signal),
-    }
-}
-
-/// Whether [`stop_all`] was called.
-pub fn stopping() -> bool {
-    STOPPING.load(Ordering::SeqCst)
-}
-
-/// How long an engine killed by a stop signal may precede the referee's own stop.
-const STOP_SKEW: Duration = Duration::from_millis(500);
-
-/// Whether an engine that died of `signal` was most likely stopped together with the referee:
-/// a job scheduler (Slurm signals every process of a job) or a terminal sends the same stop
-/// signal to the engines as to the referee, and an engine may die of it before the referee's
-/// own stop is under way. For INT, TERM, HUP and QUIT this waits up to `STOP_SKEW` for that
-/// stop (graceful or not), so that such a death is not taken for the engine's fault, and then
-/// stops at once: a game whose engines died cannot be finished.
-pub fn stopped_with_engine(signal: i32) -> bool {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    if ![SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(&signal) {
-        return stopping();
-    }
-    let deadline = std::time::Instant::now() + STOP_SKEW;
-    while !stopping() && !draining() {
-        if std::time::Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // The stop reached the engines too: no game under way can be finished, so stop at once.
-    stop_all();
-    true
 }
 
 /// Kills and reaps every child of this process that is not a listed engine: the orphans adopted
@@ -462,7 +411,7 @@ pub fn reap_within(pid: i32, within: Duration) -> bool {
 /// The children of this process that are not listed engines.
 fn orphans() -> Vec<i32> {
     let children = children().unwrap_or_else(children_by_scan);
-    let registry = registry();
+    let registry = stop::registry();
     children
         .into_iter()
         .filter(|pid| !registry.groups.contains(pid) && Some(*pid) != cgroup::janitor())
@@ -517,7 +466,7 @@ pub fn reap_ended_orphans() {
         let Some(pid) = status.pid().filter(|_| status != WaitStatus::StillAlive) else {
             return;
         };
-        if registry().groups.contains(&pid.as_raw()) {
+        if stop::registry().groups.contains(&pid.as_raw()) {
             // An engine not yet reaped by its handle hides what ended after it: look again later.
             flag.store(true, Ordering::SeqCst);
             return;

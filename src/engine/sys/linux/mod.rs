@@ -1,0 +1,21 @@
+//! Linux: engines started without copying the referee, in a session and process group of their
+//! own under rlimits, a cgroup, a user and bubblewrap where asked, read blocking under a fuse.
+
+pub mod cgroup;
+mod child;
+mod fuse;
+pub mod process;
+pub mod sandbox;
+pub mod seccomp;
+mod spawn;
+pub mod start;
+pub mod users;
+
+pub(in crate::engine) use child::Child;
+
+/// The name of signal `signal` (`SIGKILL`), if it has one here.
+pub fn signal_name(signal: i32) -> Option<&'static str> {
+    nix::sys::signal::Signal::try_from(signal)
+        .ok()
+        .map(nix::sys::signal::Signal::as_str)
+}

@@ -1,0 +1,117 @@
+//! Starting an engine with the standard library: its command run directly, in its directory, in
+//! a process group of its own on Unix, with its three pipes. What needs Linux is refused by name.
+
+use std::io::{self, ErrorKind};
+use std::process::{Command, Stdio};
+
+use super::child::Child;
+use super::sandbox::Sandbox;
+use crate::engine::command::{EngineCommand, EngineError};
+use crate::engine::sys::stop;
+use crate::engine::talk::Engine;
+use crate::engine::transcript::Transcript;
+
+/// An engine whose process has started (see [`Engine::begin`]).
+pub struct Begun {
+    command: EngineCommand,
+    started: io::Result<std::process::Child>,
+    transcript: Option<Transcript>,
+}
+
+impl Engine {
+    /// Starts `command` in a process group of its own (Unix), in its directory; its traffic and
+    /// stderr go to `transcript`. What it asks for that needs Linux is refused.
+    pub fn start(
+        command: &EngineCommand,
+        sandbox: Option<(&Sandbox, usize)>,
+        transcript: Option<Transcript>,
+    ) -> Result<Engine, EngineError> {
+        Engine::begin(command, sandbox, transcript)?.finish()
+    }
+
+    /// [`Engine::start`] in two steps, as on Linux, where a game's engines start side by side.
+    pub fn begin(
+        command: &EngineCommand,
+        _sandbox: Option<(&Sandbox, usize)>,
+        transcript: Option<Transcript>,
+    ) -> Result<Begun, EngineError> {
+        let failed = |source| EngineError::Spawn {
+            command: command.command.clone(),
+            source,
+        };
+        if let Some(what) = needs_linux(command) {
+            return Err(failed(io::Error::new(
+                ErrorKind::Unsupported,
+                format!("{what} needs Linux; {} cannot offer it", super::PLATFORM),
+            )));
+        }
+        let words = shlex::split(&command.command)
+            .filter(|w| !w.is_empty())
+            .ok_or_else(|| failed(io::Error::other("unbalanced quotes or no command")))?;
+        let mut process = Command::new(&words[0]);
+        process.args(&words[1..]);
+        if let Some(dir) = &command.dir {
+            process.current_dir(dir);
+        }
+        process
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut process, 0);
+        Ok(Begun {
+            command: command.clone(),
+            started: start_listed(&mut process),
+            transcript,
+        })
+    }
+}
+
+/// What `command` asks for that only Linux gives, if anything.
+fn needs_linux(command: &EngineCommand) -> Option<&'static str> {
+    [
+        (command.sandbox, "sandbox=bwrap"),
+        (command.user.is_some(), "user="),
+        (
+            command.limits.any(),
+            "a resource limit (mem=, cpu=, files=, procs=, fsize=)",
+        ),
+        (command.terminal, "the human seat"),
+        (command.cpu.is_some(), "--use-affinity"),
+        (command.cgroup, "--clock cpu"),
+    ]
+    .into_iter()
+    .find_map(|(asked, what)| asked.then_some(what))
+}
+
+/// Starts `process` unless the referee is stopping, and lists it; one started as a stop came is
+/// killed at once, so nothing started outlives a stop.
+fn start_listed(process: &mut Command) -> io::Result<std::process::Child> {
+    let stopping = || io::Error::new(ErrorKind::Interrupted, "the referee is stopping");
+    if stop::refusing() {
+        return Err(stopping());
+    }
+    let mut child = process.spawn()?;
+    if !stop::list(super::group_of(child.id())) {
+        super::kill_tree(&mut child);
+        let _ = child.wait();
+        return Err(stopping());
+    }
+    Ok(child)
+}
+
+impl Begun {
+    /// The engine, or why it did not start.
+    pub fn finish(self) -> Result<Engine, EngineError> {
+        let command = &self.command;
+        let failed = |source: io::Error| match source.kind() {
+            ErrorKind::Interrupted => EngineError::Stopping,
+            _ => EngineError::Spawn {
+                command: command.command.clone(),
+                source,
+            },
+        };
+        let child = self.started.and_then(Child::new).map_err(failed)?;
+        Ok(Engine::new(command, child, self.transcript))
+    }
+}
