@@ -233,6 +233,12 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
             "a human seat plays one game at a time: leave out --concurrency".into(),
         ));
     }
+    for engine in &engines {
+        if let Some(refused) = crate::engine::sys::refusal(&engine.command) {
+            let name = &engine.command.name;
+            return Err(Error::Usage(format!("engine {name}: {refused}")));
+        }
+    }
     for warning in root_check(&engines, nix::unistd::geteuid().is_root()).map_err(Error::Usage)? {
         eprintln!("referee: warning: {warning}");
     }

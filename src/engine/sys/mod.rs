@@ -18,7 +18,7 @@ use portable as platform;
 use platform::process as os;
 
 pub(in crate::engine) use platform::Child;
-pub use platform::{cgroup, process, sandbox, seccomp, signal_name, start, users};
+pub use platform::{cgroup, process, refusal, sandbox, seccomp, signal_name, start, users};
 
 /// What a wait on an engine's pipes waits for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -13,6 +13,11 @@ pub mod users;
 
 pub(in crate::engine) use child::Child;
 
+/// Why `command` cannot be run here: Linux runs every engine command.
+pub fn refusal(_command: &crate::engine::EngineCommand) -> Option<String> {
+    None
+}
+
 /// The name of signal `signal` (`SIGKILL`), if it has one here.
 pub fn signal_name(signal: i32) -> Option<&'static str> {
     nix::sys::signal::Signal::try_from(signal)

@@ -218,11 +218,10 @@ impl Child {
     }
 
     /// Kills its process group (the process alone where the platform has none) and closes its
-    /// input.
+    /// input. The group outlives its leader while a member lives, and its id is not reused
+    /// meanwhile, so it is killed even when the engine has exited.
     pub fn kill(&mut self) {
-        if self.ended.is_none() {
-            super::kill_tree(&mut self.process);
-        }
+        super::kill_tree(&mut self.process);
         self.close_input();
     }
 

@@ -9,6 +9,7 @@ pub mod start;
 
 pub(in crate::engine) use child::Child;
 pub use refused::{cgroup, sandbox, seccomp, users};
+pub use start::refusal;
 
 use crate::engine::command::Ending;
 

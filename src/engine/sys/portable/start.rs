@@ -39,11 +39,8 @@ impl Engine {
             command: command.command.clone(),
             source,
         };
-        if let Some(what) = needs_linux(command) {
-            return Err(failed(io::Error::new(
-                ErrorKind::Unsupported,
-                format!("{what} needs Linux; {} cannot offer it", super::PLATFORM),
-            )));
+        if let Some(refused) = refusal(command) {
+            return Err(failed(io::Error::new(ErrorKind::Unsupported, refused)));
         }
         let words = shlex::split(&command.command)
             .filter(|w| !w.is_empty())
@@ -65,6 +62,15 @@ impl Engine {
             transcript,
         })
     }
+}
+
+/// Why `command` cannot be run here: what it asks for that only Linux gives, if anything.
+pub fn refusal(command: &EngineCommand) -> Option<String> {
+    let what = needs_linux(command)?;
+    Some(format!(
+        "{what} needs Linux; {} cannot offer it",
+        super::PLATFORM
+    ))
 }
 
 /// What `command` asks for that only Linux gives, if anything.
