@@ -9,6 +9,8 @@ mod linux;
 mod portable;
 mod stop;
 
+use std::time::{Duration, Instant};
+
 #[cfg(all(target_os = "linux", not(feature = "portable")))]
 use linux as platform;
 #[cfg(any(not(target_os = "linux"), feature = "portable"))]
@@ -19,6 +21,32 @@ use platform::process as os;
 
 pub(in crate::engine) use platform::Child;
 pub use platform::{cgroup, process, refusal, sandbox, seccomp, signal_name, start, users};
+
+impl crate::engine::Engine {
+    /// Starts `command` ([`crate::engine::Engine::begin`], then [`start::Begun::finish`]), in
+    /// `sandbox` (the run's, with the engine's spec number) when it asks for one.
+    pub fn start(
+        command: &crate::engine::EngineCommand,
+        sandbox: Option<(&sandbox::Sandbox, usize)>,
+        transcript: Option<crate::engine::Transcript>,
+    ) -> Result<crate::engine::Engine, crate::engine::EngineError> {
+        crate::engine::Engine::begin(command, sandbox, transcript)?.finish()
+    }
+}
+
+/// Looks whether a process has ended (`ended`) every 2 ms until it has or `deadline` passes:
+/// how it ended, if it did. For a wait with nothing to block on.
+fn poll_ended<T>(deadline: Instant, mut ended: impl FnMut() -> Option<T>) -> Option<T> {
+    loop {
+        if let Some(ending) = ended() {
+            return Some(ending);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
 
 /// What a wait on an engine's pipes waits for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -220,15 +220,7 @@ impl Child {
             }
             return self.try_wait();
         }
-        loop {
-            if let Some(ending) = self.try_wait() {
-                return Some(ending);
-            }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        crate::engine::sys::poll_ended(deadline, || self.try_wait())
     }
 
     /// `status` as every platform says it: bubblewrap passes a sandboxed engine's death by

@@ -46,16 +46,7 @@ pub struct Begun {
 impl Engine {
     /// Starts `command` in a new process group, as its user, under its limits, and in `sandbox`
     /// (the run's, with the engine's spec number) when it asks for one; its traffic and stderr
-    /// go to `transcript`.
-    pub fn start(
-        command: &EngineCommand,
-        sandbox: Option<(&Sandbox, usize)>,
-        transcript: Option<Transcript>,
-    ) -> Result<Engine, EngineError> {
-        Engine::begin(command, sandbox, transcript)?.finish()
-    }
-
-    /// [`Engine::start`] without waiting for the process to exec: [`Begun::finish`] waits, so
+    /// go to `transcript`. Does not wait for the process to exec: [`Begun::finish`] waits, so
     /// that a game's engines start side by side from one thread.
     pub fn begin(
         command: &EngineCommand,

@@ -205,16 +205,7 @@ impl Child {
 
     /// How it ended, waiting up to `timeout` for its end.
     pub fn wait_within(&mut self, timeout: Duration) -> Option<Ending> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(ending) = self.try_wait() {
-                return Some(ending);
-            }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        crate::engine::sys::poll_ended(Instant::now() + timeout, || self.try_wait())
     }
 
     /// Kills its process group (the process alone where the platform has none) and closes its

@@ -20,16 +20,8 @@ pub struct Begun {
 
 impl Engine {
     /// Starts `command` in a process group of its own (Unix), in its directory; its traffic and
-    /// stderr go to `transcript`. What it asks for that needs Linux is refused.
-    pub fn start(
-        command: &EngineCommand,
-        sandbox: Option<(&Sandbox, usize)>,
-        transcript: Option<Transcript>,
-    ) -> Result<Engine, EngineError> {
-        Engine::begin(command, sandbox, transcript)?.finish()
-    }
-
-    /// [`Engine::start`] in two steps, as on Linux, where a game's engines start side by side.
+    /// stderr go to `transcript`. What it asks for that needs Linux is refused. The process
+    /// runs when this returns; [`Begun::finish`] makes it an engine.
     pub fn begin(
         command: &EngineCommand,
         _sandbox: Option<(&Sandbox, usize)>,
