@@ -1,5 +1,8 @@
 //! The built-in strategies: the search bot beats the random bot, and deeper search beats shallower.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 use std::time::{Duration, Instant};
 
 use referee::bots::ismcts::perfect_information;

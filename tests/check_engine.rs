@@ -1,6 +1,9 @@
 //! `referee check-engine` through the built binary: the built-in bots and the example bots pass
 //! every check, and misbehaving engines fail the right check with the right reason.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use assert_cmd::cargo::cargo_bin;

@@ -1,5 +1,8 @@
 //! The built binary driven through assert_cmd: session, validate, import, schema.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use assert_cmd::cargo::cargo_bin;

@@ -2,6 +2,9 @@
 //! games of DVONN, Pegs and Double Dutch against the built-in bots, gets the native protocol's
 //! verdicts when it misbehaves, and leaves no process behind; games it cannot play are refused.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::time::Duration;

@@ -1,6 +1,9 @@
 //! Engines nobody trusts: resource limits that stop a hog with a verdict naming the limit (the
 //! sandbox's own promises are attacked in tests/security.rs).
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

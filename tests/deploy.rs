@@ -2,6 +2,9 @@
 //! started here (tests/slurm/cluster.sh), requeue included; deploy/kubernetes parsed, and each
 //! pod's command run here for every completion index, as Kubernetes would run it.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,9 @@
 //! DOUBLE end to end: hidden information never leaks to engines, the search bot wins, duplicate
 //! play, seat views in the session, and validation of chance events.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 use std::collections::{HashMap, HashSet};
 
 mod common;

@@ -1,5 +1,8 @@
 //! DVONN rules checked against reference data: 100 random games, perft counts, a real CodeCup game.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 use referee::rules::dvonn::{Dvonn, Move};
 use referee::rules::game::{Game, Outcome, perft};
 use serde_json::Value;

@@ -1,6 +1,9 @@
 //! Matches against misbehaving engines (`tests/engines/faulty.py`): each gets the right verdict,
 //! the match goes on, every record validates, and no process is left behind.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use assert_cmd::cargo::cargo_bin;

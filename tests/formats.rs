@@ -3,6 +3,9 @@
 //! for both, a run killed outright and resumed plays the same games and results as one that was
 //! not.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::collections::{HashMap, HashSet};

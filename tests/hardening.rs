@@ -1,6 +1,9 @@
 //! Engines that flood, signals at any moment, a referee killed outright, orphans: the referee
 //! ends in seconds, in bounded memory, records nothing false and leaves nothing running.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::process::Command;

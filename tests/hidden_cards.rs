@@ -4,6 +4,9 @@
 //! seats' hands. Each channel works where the run leaves it open, so the tests can tell; in a
 //! sandboxed run dealt from a secret it names nothing in 100 games.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,9 @@
 //! The human seat: `referee play` and `--engine human`, driven through piped standard input, as
 //! a person at a terminal would type.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::io::{Read, Write};

@@ -2,6 +2,9 @@
 //! before each move is kept in the record; a malformed one costs nothing in play and fails
 //! check-engine; a flood of them is bounded by a count and by the clock.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use assert_cmd::cargo::cargo_bin;

@@ -1,5 +1,8 @@
 //! Perft counts of `fixtures/perft.tsv`: each game's move generation, frozen as a regression guard.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 use referee::rules::game::{Game, Setup};
 use referee::rules::{AnyGame, perft};
 

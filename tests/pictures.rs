@@ -1,5 +1,8 @@
 //! SVG pictures: well formed, and showing what the position holds.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 use referee::records::replay::Replay;
 use referee::render::board::Picture;
 use referee::rules::AnyGame;

@@ -1,5 +1,8 @@
 //! Property tests over random playouts of every game: legality, undo, records, validation.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 use proptest::prelude::*;
 use referee::records::Record;
 use referee::records::replay::Replay;

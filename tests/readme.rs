@@ -2,6 +2,9 @@
 //! ...` command it quotes in a sentence, from a copy of the repository's root, with small engines
 //! and record files standing in for the ones it names.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::io::{Read, Write};

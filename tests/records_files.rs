@@ -2,6 +2,9 @@
 //! file, never glues a record to a partial line, refuses a second run; the same game twice is
 //! counted once; `validate` streams a large file in bounded memory and goes on past a bad line.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -678,4 +681,66 @@ fn validate_names_negative_times_and_compressed_files() {
             "{command}: {said}"
         );
     }
+}
+
+/// `--live` that names the records file (or the progress file) another way, by a path through
+/// `..` or by a hard link, is refused before anything is emptied: the records are left as they
+/// were.
+#[test]
+fn the_live_file_cannot_be_the_records_file_under_another_name() {
+    let work = Workspace::new("live-same");
+    let out = work.file("games.jsonl");
+    quick_match(&out, 1, false).success();
+    let before = std::fs::read(&out).unwrap();
+    std::fs::create_dir(work.file("sub")).unwrap();
+    let linked = work.file("linked.jsonl");
+    std::fs::hard_link(&out, &linked).unwrap();
+    for live in [work.dir().join("sub/../games.jsonl"), linked] {
+        let refused = referee()
+            .args([
+                "match",
+                "--game",
+                "pegs",
+                "--seed",
+                "4",
+                "--movetime",
+                "100",
+            ])
+            .args(["--games", "2", "--resume"])
+            .args(["--engine", &bot("a", 1), "--engine", &bot("b", 2), "--out"])
+            .arg(&out)
+            .arg("--live")
+            .arg(&live)
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .code(2);
+        let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+        assert!(said.contains("another of the run's files"), "{said}");
+        assert_eq!(std::fs::read(&out).unwrap(), before, "{}", live.display());
+    }
+}
+
+/// `user=` with a name the password database does not have is refused by name, not guessed.
+#[test]
+fn an_unknown_user_name_is_refused() {
+    let refused = referee()
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "1",
+            "--movetime",
+            "100",
+        ])
+        .args([
+            "--engine",
+            &format!("{} user=no-such-user-here", bot("a", 1)),
+        ])
+        .args(["--engine", &bot("b", 2)])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .code(2);
+    let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(said.contains("no user `no-such-user-here`"), "{said}");
 }

@@ -4,6 +4,9 @@
 //! Where an attack on an engine outside the sandbox succeeds, the test shows that too, so that it
 //! could fail.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

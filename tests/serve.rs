@@ -4,6 +4,9 @@
 //! half-sent connections, oversized or malformed requests, paths that climb out) get nothing and
 //! hold up nobody.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -1,5 +1,8 @@
 //! Tournaments through the built binary: resume after a kill, shards merged, SPRT.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

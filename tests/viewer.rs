@@ -5,6 +5,9 @@
 //! `.ci/run` installs Debian's chromium and sets `REFEREE_REQUIRE_CHROMIUM`; elsewhere the test is
 //! skipped with a note when no chromium is installed.
 
+// The engines these tests run, and the referee they drive, are Unix programs.
+#![cfg(unix)]
+
 mod common;
 
 use std::path::Path;

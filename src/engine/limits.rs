@@ -174,9 +174,12 @@ mod tests {
         assert!(limits.set("cpu", "0").is_err());
         assert!(limits.set("procs", "many").is_err());
         assert_eq!(limits.describe(), "memory 256 MiB, CPU 10 s");
-        let xcpu = Ending::Signal(nix::libc::SIGXCPU);
+        // Only Unix has the CPU limit's signal.
+        #[cfg(unix)]
         assert_eq!(
-            limits.explain(xcpu).as_deref(),
+            limits
+                .explain(Ending::Signal(nix::libc::SIGXCPU))
+                .as_deref(),
             Some("CPU limit 10 s exceeded")
         );
         let code_1 = Ending::Code(1);

@@ -62,7 +62,6 @@ impl Secret {
     /// so that a resumed run and every shard of a run deal the same games. A file that others may
     /// read is refused.
     pub fn load_or_create(path: &Path) -> Result<Secret, SecretError> {
-        use std::os::unix::fs::PermissionsExt;
         let shown = path.display().to_string();
         let io_error = |source| SecretError::Io {
             path: shown.clone(),
@@ -83,8 +82,7 @@ impl Secret {
             Err(e) => return Err(io_error(e)),
         }
         let meta = std::fs::metadata(path).map_err(io_error)?;
-        let mode = meta.permissions().mode() & 0o777;
-        if mode & 0o077 != 0 {
+        if let Some(mode) = crate::sys::open_to_others(&meta) {
             return Err(SecretError::Readable { path: shown, mode });
         }
         // A secret file is one short line; anything longer is not one.
@@ -132,7 +130,8 @@ impl Secret {
     }
 }
 
-#[cfg(test)]
+// File modes are Unix's.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

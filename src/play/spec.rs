@@ -211,16 +211,15 @@ fn pairs(words: &[String]) -> Option<Vec<(String, String)>> {
 /// `user=NAME`, `user=UID` or `user=UID:GID`: the user (and group) an engine runs as; a user's
 /// group is its own from the password database, else the number of the user.
 fn run_as(value: &str) -> Result<(u32, u32), String> {
-    use nix::unistd::{Uid, User};
     let (user, group) = match value.split_once(':') {
         Some((u, g)) => (u, Some(g)),
         None => (value, None),
     };
     let uid = match user.parse::<u32>() {
         Ok(uid) => uid,
-        Err(_) => match User::from_name(user) {
-            Ok(Some(found)) => found.uid.as_raw(),
-            _ => return Err(format!("no user `{user}`")),
+        Err(_) => match crate::sys::uid_of(user) {
+            Some(uid) => uid,
+            None => return Err(format!("no user `{user}`")),
         },
     };
     if uid == 0 {
@@ -230,10 +229,7 @@ fn run_as(value: &str) -> Result<(u32, u32), String> {
         Some(g) => g
             .parse::<u32>()
             .map_err(|_| format!("group `{g}` is not a number"))?,
-        None => match User::from_uid(Uid::from_raw(uid)) {
-            Ok(Some(found)) => found.gid.as_raw(),
-            _ => uid,
-        },
+        None => crate::sys::group_of(uid).unwrap_or(uid),
     };
     Ok((uid, gid))
 }

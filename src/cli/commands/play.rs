@@ -2,7 +2,6 @@
 //! match configuration and the run's plan, then the run.
 
 use std::io;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -239,7 +238,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
             return Err(Error::Usage(format!("engine {name}: {refused}")));
         }
     }
-    for warning in root_check(&engines, nix::unistd::geteuid().is_root()).map_err(Error::Usage)? {
+    for warning in root_check(&engines, crate::sys::is_root()).map_err(Error::Usage)? {
         eprintln!("referee: warning: {warning}");
     }
     let tc = match play.movetime {
@@ -477,7 +476,7 @@ fn announce_containment(config: &MatchConfig) {
         .map(|e| e.command.name.as_str())
         .collect();
     if !sandboxed.is_empty() {
-        let user = match nix::unistd::geteuid().is_root() {
+        let user = match crate::sys::is_root() {
             true => format!(
                 "a user of its own each (from uid {}) unless user= says otherwise",
                 crate::engine::users::FIRST_UID
@@ -509,13 +508,7 @@ fn open_live(config: &mut MatchConfig, tournament: &Tournament) -> Result<(), Er
     let Some(live) = &tournament.live else {
         return Ok(());
     };
-    let same = |other: &Path| {
-        other == live
-            || matches!(
-                (std::fs::metadata(other), std::fs::metadata(live)),
-                (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino())
-            )
-    };
+    let same = |other: &Path| other == live || crate::sys::same_file(other, live);
     if [&tournament.out, &tournament.progress]
         .into_iter()
         .flatten()

@@ -110,23 +110,17 @@ const STOP_GRACE: Duration = Duration::from_secs(3);
 /// once without inventing a result, and exits with status 128 + the signal if the program has not
 /// exited [`STOP_GRACE`] later; a third exits at once.
 fn stop_on_signals() -> Result<(), Error> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
-    std::thread::spawn(move || {
-        for (count, signal) in signals.forever().enumerate() {
-            match count {
-                0 => process::begin_draining(signal),
-                1 => {
-                    process::stop_all();
-                    std::thread::spawn(move || {
-                        std::thread::sleep(STOP_GRACE);
-                        std::process::exit(128 + signal);
-                    });
-                }
-                _ => std::process::exit(128 + signal),
-            }
+    crate::sys::on_stop_signals(|count, signal| match count {
+        0 => process::begin_draining(signal),
+        1 => {
+            process::stop_all();
+            std::thread::spawn(move || {
+                std::thread::sleep(STOP_GRACE);
+                std::process::exit(128 + signal);
+            });
         }
-    });
+        _ => std::process::exit(128 + signal),
+    })?;
     Ok(())
 }
 

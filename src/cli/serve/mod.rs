@@ -91,7 +91,7 @@ fn listen(bind: &str) -> Result<TcpListener, Error> {
              the page (never a hidden card of a game in progress)"
         );
     }
-    raise_open_files();
+    crate::sys::raise_open_files();
     eprintln!("referee: serving http://{address}/ (Ctrl-C stops)");
     Ok(listener)
 }
@@ -127,15 +127,6 @@ fn serve(
                 .draw_next(|number| game_page(&watch, number))
         },
     )
-}
-
-/// Raises the limit of open files to its hard limit, so that a thousand clients at once find
-/// room ([`http::MAX_CONNECTIONS`]); where it cannot be raised, the clients past it wait.
-fn raise_open_files() {
-    use nix::sys::resource::{Resource, getrlimit, setrlimit};
-    if let Ok((_, hard)) = getrlimit(Resource::RLIMIT_NOFILE) {
-        let _ = setrlimit(Resource::RLIMIT_NOFILE, hard, hard);
-    }
 }
 
 /// The answer to a request for `path`: the page, the state (only its version when the client

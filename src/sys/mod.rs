@@ -1,0 +1,20 @@
+//! What differs between operating systems outside the engine processes' own room
+//! (`engine::sys`): files only their owner may read, whether two paths name one file, the signals
+//! that stop the referee, user names, the open-files limit. Each has its Unix path and a portable
+//! one beside it.
+
+mod files;
+#[cfg(feature = "cli")]
+mod limits;
+#[cfg(feature = "cli")]
+mod signals;
+#[cfg(feature = "cli")]
+mod users;
+
+pub use files::{open_to_others, owner_only, same_file};
+#[cfg(feature = "cli")]
+pub use limits::raise_open_files;
+#[cfg(feature = "cli")]
+pub use signals::on_stop_signals;
+#[cfg(feature = "cli")]
+pub use users::{group_of, is_root, uid_of};

@@ -1,0 +1,44 @@
+//! The signals that stop the referee: INT, TERM, HUP and QUIT on Unix; elsewhere INT (Ctrl-C)
+//! and TERM, as the C library reports them there.
+
+use std::io;
+
+/// Calls `handle(count, signal)` on a thread of its own for each stop signal the referee
+/// receives, `count` of them before it (0 for the first).
+pub fn on_stop_signals(mut handle: impl FnMut(usize, i32) + Send + 'static) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+        std::thread::spawn(move || {
+            for (count, signal) in signals.forever().enumerate() {
+                handle(count, signal);
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        // Without a signal iterator, flags raised by the handler are looked at often enough
+        // for a person pressing Ctrl-C.
+        let flags = [SIGINT, SIGTERM].map(|signal| (signal, Arc::new(AtomicBool::new(false))));
+        for (signal, flag) in &flags {
+            signal_hook::flag::register(*signal, Arc::clone(flag))?;
+        }
+        std::thread::spawn(move || {
+            let mut count = 0;
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                for (signal, flag) in &flags {
+                    if flag.swap(false, Ordering::SeqCst) {
+                        handle(count, *signal);
+                        count += 1;
+                    }
+                }
+            }
+        });
+    }
+    Ok(())
+}
