@@ -73,7 +73,7 @@ impl EngineSpec {
             text: each.to_owned(),
             reason,
         };
-        let each_pairs = shlex::split(each)
+        let each_pairs = crate::sys::words::split(each)
             .and_then(|words| pairs(&words))
             .ok_or_else(|| each_error("expected KEY=VALUE words".into()))?;
         for (key, value) in each_pairs {
@@ -87,7 +87,8 @@ impl EngineSpec {
             text: text.to_owned(),
             reason,
         };
-        let words = shlex::split(text).ok_or_else(|| error("unbalanced quotes".into()))?;
+        let words =
+            crate::sys::words::split(text).ok_or_else(|| error("unbalanced quotes".into()))?;
         let own = pairs(&words).filter(|p| p.iter().any(|(k, _)| k == "cmd"));
         for (key, value) in own.unwrap_or_default() {
             spec.set(&key, &value).map_err(error)?;
@@ -96,13 +97,15 @@ impl EngineSpec {
             return Err(error("no command".into()));
         }
         if spec.command.name.is_empty() {
-            let words = shlex::split(&spec.command.command).unwrap_or_default();
+            let words = crate::sys::words::split(&spec.command.command).unwrap_or_default();
             let word = words
                 .iter()
                 .find(|w| w.contains(['/', '.']))
                 .or(words.first())
                 .map_or("", String::as_str);
-            spec.command.name = word.rsplit('/').next().unwrap_or(word).to_owned();
+            spec.command.name = (word.rsplit(std::path::is_separator).next())
+                .unwrap_or(word)
+                .to_owned();
         }
         Ok(spec)
     }
@@ -311,7 +314,7 @@ pub fn level_engine_of(
     seed: u64,
     each: &str,
 ) -> Option<Result<EngineSpec, EngineSpecError>> {
-    let keys = pairs(&shlex::split(text)?)?;
+    let keys = pairs(&crate::sys::words::split(text)?)?;
     let level = &keys.iter().find(|(k, _)| k == "level")?.1;
     if keys.iter().any(|(k, _)| k == "cmd") {
         return None;
@@ -333,10 +336,12 @@ fn level_engine(
     let own = keys.iter().filter(|(k, _)| k != "level");
     let mut words: Vec<String> = own.map(|(k, v)| format!("{k}={v}")).collect();
     words.push(format!("cmd={command}"));
-    let text = shlex::try_join(words.iter().map(String::as_str)).map_err(|_| EngineSpecError {
-        flag: "--engine",
-        text: format!("level={level}"),
-        reason: "its keys cannot be quoted".into(),
+    let text = crate::sys::words::join(words.iter().map(String::as_str)).ok_or_else(|| {
+        EngineSpecError {
+            flag: "--engine",
+            text: format!("level={level}"),
+            reason: "its keys cannot be quoted".into(),
+        }
     })?;
     let mut spec = EngineSpec::parse_with(&text, each)?;
     if !keys.iter().any(|(k, _)| k == "name") {

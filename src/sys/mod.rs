@@ -10,6 +10,8 @@ mod limits;
 mod signals;
 #[cfg(feature = "cli")]
 mod users;
+#[cfg(feature = "cli")]
+pub mod words;
 
 pub use files::{open_to_others, owner_only, same_file};
 #[cfg(feature = "cli")]

@@ -29,17 +29,16 @@ use crate::stats::elo::Sprt;
 pub fn engine_text(words: &[String]) -> Result<String, Error> {
     match words {
         [one] => Ok(one.clone()),
-        _ => shlex::try_join(words.iter().map(String::as_str))
-            .map_err(|_| Error::Usage(format!("--engine {words:?} cannot be quoted"))),
+        _ => crate::sys::words::join(words.iter().map(String::as_str))
+            .ok_or_else(|| Error::Usage(format!("--engine {words:?} cannot be quoted"))),
     }
 }
 
 /// This program's path, quoted for a shell: the built-in bots run as its `bot` command.
 pub fn this_program() -> Result<String, Error> {
     let exe = std::env::current_exe()?;
-    shlex::try_quote(&exe.to_string_lossy())
-        .map(|quoted| quoted.into_owned())
-        .map_err(|_| Error::Usage("this program's path cannot be quoted".into()))
+    crate::sys::words::quote(&exe.to_string_lossy())
+        .ok_or_else(|| Error::Usage("this program's path cannot be quoted".into()))
 }
 
 /// `referee play`: a `match` with the person in one seat (`human`) and the engines, or the

@@ -54,7 +54,7 @@ impl Engine {
         transcript: Option<Transcript>,
     ) -> Result<Begun, EngineError> {
         let failed = |source| spawn_error(command, source);
-        let words = shlex::split(&command.command)
+        let words = crate::sys::words::split(&command.command)
             .filter(|w| !w.is_empty())
             .ok_or_else(|| failed(io::Error::other("unbalanced quotes or no command")))?;
         // Descriptors the process gets besides its standard ones: the human seat's protocol

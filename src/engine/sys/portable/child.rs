@@ -8,6 +8,7 @@ use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::job::Job;
 use crate::engine::command::Ending;
 use crate::engine::pipes::{CHUNK, LineBuffer};
 use crate::engine::sys::{Ready, Want};
@@ -65,11 +66,13 @@ pub struct Child {
     /// Whether the referee still has each pipe: input, output, stderr.
     open: [bool; 3],
     ended: Option<Ending>,
+    /// Its process tree's job (Windows), closed with it.
+    _job: Job,
 }
 
 impl Child {
-    /// The engine run by `process`, whose pipes are taken and handed to threads.
-    pub(super) fn new(mut process: std::process::Child) -> io::Result<Child> {
+    /// The engine run by `process` in `job`, whose pipes are taken and handed to threads.
+    pub(super) fn new(mut process: std::process::Child, job: Job) -> io::Result<Child> {
         let shared = Arc::new(Shared::default());
         let missing = || io::Error::other("the engine's pipes were not made");
         let stdin = process.stdin.take().ok_or_else(missing)?;
@@ -83,6 +86,7 @@ impl Child {
             shared,
             open: [true; 3],
             ended: None,
+            _job: job,
         })
     }
 

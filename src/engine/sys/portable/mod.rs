@@ -3,6 +3,7 @@
 //! (the sandbox, cgroups, engine users, pinning to a CPU, freezing) is refused where asked for.
 
 mod child;
+mod job;
 pub mod process;
 pub mod refused;
 pub mod start;

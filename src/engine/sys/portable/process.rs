@@ -20,15 +20,14 @@ pub(in crate::engine::sys) const STOP_SIGNALS: [i32; 4] = [
 #[cfg(not(unix))]
 pub(in crate::engine::sys) const STOP_SIGNALS: [i32; 0] = [];
 
-/// Kills the process group `group` leads.
+/// Kills the process group `group` leads (on Windows, the job made for process `group`).
 pub(in crate::engine::sys) fn kill_group(group: i32) {
     #[cfg(unix)]
     {
         use nix::sys::signal::{Signal, killpg};
         let _ = killpg(nix::unistd::Pid::from_raw(group), Signal::SIGKILL);
     }
-    #[cfg(not(unix))]
-    let _ = group;
+    super::job::kill(group);
 }
 
 /// Nothing escapes a group that could be found here.

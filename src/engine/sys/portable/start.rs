@@ -5,6 +5,7 @@ use std::io::{self, ErrorKind};
 use std::process::{Command, Stdio};
 
 use super::child::Child;
+use super::job::Job;
 use super::sandbox::Sandbox;
 use crate::engine::command::{EngineCommand, EngineError};
 use crate::engine::sys::stop;
@@ -14,7 +15,7 @@ use crate::engine::transcript::Transcript;
 /// An engine whose process has started (see [`Engine::begin`]).
 pub struct Begun {
     command: EngineCommand,
-    started: io::Result<std::process::Child>,
+    started: io::Result<(std::process::Child, Job)>,
     transcript: Option<Transcript>,
 }
 
@@ -34,11 +35,10 @@ impl Engine {
         if let Some(refused) = refusal(command) {
             return Err(failed(io::Error::new(ErrorKind::Unsupported, refused)));
         }
-        let words = shlex::split(&command.command)
+        let words = crate::sys::words::split(&command.command)
             .filter(|w| !w.is_empty())
             .ok_or_else(|| failed(io::Error::other("unbalanced quotes or no command")))?;
-        let mut process = Command::new(&words[0]);
-        process.args(&words[1..]);
+        let mut process = command_of(&words);
         if let Some(dir) = &command.dir {
             process.current_dir(dir);
         }
@@ -54,6 +54,19 @@ impl Engine {
             transcript,
         })
     }
+}
+
+/// The process that runs `words` (not empty). On Windows, where a script is not a program, a
+/// Python script (`bot.py`) is run by `python` (a batch file, `.bat` or `.cmd`, the standard
+/// library runs by `cmd.exe` itself).
+fn command_of(words: &[String]) -> Command {
+    let python_script = cfg!(windows)
+        && std::path::Path::new(&words[0])
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("py"));
+    let mut process = Command::new(if python_script { "python" } else { &words[0] });
+    process.args(&words[usize::from(!python_script)..]);
+    process
 }
 
 /// Why `command` cannot be run here: what it asks for that only Linux gives, if anything.
@@ -82,20 +95,29 @@ fn needs_linux(command: &EngineCommand) -> Option<&'static str> {
     .find_map(|(asked, what)| asked.then_some(what))
 }
 
-/// Starts `process` unless the referee is stopping, and lists it; one started as a stop came is
-/// killed at once, so nothing started outlives a stop.
-fn start_listed(process: &mut Command) -> io::Result<std::process::Child> {
+/// Starts `process` unless the referee is stopping, in a job of its own on Windows, and lists
+/// it; one started as a stop came, or whose job cannot be made, is killed at once, so nothing
+/// started outlives a stop or a game.
+fn start_listed(process: &mut Command) -> io::Result<(std::process::Child, Job)> {
     let stopping = || io::Error::new(ErrorKind::Interrupted, "the referee is stopping");
     if stop::refusing() {
         return Err(stopping());
     }
     let mut child = process.spawn()?;
+    let job = match Job::enclose(&child) {
+        Ok(job) => job,
+        Err(e) => {
+            super::kill_tree(&mut child);
+            let _ = child.wait();
+            return Err(e);
+        }
+    };
     if !stop::list(super::group_of(child.id())) {
         super::kill_tree(&mut child);
         let _ = child.wait();
         return Err(stopping());
     }
-    Ok(child)
+    Ok((child, job))
 }
 
 impl Begun {
@@ -109,7 +131,10 @@ impl Begun {
                 source,
             },
         };
-        let child = self.started.and_then(Child::new).map_err(failed)?;
+        let child = self
+            .started
+            .and_then(|(process, job)| Child::new(process, job))
+            .map_err(failed)?;
         Ok(Engine::new(command, child, self.transcript))
     }
 }
