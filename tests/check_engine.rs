@@ -1,8 +1,8 @@
 //! `referee check-engine` through the built binary: the built-in bots and the example bots pass
 //! every check, and misbehaving engines fail the right check with the right reason.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

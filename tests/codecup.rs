@@ -2,8 +2,8 @@
 //! games of DVONN, Pegs and Double Dutch against the built-in bots, gets the native protocol's
 //! verdicts when it misbehaves, and leaves no process behind; games it cannot play are refused.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

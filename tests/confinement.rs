@@ -1,8 +1,8 @@
 //! Engines nobody trusts: resource limits that stop a hog with a verdict naming the limit (the
 //! sandbox's own promises are attacked in tests/security.rs).
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -2,8 +2,8 @@
 //! started here (tests/slurm/cluster.sh), requeue included; deploy/kubernetes parsed, and each
 //! pod's command run here for every completion index, as Kubernetes would run it.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

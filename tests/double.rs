@@ -1,8 +1,8 @@
 //! DOUBLE end to end: hidden information never leaks to engines, the search bot wins, duplicate
 //! play, seat views in the session, and validation of chance events.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 use std::collections::{HashMap, HashSet};
 

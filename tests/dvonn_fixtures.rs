@@ -1,7 +1,7 @@
 //! DVONN rules checked against reference data: 100 random games, perft counts, a real CodeCup game.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 use referee::rules::dvonn::{Dvonn, Move};
 use referee::rules::game::{Game, Outcome, perft};

@@ -1,8 +1,8 @@
 //! Matches against misbehaving engines (`tests/engines/faulty.py`): each gets the right verdict,
 //! the match goes on, every record validates, and no process is left behind.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -2,8 +2,8 @@
 //! while an engine thinks, as a host freeze or an overloaded machine would hold it up, moves the
 //! engine's deadline on by that delay, charges its clock nothing for it, and records it.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

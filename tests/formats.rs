@@ -3,8 +3,8 @@
 //! for both, a run killed outright and resumed plays the same games and results as one that was
 //! not.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -1,8 +1,8 @@
 //! Engines that flood, signals at any moment, a referee killed outright, orphans: the referee
 //! ends in seconds, in bounded memory, records nothing false and leaves nothing running.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

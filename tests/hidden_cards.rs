@@ -4,8 +4,8 @@
 //! seats' hands. Each channel works where the run leaves it open, so the tests can tell; in a
 //! sandboxed run dealt from a secret it names nothing in 100 games.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

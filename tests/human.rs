@@ -1,8 +1,8 @@
 //! The human seat: `referee play` and `--engine human`, driven through piped standard input, as
 //! a person at a terminal would type.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -2,8 +2,8 @@
 //! before each move is kept in the record; a malformed one costs nothing in play and fails
 //! check-engine; a flood of them is bounded by a count and by the clock.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -2,8 +2,8 @@
 //! its own opening, played from both sides and told to the engines as ordinary plies; records mark
 //! the opening and validate; bad files are refused with the line that is wrong.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

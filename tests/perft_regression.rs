@@ -1,7 +1,7 @@
 //! Perft counts of `fixtures/perft.tsv`: each game's move generation, frozen as a regression guard.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 use referee::rules::game::{Game, Setup};
 use referee::rules::{AnyGame, perft};

@@ -1,7 +1,7 @@
 //! SVG pictures: well formed, and showing what the position holds.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 use referee::records::replay::Replay;
 use referee::render::board::Picture;

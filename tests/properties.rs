@@ -1,7 +1,7 @@
 //! Property tests over random playouts of every game: legality, undo, records, validation.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 use proptest::prelude::*;
 use referee::records::Record;

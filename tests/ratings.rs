@@ -2,8 +2,8 @@
 //! says how Ordo 1.2.6 was run on them) give every engine Ordo's rating within 1 Elo and its
 //! interval within 15%; the PGN the referee exports is the file Ordo read; bad input is refused.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

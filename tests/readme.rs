@@ -2,8 +2,8 @@
 //! ...` command it quotes in a sentence, from a copy of the repository's root, with small engines
 //! and record files standing in for the ones it names.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

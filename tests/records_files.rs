@@ -2,8 +2,8 @@
 //! file, never glues a record to a partial line, refuses a second run; the same game twice is
 //! counted once; `validate` streams a large file in bounded memory and goes on past a bad line.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -1,8 +1,8 @@
 //! `view` and `report` of any number of games: 10,000 games stay under 100 MB of memory, the page grows with the moves rather than with pictures of every
 //! position, and a record that does not replay leaves no half-written page behind.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

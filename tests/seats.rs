@@ -2,8 +2,8 @@
 //! (tests/engines/rival.py) against the engine it aims at, both sandboxed. Each attack is also
 //! shown to succeed where the protection is taken away, so that the test could fail.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

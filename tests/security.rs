@@ -4,8 +4,8 @@
 //! Where an attack on an engine outside the sandbox succeeds, the test shows that too, so that it
 //! could fail.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

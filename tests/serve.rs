@@ -4,8 +4,8 @@
 //! half-sent connections, oversized or malformed requests, paths that climb out) get nothing and
 //! hold up nobody.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

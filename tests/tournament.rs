@@ -1,7 +1,7 @@
 //! Tournaments through the built binary: resume after a kill, shards merged, SPRT.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -5,8 +5,8 @@
 //! `.ci/run` installs Debian's chromium and sets `REFEREE_REQUIRE_CHROMIUM`; elsewhere the test is
 //! skipped with a note when no chromium is installed.
 
-// The engines these tests run, and the referee they drive, are Unix programs.
-#![cfg(unix)]
+// The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -47,7 +47,11 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_finit_module,
     libc::SYS_delete_module,
     libc::SYS_kexec_load,
+    #[cfg(not(all(target_arch = "aarch64", target_env = "musl")))]
     libc::SYS_kexec_file_load,
+    // The libc crate leaves it out for musl on aarch64: its number in the kernel's generic table.
+    #[cfg(all(target_arch = "aarch64", target_env = "musl"))]
+    294,
     libc::SYS_reboot,
     libc::SYS_swapon,
     libc::SYS_swapoff,
