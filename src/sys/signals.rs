@@ -3,13 +3,24 @@
 
 use std::io;
 
+/// The signals that stop the referee; an engine that died of one was likely stopped with it.
+#[cfg(unix)]
+pub const STOP_SIGNALS: &[i32] = &[
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGQUIT,
+];
+/// The signals that stop the referee (on Windows no engine is seen to die of a signal).
+#[cfg(not(unix))]
+pub const STOP_SIGNALS: &[i32] = &[signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+
 /// Calls `handle(count, signal)` on a thread of its own for each stop signal the referee
 /// receives, `count` of them before it (0 for the first).
 pub fn on_stop_signals(mut handle: impl FnMut(usize, i32) + Send + 'static) -> io::Result<()> {
     #[cfg(unix)]
     {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+        let mut signals = signal_hook::iterator::Signals::new(STOP_SIGNALS)?;
         std::thread::spawn(move || {
             for (count, signal) in signals.forever().enumerate() {
                 handle(count, signal);
@@ -18,12 +29,13 @@ pub fn on_stop_signals(mut handle: impl FnMut(usize, i32) + Send + 'static) -> i
     }
     #[cfg(not(unix))]
     {
-        use signal_hook::consts::{SIGINT, SIGTERM};
         use std::sync::Arc;
         use std::sync::atomic::{AtomicBool, Ordering};
         // Without a signal iterator, flags raised by the handler are looked at often enough
         // for a person pressing Ctrl-C.
-        let flags = [SIGINT, SIGTERM].map(|signal| (signal, Arc::new(AtomicBool::new(false))));
+        let flags: Vec<_> = (STOP_SIGNALS.iter())
+            .map(|&signal| (signal, Arc::new(AtomicBool::new(false))))
+            .collect();
         for (signal, flag) in &flags {
             signal_hook::flag::register(*signal, Arc::clone(flag))?;
         }

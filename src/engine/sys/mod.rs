@@ -34,6 +34,19 @@ impl crate::engine::Engine {
     }
 }
 
+/// `status` as every platform says it: by a signal (Unix), or with an exit code.
+fn ending(status: std::process::ExitStatus) -> crate::engine::command::Ending {
+    use crate::engine::command::Ending;
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return Ending::Signal(signal);
+        }
+    }
+    status.code().map_or(Ending::Other, Ending::Code)
+}
+
 /// Looks whether a process has ended (`ended`) every 2 ms until it has or `deadline` passes:
 /// how it ended, if it did. For a wait with nothing to block on.
 fn poll_ended<T>(deadline: Instant, mut ended: impl FnMut() -> Option<T>) -> Option<T> {

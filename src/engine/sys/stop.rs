@@ -100,7 +100,7 @@ const STOP_SKEW: Duration = Duration::from_millis(500);
 /// (graceful or not), so that such a death is not taken for the engine's fault, and then stops
 /// at once: a game whose engines died cannot be finished.
 pub fn stopped_with_engine(signal: i32) -> bool {
-    if !super::os::STOP_SIGNALS.contains(&signal) {
+    if !crate::sys::STOP_SIGNALS.contains(&signal) {
         return stopping();
     }
     let deadline = Instant::now() + STOP_SKEW;

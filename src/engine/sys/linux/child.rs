@@ -226,12 +226,9 @@ impl Child {
     /// `status` as every platform says it: bubblewrap passes a sandboxed engine's death by
     /// signal N on as exit code 128 + N.
     fn ending(&self, status: ExitStatus) -> Ending {
-        use std::os::unix::process::ExitStatusExt;
-        match (status.code(), status.signal()) {
-            (Some(code @ 129..=192), _) if self.sandboxed => Ending::Signal(code - 128),
-            (Some(code), _) => Ending::Code(code),
-            (None, Some(signal)) => Ending::Signal(signal),
-            (None, None) => Ending::Other,
+        match status.code() {
+            Some(code @ 129..=192) if self.sandboxed => Ending::Signal(code - 128),
+            _ => crate::engine::sys::ending(status),
         }
     }
 

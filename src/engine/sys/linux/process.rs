@@ -85,14 +85,6 @@ pub use crate::engine::sys::stop::{
     begin_draining, draining, forget, stop_all, stopped_by, stopped_with_engine, stopping,
 };
 
-/// The signals that stop the referee: an engine that died of one was likely stopped with it.
-pub(in crate::engine::sys) const STOP_SIGNALS: [i32; 4] = [
-    nix::libc::SIGINT,
-    nix::libc::SIGTERM,
-    nix::libc::SIGHUP,
-    nix::libc::SIGQUIT,
-];
-
 /// Kills the process group `group` leads.
 pub(in crate::engine::sys) fn kill_group(group: i32) {
     let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);

@@ -202,7 +202,7 @@ impl Child {
     pub fn try_wait(&mut self) -> Option<Ending> {
         if self.ended.is_none() {
             let status = self.process.try_wait().ok().flatten()?;
-            self.ended = Some(super::ending(status));
+            self.ended = Some(crate::engine::sys::ending(status));
         }
         self.ended
     }

@@ -12,8 +12,6 @@ pub(in crate::engine) use child::Child;
 pub use refused::{cgroup, sandbox, seccomp, users};
 pub use start::refusal;
 
-use crate::engine::command::Ending;
-
 /// The platform's name, for the messages that refuse what it cannot do.
 pub const PLATFORM: &str = if cfg!(target_os = "linux") {
     "this build (the portable one)"
@@ -24,18 +22,6 @@ pub const PLATFORM: &str = if cfg!(target_os = "linux") {
 } else {
     "this platform"
 };
-
-/// `status` as every platform says it.
-fn ending(status: std::process::ExitStatus) -> Ending {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return Ending::Signal(signal);
-        }
-    }
-    status.code().map_or(Ending::Other, Ending::Code)
-}
 
 /// The name of signal `signal` (`SIGKILL`), if it has one here.
 pub fn signal_name(signal: i32) -> Option<&'static str> {

@@ -8,18 +8,6 @@ pub use crate::engine::sys::stop::{
     begin_draining, draining, forget, stop_all, stopped_by, stopped_with_engine, stopping,
 };
 
-/// The signals that stop the referee: an engine that died of one was likely stopped with it.
-#[cfg(unix)]
-pub(in crate::engine::sys) const STOP_SIGNALS: [i32; 4] = [
-    nix::libc::SIGINT,
-    nix::libc::SIGTERM,
-    nix::libc::SIGHUP,
-    nix::libc::SIGQUIT,
-];
-/// No engine dies of a signal here.
-#[cfg(not(unix))]
-pub(in crate::engine::sys) const STOP_SIGNALS: [i32; 0] = [];
-
 /// Kills the process group `group` leads (on Windows, the job made for process `group`).
 pub(in crate::engine::sys) fn kill_group(group: i32) {
     #[cfg(unix)]
