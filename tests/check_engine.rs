@@ -54,7 +54,7 @@ fn failures(report: &Value) -> Vec<String> {
 fn the_built_in_random_bot_passes_every_check_of_every_game() {
     // (The search bot speaks through the same code; it spends its clock, which would take
     // minutes here.)
-    let referee = cargo_bin!("referee").display().to_string();
+    let referee = common::shared_referee().display().to_string();
     for game in referee::rules::GAMES {
         let (status, report) = check(game, &[&referee, "bot", "--game", game]);
         assert_eq!(failures(&report), Vec::<String>::new(), "{game}");
@@ -224,7 +224,7 @@ fn misbehaving_engines_fail_the_right_check_with_the_reason() {
 
 #[test]
 fn the_text_report_says_each_check_and_sums_up() {
-    let referee = cargo_bin!("referee").display().to_string();
+    let referee = common::shared_referee().display().to_string();
     let output = common::referee()
         .args(["check-engine", "--game", "pegs", "--variant", "turbo", "--"])
         .args([&referee, "bot", "--game", "pegs"])

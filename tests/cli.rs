@@ -499,7 +499,7 @@ fn engines_may_be_given_as_separate_words_as_cutechess_users_type_them() {
     let work = Workspace::new("cutechess-words");
     let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
-    let bot = format!("cmd={} bot --game pegs", cargo_bin!("referee").display());
+    let bot = format!("cmd={} bot --game pegs", common::shared_referee().display());
     referee()
         .args([
             "match",
@@ -825,7 +825,7 @@ fn one_engine_plays_the_built_in_bots_and_the_bots_have_names() {
     let dir = work.dir().to_path_buf();
     let random = format!(
         "name=mine cmd='{} bot --game dvonn --strategy random'",
-        cargo_bin!("referee").display()
+        common::shared_referee().display()
     );
     // A short clock: the search bot may lose on time on a busy machine, which these do not check.
     let out = dir.join("one.jsonl");
@@ -968,7 +968,7 @@ fn cutechess_spellings_work_or_say_what_to_type() {
         .args(["-engine", "name=a"])
         .arg(format!(
             "cmd={} bot --game pegs",
-            cargo_bin!("referee").display()
+            common::shared_referee().display()
         ))
         .args(["-each", "movetime=60", "proto=native"])
         .args(["-engine", "random", "-srand", "7", "-out"])
@@ -1225,7 +1225,7 @@ fn the_game_lines_read_as_cutechess_cli_writes_them() {
 fn engine_keys_of_cutechess_users_reach_the_engine() {
     let work = Workspace::new("newgame-keys");
     let dir = work.dir().to_path_buf();
-    let bot = format!("{} bot --game pegs", cargo_bin!("referee").display());
+    let bot = format!("{} bot --game pegs", common::shared_referee().display());
     referee()
         .args([
             "match",
@@ -1374,4 +1374,44 @@ fn a_closed_output_pipe_ends_the_program_quietly_with_success() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// An engine whose program lies in a folder with a space in its name, given as one word to
+/// `match --engine` and to `check-engine --`, is that program, not two words.
+#[test]
+fn an_engine_in_a_folder_with_a_space_is_one_program() {
+    let work = Workspace::new("spaced engine");
+    let folder = work.dir().join("my bots");
+    std::fs::create_dir(&folder).unwrap();
+    let bot = folder.join("bot");
+    std::fs::write(
+        &bot,
+        format!(
+            "#!/bin/sh\nexec '{}' bot --game pegs \"$@\"\n",
+            common::shared_referee().display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bot = bot.display().to_string();
+    referee()
+        .args([
+            "match",
+            "--game",
+            "pegs",
+            "--games",
+            "1",
+            "--movetime",
+            "100",
+        ])
+        .args(["--engine", &bot, "--engine", &bot])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    referee()
+        .args(["check-engine", "--game", "pegs", "--", &bot])
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
 }

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin;
 use common::{Workspace, stats_json as standings};
 use serde_json::Value;
 
@@ -30,7 +29,7 @@ const SCHEDULE: [&str; 9] = [
 /// `--engine` values for three seeded engines: the random bot itself, or (`slow_ms`) the same
 /// bot behind tests/engines/slow.py, which plays the same moves more slowly.
 fn engines(names: [&str; 3], slow_ms: Option<u32>) -> Vec<String> {
-    let referee = cargo_bin!("referee").display().to_string();
+    let referee = common::shared_referee().display().to_string();
     let engines_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines");
     let mut args = Vec::new();
     for (seed, name) in names.iter().enumerate() {
@@ -316,7 +315,7 @@ fn the_slurm_array_gives_the_unsharded_standings_and_survives_a_requeue() {
     };
     let names = ["alpha", "beta", "gamma"];
     let unsharded = unsharded(&dir, names);
-    let referee = cargo_bin!("referee");
+    let referee: &Path = &common::shared_referee();
     let shards = Path::new("4");
 
     // The documented way: submit.sh, 4 shards, the merge as a dependent job.
@@ -463,7 +462,7 @@ fn the_kubernetes_job_commands_give_the_unsharded_standings() {
     let volume = dir.join("volume");
     std::fs::create_dir_all(&image).unwrap();
     std::fs::create_dir_all(&volume).unwrap();
-    let referee = cargo_bin!("referee");
+    let referee: &Path = &common::shared_referee();
     for (seed, name) in ["alpha", "beta", "gamma"].iter().enumerate() {
         let path = image.join(name);
         std::fs::write(

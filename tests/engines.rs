@@ -6,7 +6,6 @@
 
 mod common;
 
-use assert_cmd::cargo::cargo_bin;
 use common::{Workspace, assert_none_left, exists, valid_records};
 use serde_json::Value;
 
@@ -27,7 +26,7 @@ fn faulty_match_with(mode: &str, extra: &[&str]) -> Outcome {
     let pids = dir.join("pids");
     let out = dir.join("games.jsonl");
     let _ = std::fs::remove_file(&out);
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     let output = common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", &pids)
@@ -100,7 +99,7 @@ fn assert_verdict(mode: &str, verdict: &str, detail: &str) {
 fn an_engine_that_cannot_start_stops_the_run() {
     let work = Workspace::new("cannot-start");
     let dir = work.dir().to_path_buf();
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     for (engine, why) in [
         (
             "name=faulty cmd='python3 tests/engines/faulty.py crash_start'",
@@ -276,7 +275,7 @@ fn the_example_python_bot_plays_whole_games_of_every_game() {
         let dir = work.dir().to_path_buf();
         let out = dir.join("games.jsonl");
         let _ = std::fs::remove_file(&out);
-        let referee = cargo_bin!("referee");
+        let referee = &common::shared_referee();
         let mut command = common::referee();
         command
             .env("REFEREE", referee)
@@ -345,7 +344,7 @@ fn an_interrupted_match_leaves_no_engine_behind() {
     let dir = work.dir().to_path_buf();
     let pids = dir.join("pids");
     let _ = std::fs::remove_file(&pids);
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     let mut child = std::process::Command::new(referee)
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", &pids)
@@ -392,7 +391,7 @@ fn random_match(games: &str, concurrency: &str, extra: &[&str]) -> (Vec<Value>, 
     let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let _ = std::fs::remove_file(&out);
-    let bot = format!("{} bot --game dvonn", cargo_bin!("referee").display());
+    let bot = format!("{} bot --game dvonn", common::shared_referee().display());
     let output = common::referee()
         .args(["match", "--game", "dvonn", "--seed", "77", "--games", games])
         .args([
@@ -492,7 +491,7 @@ fn engine_processes_live_from_game_to_game() {
     let dir = work.dir().to_path_buf();
     let pids = dir.join("pids");
     let _ = std::fs::remove_file(&pids);
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", &pids)
@@ -518,7 +517,7 @@ fn three_seat_match(policy: &str) -> (Vec<Value>, String) {
     let dir = work.dir().to_path_buf();
     let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
     let _ = std::fs::remove_file(&out);
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     let bot = format!("{} bot --game double-dutch", referee.display());
     let stdout = common::referee()
         .env("REFEREE", referee)
@@ -607,7 +606,7 @@ fn transcripts_hold_every_line_with_times_and_stderr() {
     let dir = work.dir().to_path_buf();
     let logs = dir.join("logs");
     let _ = std::fs::remove_dir_all(&logs);
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", dir.join("pids"))
@@ -665,7 +664,7 @@ fn a_six_seat_double_match_goes_on_when_one_engine_crashes() {
     let dir = work.dir().to_path_buf();
     let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
     let _ = std::fs::remove_file(&out);
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     let bot = format!("{} bot --game double", referee.display());
     let mut command = common::referee();
     command
@@ -708,7 +707,7 @@ fn no_clock_at_all_with_tc_inf() {
     let work = Workspace::new("tc-inf");
     let dir = work.dir().to_path_buf();
     let (out, logs) = (dir.join("games.jsonl"), dir.join("logs"));
-    let random = format!("{} bot --game pegs", cargo_bin!("referee").display());
+    let random = format!("{} bot --game pegs", common::shared_referee().display());
     common::referee()
         .args(["match", "--game", "pegs", "--games", "2", "--seed", "4"])
         .args(["--engine", &random, "--engine", &random])
@@ -754,7 +753,7 @@ fn stderr_lands_in_the_transcript_of_its_own_game() {
     let dir = work.dir().to_path_buf();
     let logs = dir.join("logs");
     let _ = std::fs::remove_dir_all(&logs);
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     common::referee()
         .env("REFEREE", referee)
         .env("FAULTY_PIDS", dir.join("pids"))
@@ -804,7 +803,7 @@ fn a_games_engines_start_and_shake_hands_together() {
     let dir = work.dir().to_path_buf();
     let logs = dir.join("logs");
     let _ = std::fs::remove_dir_all(&logs);
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     let slow = |name: &str| {
         format!(
             "name={name} cmd=\"sh -c 'sleep 0.3; exec {} bot --game wyx'\"",
@@ -839,7 +838,7 @@ fn a_games_engines_start_and_shake_hands_together() {
 #[cfg(feature = "portable")]
 #[test]
 fn the_portable_build_refuses_what_needs_linux_by_name() {
-    let bot = format!("{} bot --game pegs", cargo_bin!("referee").display());
+    let bot = format!("{} bot --game pegs", common::shared_referee().display());
     let run = |keys: &str| {
         common::referee()
             .args(["match", "--game", "pegs", "--games", "1", "--seed", "2"])

@@ -18,7 +18,7 @@ fn a_referee_stopped_while_an_engine_thinks_charges_it_nothing() {
     let work = Workspace::new("frozen");
     let dir = work.dir().to_path_buf();
     let (out, live) = (dir.join("games.jsonl"), dir.join("games.live"));
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     // The slow engine answers in 300 ms of its 1000; the stop lasts 3 s, past its deadline.
     let slow = "name=slow cmd='python3 tests/engines/slow.py pegs 1 300'";
     let bot = format!("name=bot cmd='{} bot --game pegs'", referee.display());

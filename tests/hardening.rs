@@ -22,7 +22,7 @@ const FLOOD_RSS_LIMIT_KIB: u64 = 64 * 1024;
 fn bot() -> String {
     format!(
         "name=bot cmd='{} bot --game dvonn'",
-        cargo_bin!("referee").display()
+        common::shared_referee().display()
     )
 }
 
@@ -312,7 +312,7 @@ fn orphans_that_left_the_process_group_are_reaped_game_by_game() {
             .args(["--engine", &faulty("setsid_helper pegs"), "--engine"])
             .arg(format!(
                 "name=bot cmd='{} bot --game pegs'",
-                cargo_bin!("referee").display()
+                common::shared_referee().display()
             ))
             .arg("--out")
             .arg(&out),
@@ -490,7 +490,7 @@ fn a_schedule_of_ten_million_rounds_takes_no_memory_up_front() {
     let engine = |name: &str| {
         format!(
             "name={name} cmd='{} bot --game pegs'",
-            cargo_bin!("referee").display()
+            common::shared_referee().display()
         )
     };
     let mut child = referee()

@@ -7,7 +7,6 @@
 
 mod common;
 
-use assert_cmd::cargo::cargo_bin;
 use common::{Workspace, valid_records};
 use serde_json::{Value, json};
 
@@ -16,7 +15,7 @@ use serde_json::{Value, json};
 fn thinker_match(mode: &str, games: usize) -> Vec<(Value, usize)> {
     let work = Workspace::new(&format!("info-{mode}"));
     let out = work.dir().join("games.jsonl");
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     common::referee()
         .env("REFEREE", referee)
         .args(["match", "--game", "pegs", "--seed", "3", "--games"])
@@ -84,7 +83,7 @@ fn a_malformed_info_line_costs_nothing_in_play_and_fails_check_engine() {
         assert!(record["end"]["verdict"].is_null(), "{}", record["end"]);
         assert!(infos(&record, seat).0.iter().all(|i| i["depth"] == 3));
     }
-    let referee = cargo_bin!("referee");
+    let referee = &common::shared_referee();
     let output = common::referee()
         .env("REFEREE", referee)
         .args([

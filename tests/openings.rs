@@ -9,13 +9,12 @@ mod common;
 
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin;
 use common::{Workspace, valid_records};
 use serde_json::Value;
 
 /// Two seeded random DVONN bots, 20 games in pairs, with `extra` flags; the valid records.
 fn paired_match(dir: &Path, extra: &[&str]) -> Vec<Value> {
-    let referee = cargo_bin!("referee").display().to_string();
+    let referee = common::shared_referee().display().to_string();
     let out = dir.join("games.jsonl");
     common::referee()
         .args(["match", "--game", "dvonn", "--games", "20", "--repeat"])

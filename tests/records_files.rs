@@ -18,7 +18,7 @@ use serde_json::Value;
 fn bot(name: &str, seed: u32) -> String {
     format!(
         "name={name} cmd='{} bot --game pegs --seed {seed}'",
-        cargo_bin!("referee").display()
+        common::shared_referee().display()
     )
 }
 

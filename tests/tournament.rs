@@ -32,7 +32,7 @@ fn run_args(command: &[&str], bots: &[(&str, u32)], out: &Path) -> Vec<String> {
     let bot = |name: &str, seed: u32| {
         format!(
             "name={name} cmd='{} bot --game dvonn --seed {seed}'",
-            cargo_bin!("referee").display()
+            common::shared_referee().display()
         )
     };
     let mut args: Vec<String> = command.iter().map(|s| s.to_string()).collect();
@@ -76,7 +76,7 @@ fn a_killed_and_resumed_match_equals_an_uninterrupted_one() {
 fn slowed(args: Vec<String>) -> Vec<String> {
     let bot = format!(
         "{} bot --game dvonn --seed ",
-        cargo_bin!("referee").display()
+        common::shared_referee().display()
     );
     let slow = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/slow.py");
     args.into_iter()
@@ -178,7 +178,7 @@ fn shards_run_with_gnu_parallel_merge_into_the_unsharded_standings() {
         let mut args = tournament_args(&dir.join("shard-{}.jsonl"));
         args.extend(["--shard", "{}/3", "--progress"].map(String::from));
         args.push(dir.join("shard-{}.progress.json").display().to_string());
-        let command = std::iter::once(cargo_bin!("referee").display().to_string())
+        let command = std::iter::once(common::shared_referee().display().to_string())
             .chain(
                 args.iter()
                     .map(|a| shlex::try_quote(a).unwrap().into_owned()),
@@ -296,7 +296,7 @@ fn the_sprt_stops_the_run_when_it_decides() {
     let work = Workspace::new("sprt");
     let dir = work.dir().to_path_buf();
     let out = dir.join("t.jsonl");
-    let referee = cargo_bin!("referee").display().to_string();
+    let referee = common::shared_referee().display().to_string();
     let output = common::referee()
         .args([
             "tournament",
@@ -347,7 +347,7 @@ fn the_sprt_stops_the_run_when_it_decides() {
 fn a_two_engine_sprt_on_game_pairs_decides_both_ways() {
     let work = Workspace::new("sprt-match");
     let dir = work.dir().to_path_buf();
-    let referee = cargo_bin!("referee").display().to_string();
+    let referee = common::shared_referee().display().to_string();
     let search = format!("name=search cmd='{referee} bot --game pegs --strategy search'");
     let random = format!("name=random cmd='{referee} bot --game pegs --seed 1'");
     for (first, second, decision) in [
@@ -429,7 +429,7 @@ fn json_of(args: &[String]) -> Value {
 fn match_tournament_and_stats_print_the_same_standings_for_the_same_records() {
     let work = Workspace::new("one-tally");
     let dir = work.dir().to_path_buf();
-    let referee = cargo_bin!("referee").display().to_string();
+    let referee = common::shared_referee().display().to_string();
     let bot = |name: &str, seed: u32| {
         format!("name={name} cmd='{referee} bot --game double-dutch --seed {seed}'")
     };

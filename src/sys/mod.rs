@@ -9,6 +9,8 @@ mod limits;
 #[cfg(feature = "cli")]
 mod signals;
 #[cfg(feature = "cli")]
+pub mod sockets;
+#[cfg(feature = "cli")]
 mod users;
 #[cfg(feature = "cli")]
 pub mod words;

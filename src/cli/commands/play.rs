@@ -24,10 +24,13 @@ use crate::rules::game::Setup;
 use crate::rules::{AnyGame, Game};
 use crate::stats::elo::Sprt;
 
-/// One `--engine` value from its words: a single word as it is (`'name=a cmd=./a'`), several
+/// One `--engine` value from its words: a single word as it is (`'name=a cmd=./a'`) unless it
+/// names a file, which is the engine's program, quoted (a path may hold spaces); several
 /// (`name=a cmd=./a`, as cutechess users type them) quoted back into one.
 pub fn engine_text(words: &[String]) -> Result<String, Error> {
     match words {
+        [one] if Path::new(one).is_file() => crate::sys::words::quote(one)
+            .ok_or_else(|| Error::Usage(format!("--engine {one:?} cannot be quoted"))),
         [one] => Ok(one.clone()),
         _ => crate::sys::words::join(words.iter().map(String::as_str))
             .ok_or_else(|| Error::Usage(format!("--engine {words:?} cannot be quoted"))),

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use crate::sys::sockets::{Interest, Socket, ready};
 
 use super::hosts::Hosts;
 
@@ -143,22 +143,16 @@ fn ask(handle: &mut impl FnMut(&str, &str) -> Option<Reply>, target: &str) -> Op
 /// Waits up to [`WAIT`] (not at all when `busy`) for the listener and the connections; whether
 /// each is ready, the listener first.
 fn wait(listener: &TcpListener, connections: &[Connection], busy: bool) -> io::Result<Vec<bool>> {
-    let mut fds = Vec::with_capacity(connections.len() + 1);
-    fds.push(PollFd::new(listener, PollFlags::IN));
+    let mut sockets: Vec<(&dyn Socket, Interest)> = Vec::with_capacity(connections.len() + 1);
+    sockets.push((listener, Interest::Read));
     for connection in connections {
-        let flags = match (&connection.answer, connection.closing) {
-            (Some(_), false) => PollFlags::OUT,
-            _ => PollFlags::IN,
+        let interest = match (&connection.answer, connection.closing) {
+            (Some(_), false) => Interest::Write,
+            _ => Interest::Read,
         };
-        fds.push(PollFd::new(&connection.stream, flags));
+        sockets.push((&connection.stream, interest));
     }
-    let timeout = Timespec::try_from(if busy { Duration::ZERO } else { WAIT }).ok();
-    match poll(&mut fds, timeout.as_ref()) {
-        Ok(_) => {}
-        Err(rustix::io::Errno::INTR) => return Ok(vec![false; fds.len()]),
-        Err(e) => return Err(e.into()),
-    }
-    Ok(fds.iter().map(|fd| !fd.revents().is_empty()).collect())
+    ready(&sockets, if busy { Duration::ZERO } else { WAIT })
 }
 
 /// Takes every connection waiting. With [`MAX_CONNECTIONS`] open, the oldest that has not been
