@@ -30,7 +30,7 @@ const SCHEDULE: [&str; 9] = [
 /// bot behind tests/engines/slow.py, which plays the same moves more slowly.
 fn engines(names: [&str; 3], slow_ms: Option<u32>) -> Vec<String> {
     let referee = common::shared_referee().display().to_string();
-    let engines_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines");
+    let engines_dir = common::shared_referee().parent().unwrap().join("engines");
     let mut args = Vec::new();
     for (seed, name) in names.iter().enumerate() {
         let cmd = match slow_ms {

@@ -11,7 +11,6 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin;
 use common::{Workspace, referee};
 use serde_json::Value;
 
@@ -23,7 +22,7 @@ fn swiss(out: &Path, resume: bool) {
 /// The arguments of a Pegs tournament of `engines` bots (deterministic for a game's seed) in
 /// `format`, recorded in `out`.
 fn arguments(out: &Path, engines: usize, format: &[&str]) -> Vec<String> {
-    let bin = cargo_bin!("referee");
+    let bin = &common::shared_referee();
     let mut args: Vec<String> = ["tournament", "--game", "pegs"].map(String::from).to_vec();
     args.extend(format.iter().map(|a| a.to_string()));
     for i in 1..=engines {

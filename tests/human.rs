@@ -230,7 +230,7 @@ fn every_game_can_be_played_through_by_hand() {
         // The built-in random bot, so that the games are quick.
         let bot = format!(
             "{} bot --game {} --seed 3",
-            env!("CARGO_BIN_EXE_referee"),
+            common::shared_referee().display(),
             args[1]
         );
         args.extend(["--engine", &bot, "--seed", "11"]);
@@ -250,7 +250,7 @@ fn an_engine_answering_undo_has_answered_no_move() {
     let work = Workspace::new("engine-undo");
     let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
-    let bot = format!("{} bot --game dvonn", env!("CARGO_BIN_EXE_referee"));
+    let bot = format!("{} bot --game dvonn", common::shared_referee().display());
     referee()
         // The test engine notes its process ids there.
         .env("FAULTY_PIDS", dir.join("pids"))

@@ -146,12 +146,12 @@ fn stand_ins() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = common::temp_dir("readme-stand-ins");
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let bin = assert_cmd::cargo::cargo_bin!("referee");
+        let bin = &common::shared_referee();
         let random_bot = root.join("examples/random_bot.py");
         let codecup = root.join("tests/engines/codecup.py");
         std::fs::create_dir_all(dir.join("bin")).unwrap();
         let scripts = [
-            ("mybot", format!("exec python3 {}", random_bot.display())),
+            ("mybot", format!("exec python3 '{}'", random_bot.display())),
             (
                 "bot-v1",
                 format!("exec {} bot --game dvonn --strategy random", bin.display()),
@@ -165,11 +165,11 @@ fn stand_ins() -> &'static Path {
             ),
             (
                 "prima",
-                format!("exec python3 {} play dvonn \"$1\"", codecup.display()),
+                format!("exec python3 '{}' play dvonn \"$1\"", codecup.display()),
             ),
         ];
         let named = ["bin/A", "bin/B", "bin/C", "bin/D"]
-            .map(|name| (name, format!("exec python3 {}", random_bot.display())));
+            .map(|name| (name, format!("exec python3 '{}'", random_bot.display())));
         let program = std::fs::read_to_string(&random_bot).unwrap();
         // `./a` to `./c` are the program itself, whole in one file, as an engine a sandbox shows
         // alone must be.

@@ -78,7 +78,7 @@ fn slowed(args: Vec<String>) -> Vec<String> {
         "{} bot --game dvonn --seed ",
         common::shared_referee().display()
     );
-    let slow = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/slow.py");
+    let slow = common::shared_engine("slow.py");
     args.into_iter()
         .map(|arg| match arg.split_once(&bot) {
             Some((name, seed)) => {

@@ -275,7 +275,7 @@ fn the_report_shows_standings_elo_and_the_sprt_and_opens_each_game() {
     let out = dir.join("sprt.jsonl");
     let sprt = ["--sprt", "elo0=0", "elo1=100", "alpha=0.05", "beta=0.05"];
     // Two random bots: mixed results, so the Elo is finite and has error bars.
-    let bin = assert_cmd::cargo::cargo_bin("referee");
+    let bin = &common::shared_referee();
     let random = |name: &str, seed: u32| {
         format!(
             "name={name} cmd='{} bot --game pegs --seed {seed}'",

@@ -53,7 +53,8 @@ pub fn referee_process() -> std::process::Command {
 
 /// Where the tests keep what a sandboxed engine must read, since the clone may sit in a folder
 /// closed to other users (a home folder is 0700): a folder any user may read, made once per test
-/// process, holding the built binary (a hard link, else a copy) and the test engines.
+/// process, holding the built binary (a hard link, else a copy) and the test engines. Its path
+/// has no space (the clone's may), so command lines the tests build name the binary by it.
 fn readable_copies() -> &'static Path {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
@@ -103,7 +104,7 @@ pub fn bot_spec(name: &str, game: &str, strategy: Option<&str>) -> String {
         .unwrap_or_default();
     format!(
         "name={name} cmd='{} bot --game {game}{strategy}'",
-        assert_cmd::cargo::cargo_bin!("referee").display()
+        shared_referee().display()
     )
 }
 
