@@ -24,8 +24,14 @@ fn bot(name: &str, seed: u32) -> String {
 
 /// A quick match of `games` Pegs games writing to `out`, or going on with it when `resume`.
 fn quick_match(out: &Path, games: u32, resume: bool) -> assert_cmd::assert::Assert {
+    quick_match_command(out, games, resume).assert()
+}
+
+/// The command of [`quick_match`], to add flags to.
+fn quick_match_command(out: &Path, games: u32, resume: bool) -> assert_cmd::Command {
     let resume = if resume { &["--resume"][..] } else { &[] };
-    referee()
+    let mut command = referee();
+    command
         .args([
             "match",
             "--game",
@@ -39,8 +45,8 @@ fn quick_match(out: &Path, games: u32, resume: bool) -> assert_cmd::assert::Asse
         .args(resume)
         .args(["--engine", &bot("a", 1), "--engine", &bot("b", 2), "--out"])
         .arg(out)
-        .timeout(Duration::from_secs(120))
-        .assert()
+        .timeout(Duration::from_secs(120));
+    command
 }
 
 fn tournament(out: &Path) -> Command {
@@ -696,26 +702,12 @@ fn the_live_file_cannot_be_the_records_file_under_another_name() {
     let linked = work.file("linked.jsonl");
     std::fs::hard_link(&out, &linked).unwrap();
     for live in [work.dir().join("sub/../games.jsonl"), linked] {
-        let refused = referee()
-            .args([
-                "match",
-                "--game",
-                "pegs",
-                "--seed",
-                "4",
-                "--movetime",
-                "100",
-            ])
-            .args(["--games", "2", "--resume"])
-            .args(["--engine", &bot("a", 1), "--engine", &bot("b", 2), "--out"])
-            .arg(&out)
+        quick_match_command(&out, 2, true)
             .arg("--live")
             .arg(&live)
-            .timeout(Duration::from_secs(120))
             .assert()
-            .code(2);
-        let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
-        assert!(said.contains("another of the run's files"), "{said}");
+            .code(2)
+            .stderr(predicates::str::contains("another of the run's files"));
         assert_eq!(std::fs::read(&out).unwrap(), before, "{}", live.display());
     }
 }
@@ -723,7 +715,7 @@ fn the_live_file_cannot_be_the_records_file_under_another_name() {
 /// `user=` with a name the password database does not have is refused by name, not guessed.
 #[test]
 fn an_unknown_user_name_is_refused() {
-    let refused = referee()
+    referee()
         .args([
             "match",
             "--game",
@@ -740,7 +732,6 @@ fn an_unknown_user_name_is_refused() {
         .args(["--engine", &bot("b", 2)])
         .timeout(Duration::from_secs(60))
         .assert()
-        .code(2);
-    let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
-    assert!(said.contains("no user `no-such-user-here`"), "{said}");
+        .code(2)
+        .stderr(predicates::str::contains("no user `no-such-user-here`"));
 }

@@ -1,7 +1,7 @@
 //! What differs between operating systems outside the engine processes' own room
 //! (`engine::sys`): files only their owner may read, whether two paths name one file, the signals
-//! that stop the referee, user names, the open-files limit. Each has its Unix path and a portable
-//! one beside it.
+//! that stop the referee, user names, the open-files limit, command lines as words, waiting on
+//! sockets. Each has its Unix path and a portable one beside it.
 
 mod files;
 #[cfg(feature = "cli")]

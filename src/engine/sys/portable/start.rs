@@ -104,20 +104,19 @@ fn start_listed(process: &mut Command) -> io::Result<(std::process::Child, Job)>
         return Err(stopping());
     }
     let mut child = process.spawn()?;
-    let job = match Job::enclose(&child) {
-        Ok(job) => job,
+    let listed =
+        Job::enclose(&child).and_then(|job| match stop::list(super::group_of(child.id())) {
+            true => Ok(job),
+            false => Err(stopping()),
+        });
+    match listed {
+        Ok(job) => Ok((child, job)),
         Err(e) => {
             super::kill_tree(&mut child);
             let _ = child.wait();
-            return Err(e);
+            Err(e)
         }
-    };
-    if !stop::list(super::group_of(child.id())) {
-        super::kill_tree(&mut child);
-        let _ = child.wait();
-        return Err(stopping());
     }
-    Ok((child, job))
 }
 
 impl Begun {
