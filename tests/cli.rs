@@ -612,7 +612,16 @@ fn the_rules_of_every_game_are_printed_and_are_the_repositorys_pages() {
 fn nothing_a_user_reads_points_outside_the_repository() {
     // Users clone the repository alone: docs, help and messages must stand on their own.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = vec![root.join("README.md"), root.join("protocol.md")];
+    let mut files: Vec<_> = [
+        "README.md",
+        "protocol.md",
+        "ARCHITECTURE.md",
+        "CONTRIBUTING.md",
+        "CHANGELOG.md",
+    ]
+    .iter()
+    .map(|name| root.join(name))
+    .collect();
     let mut dirs: Vec<_> = ["docs", "fixtures", "examples", "src"]
         .iter()
         .map(|dir| root.join(dir))
@@ -646,11 +655,11 @@ fn nothing_a_user_reads_points_outside_the_repository() {
 }
 
 #[test]
-fn the_readmes_bash_example_plays_a_game_to_its_end() {
+fn the_ci_guides_bash_example_plays_a_game_to_its_end() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
-    let script = readme
-        .split("### Scripting a game in bash")
+    let guide = std::fs::read_to_string(root.join("docs/ci.md")).expect("docs/ci.md");
+    let script = guide
+        .split("## Scripting a game in bash")
         .nth(1)
         .and_then(|section| section.split("```bash\n").nth(1))
         .and_then(|block| block.split("```").next())

@@ -1,6 +1,7 @@
-//! The README's commands, run as written: every line of its code blocks and every whole `referee
-//! ...` command it quotes in a sentence, from a copy of the repository's root, with small engines
-//! and record files standing in for the ones it names.
+//! The commands of the README and the guides (`docs/bot-authors.md`, `docs/organisers.md`,
+//! `docs/ci.md`), run as written: every line of their code blocks and every whole `referee ...`
+//! command they quote in a sentence, from a copy of the repository's root, with small engines and
+//! record files standing in for the ones they name.
 
 // The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
 #![cfg(target_os = "linux")]
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use common::{Workspace, referee};
 
-/// The commands the test does not run, each with the reason; each must still be in the README.
+/// The commands the test does not run, each with the reason; each must still be in a document.
 const NOT_RUN: [(&str, &str); 5] = [
     ("cargo test", "this is the test run"),
     (
@@ -29,12 +30,12 @@ const NOT_RUN: [(&str, &str); 5] = [
     (
         "referee match --game dvonn --engine level=4 --engine level=3 --games 1000 --repeat --tc \
          10+0.1 --concurrency 1 --seed 7",
-        "a run of hours whose result the README reports",
+        "a run of hours whose result docs/bot-authors.md reports",
     ),
     (
         "referee match --game wyx --engine level=4 --engine level=3 --games 1000 --repeat --tc \
          10+0.1 --concurrency 1 --seed 7",
-        "a run of hours whose result the README reports",
+        "a run of hours whose result docs/bot-authors.md reports",
     ),
 ];
 
@@ -44,12 +45,26 @@ const PATIENCE: Duration = Duration::from_secs(900);
 /// The address `referee serve` listens on when it is given none.
 const SERVE_DEFAULT: &str = "127.0.0.1:8080";
 
-fn readme() -> String {
+/// The documents whose commands a reader runs as they are written.
+const DOCUMENTS: [&str; 4] = [
+    "README.md",
+    "docs/bot-authors.md",
+    "docs/organisers.md",
+    "docs/ci.md",
+];
+
+/// The documents' texts, one after another (a blank line between: no block or quote runs on from
+/// one into the next).
+fn documents() -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(root.join("README.md")).expect("README.md")
+    DOCUMENTS
+        .iter()
+        .map(|name| std::fs::read_to_string(root.join(name)).expect("a document"))
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
-/// The README's code as scripts: each indented block as its commands (a line continued with `\`
+/// The documents' code as scripts: each indented block as its commands (a line continued with `\`
 /// joined to the next), each fenced `bash` block whole, and each sentence's `referee ...` command
 /// (a quote that goes on to the next line joined to it, whole). Python blocks and quoted commands
 /// with a placeholder in capitals (`referee rules GAME`) are not commands to run.
@@ -136,7 +151,7 @@ fn blocks(text: &str) -> Vec<Vec<String>> {
     blocks
 }
 
-/// A folder of the engines and records the README's commands name, made once: `./mybot`, `./a`
+/// A folder of the engines and records the documents' commands name, made once: `./mybot`, `./a`
 /// to `./c` (copies of it) and `A` to `D` (on the `PATH`) are the Python random bot of `examples/`, `./bot-v1`
 /// and `./bot-v2` the built-in DVONN random and search bots, `./prima` a CodeCup program;
 /// `shard-*.jsonl` (with their progress files), `league-*.jsonl` and `new.jsonl` are records of
@@ -356,16 +371,16 @@ fn run_block(index: usize, block: &[String]) {
 }
 
 #[test]
-fn every_command_the_readme_shows_runs_as_written() {
-    let text = readme();
+fn every_command_the_readme_and_the_guides_show_runs_as_written() {
+    let text = documents();
     let blocks = blocks(&text);
     let commands: Vec<&String> = blocks.iter().flatten().collect();
-    // What the reading finds, so that a change to the README's form cannot empty the test.
+    // What the reading finds, so that a change to the documents' form cannot empty the test.
     assert!(commands.len() > 40, "{commands:#?}");
     for (skipped, why) in NOT_RUN {
         assert!(
             commands.iter().any(|c| c.trim() == skipped),
-            "`{skipped}` ({why}) is no longer in the README"
+            "`{skipped}` ({why}) is no longer in a document"
         );
     }
     for wanted in [

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remakes the README's screenshots: one game of each kind between the built-in bots, shown by
+# Remakes the screenshots of the README and the manual: one game of each kind between the built-in bots, shown by
 # `referee view` in headless Chromium at a mid-game position, 1280 px wide; and the live page of
 # an SPRT match as it is played (`--serve`), and a knockout's report.
 # Usage: docs/screenshots/make.sh (needs `referee` on PATH, chromium, curl and python3).

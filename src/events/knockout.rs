@@ -1,5 +1,5 @@
 //! Knockout: a bracket seeded in the engines' order (the first is seed 1), each tie a mini-match
-//! of two seats, its winner going on. Written in protocol.md's terms (docs/tournaments.md):
+//! of two seats, its winner going on. Written in docs/tournaments.md's terms:
 //! - The bracket has the next power of two of places; seed `s` of `P` places meets seed
 //!   `P + 1 - s` in the first round, placed so that seeds 1 and 2 can meet only in the final (the
 //!   usual order: 1, 8, 4, 5, 2, 7, 3, 6 for 8). Places without an engine are byes.

@@ -3,7 +3,7 @@
 //! others have not. Deterministic: the same seed and the same results give the same rounds, so a
 //! resumed run pairs as the first one did.
 //!
-//! The rules, written in protocol.md ("Swiss"):
+//! The rules, written in docs/tournaments.md:
 //! - The order: by score (points so far, a bye counting as a win), then by a starting order drawn
 //!   from the seed (a shuffle), which breaks every tie.
 //! - Byes: with `n` engines and tables of `s` seats, `n mod s` engines sit out each round: the

@@ -1,6 +1,6 @@
 //! The run secret that deals games with hidden information: 32 random bytes, kept in a file only
 //! the referee's user may read, from which every game seed and every engine seed of the run is
-//! drawn (protocol.md, "Random draws"), and a public id that names it without revealing it.
+//! drawn (docs/random-draws.md), and a public id that names it without revealing it.
 
 use std::io::{self, Write};
 use std::path::Path;

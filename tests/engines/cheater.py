@@ -6,7 +6,7 @@ it knows to learn the other seats' hands:
 - the run's files in DIR and in its working directory: records (their `seed` and the match seed
   in `tags.tournament`), progress files, a run secret (`*.secret`);
 - brute force: match seeds 0 to 100 and any seed it found, checked against its own `newgame
-  seed=` through the referee's seed algorithms (protocol.md, "Random draws", implemented here
+  seed=` through the referee's seed algorithms (docs/random-draws.md, implemented here
   from that text alone);
 - notes that its own processes in other rotations of the same deal (`--repeat`, known by its
   public start cards) left in the shared places /tmp, /var/tmp, /dev/shm and $HOME (or the

@@ -119,8 +119,8 @@ pub enum Command {
     /// DOUBLE 200, with the 95% interval or bound): DVONN at least +516, +325 ± 151, +199 ± 107;
     /// Double Dutch at least +516, +372, +516; Pegs at least +427, +372, then +417 ± 200; Wyx at
     /// least +516, then +512 ± 254, +207 ± 102; DOUBLE +676 ± 367, +196 ± 57, +70 ± 50. DVONN's
-    /// level 4 scored 26-13-1 against PrimaDvonna, a CodeCup program, at 10+0 (README, "Sparring
-    /// partners").
+    /// level 4 scored 26-13-1 against PrimaDvonna, a CodeCup program, at 10+0
+    /// (docs/bot-authors.md, "Sparring partners").
     ///
     /// Example: referee match --game dvonn --engine 'referee bot --game dvonn --strategy search'
     /// --engine 'referee bot --game dvonn'

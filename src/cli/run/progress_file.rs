@@ -40,7 +40,7 @@ impl fmt::Display for RunState {
     }
 }
 
-/// What a progress file holds (its fields are listed in protocol.md).
+/// What a progress file holds (its fields are listed in docs/matches.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunProgress {
     /// The run's fingerprint, as in its records' `tags.tournament`.

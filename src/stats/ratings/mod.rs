@@ -1,6 +1,6 @@
 //! Joint ratings: one Elo per engine fitted to every game of any set of records at once (a
 //! ladder is just more files), with a 95% interval each, an anchor, and the engines that cannot
-//! be rated named with the reason. The model and its rules are in `fit` and protocol.md.
+//! be rated named with the reason. The model and its rules are in `fit` and docs/ratings.md.
 
 mod cholesky;
 mod fit;
