@@ -4,9 +4,8 @@ use clap::builder::{Resettable, StyledStr};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 /// The flags `T` of a subcommand, added to its clap `Command` when clap builds that subcommand
-/// rather than when the program starts. Building every subcommand's flags took half a
-/// millisecond of every start (`referee --version`: 1.5 ms against 1.0 ms without the command
-/// line), paid by every script's `referee moves` and every built-in bot's start.
+/// rather than when the program starts. Building every subcommand's flags was a large part of
+/// every start, paid by every script's `referee moves` and every built-in bot's start.
 #[derive(Debug)]
 pub struct Deferred<T>(pub T);
 

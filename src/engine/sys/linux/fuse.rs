@@ -1,7 +1,7 @@
 //! A blocking read of an engine's output under a fuse: the referee sleeps inside the read, as a
 //! bare driver does, and a per-thread timer's signal ends the read should no answer come.
 //!
-//! Why: waiting with `ppoll` and then reading costs the referee several microseconds a ply more
+//! Why: waiting with `ppoll` and then reading costs the referee more at every ply
 //! than one blocking `read` (measured with the bare-driver method). A blocking read has no
 //! deadline of its own, so it gets one: the thread's timer burns a fuse of at most [`FUSE`], and
 //! its signal handler makes the descriptor being read non-blocking, which ends the read (at

@@ -2,8 +2,8 @@
 //! `posix_spawn` does) until it execs, and makes only system calls until then.
 //!
 //! A `fork` copies the page tables of the whole referee (its heap, every thread's stack), and
-//! then every page the referee writes faults once; measured with the judged one-game method it
-//! cost about 0.3 ms an engine. `posix_spawn` does not copy but cannot run the engine's own
+//! then every page the referee writes faults once: a cost per engine that shows in a one-game
+//! match (the commit that made this file has the figure). `posix_spawn` does not copy but cannot run the engine's own
 //! set-up (session, limits, user, cgroup, parent-death signal), so the child here is made with
 //! `clone(CLONE_VM | CLONE_VFORK)`: the starting thread waits, the child runs on a stack of its
 //! own, resets the signal handlers (a handler of the referee's must never run in it), sets the

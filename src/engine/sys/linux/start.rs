@@ -79,7 +79,7 @@ impl Engine {
         // A contained engine (a sandbox, a user or a limit: a stranger's) runs in a cgroup of its
         // own where the machine gives one (see `cgroup::describe`, which the run announces). An
         // engine its owner runs as it is gets none: the kernel's accounting for every cgroup
-        // level costs about a microsecond and a half a ply, measured with the judged method.
+        // level costs time at every ply (docs/speed.md).
         let contained =
             command.sandbox || command.user.is_some() || command.limits.any() || command.cgroup;
         let cgroup = match contained.then(cgroup::cgroups) {
