@@ -300,7 +300,7 @@ fn spread(mut values: Vec<f64>) -> (f64, f64, f64) {
     let median = if n % 2 == 1 {
         values[n / 2]
     } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
+        f64::midpoint(values[n / 2 - 1], values[n / 2])
     };
     (median, values[0], values[n - 1])
 }
@@ -377,9 +377,10 @@ fn phase(two_games: bool) {
         referee.push(per_ply(time));
         bare.push(per_ply(bare_time));
         own.push(per_ply(time) - per_ply(bare_time));
-        cpu_referee.push(per_ply(between - before));
-        cpu_bare.push(per_ply(after - between));
-        cpu_own.push(per_ply(between - before) - per_ply(after - between));
+        cpu_referee.push(per_ply(between.saturating_sub(before)));
+        cpu_bare.push(per_ply(after.saturating_sub(between)));
+        cpu_own
+            .push(per_ply(between.saturating_sub(before)) - per_ply(after.saturating_sub(between)));
         one_game.push(time.as_secs_f64());
     }
     println!("  {plies} plies a run");

@@ -1205,7 +1205,7 @@ fn the_game_lines_read_as_cutechess_cli_writes_them() {
         mut finished,
         score,
     } = cutechess_parse(&stdout);
-    started.sort();
+    started.sort_unstable();
     finished.sort();
     assert_eq!(started, [1, 2, 3, 4], "{stdout}");
     let numbers: Vec<u32> = finished.iter().map(|f| f.0).collect();

@@ -152,7 +152,7 @@ fn an_engine_that_forks_ten_thousand_children_is_held_to_its_process_limit() {
             .args(["-u", "64123"])
             .output()
             .unwrap();
-        assert!(left.stdout.is_empty(), "left behind: {:?}", left);
+        assert!(left.stdout.is_empty(), "left behind: {left:?}");
     }
 }
 

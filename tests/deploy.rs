@@ -48,7 +48,10 @@ fn engines(names: [&str; 3], slow_ms: Option<u32>) -> Vec<String> {
 
 /// The tournament's options, as the recipes take them: 3 engines, 12 games.
 fn tournament(names: [&str; 3], slow_ms: Option<u32>) -> Vec<String> {
-    let mut args: Vec<String> = SCHEDULE.iter().map(|s| s.to_string()).collect();
+    let mut args: Vec<String> = SCHEDULE
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     args.extend(engines(names, slow_ms));
     args
 }
@@ -81,7 +84,7 @@ fn assert_each_game_once(files: &[PathBuf], games: usize) {
         .flat_map(|f| common::valid_records(f))
         .map(|r| r["tags"]["game"].as_str().unwrap().parse().unwrap())
         .collect();
-    numbers.sort();
+    numbers.sort_unstable();
     assert_eq!(numbers, (1..=games).collect::<Vec<_>>());
 }
 

@@ -86,10 +86,10 @@ fn random_games_replay_with_every_legal_move_list() {
             .unwrap()
             .split(' ')
             .collect();
-        stacks.sort();
+        stacks.sort_unstable();
         let actual = game.stacks();
         let mut actual: Vec<&str> = actual.split(' ').collect();
-        actual.sort();
+        actual.sort_unstable();
         assert_eq!(actual, stacks, "{id}: final stacks");
         games += 1;
     }

@@ -24,7 +24,7 @@ fn swiss(out: &Path, resume: bool) {
 fn arguments(out: &Path, engines: usize, format: &[&str]) -> Vec<String> {
     let bin = &common::shared_referee();
     let mut args: Vec<String> = ["tournament", "--game", "pegs"].map(String::from).to_vec();
-    args.extend(format.iter().map(|a| a.to_string()));
+    args.extend(format.iter().map(std::string::ToString::to_string));
     for i in 1..=engines {
         args.push("--engine".into());
         args.push(format!(

@@ -159,7 +159,7 @@ fn double_names_each_hand_after_its_engine_escaped_and_cut_short() {
     let svg = game.svg_named(Viewer::Everyone, &names);
     let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
     let labels: Vec<&str> = (doc.descendants())
-        .filter(|n| n.is_element())
+        .filter(roxmltree::Node::is_element)
         .filter_map(|n| n.text())
         .filter(|t| t.contains(" cards, "))
         .collect();

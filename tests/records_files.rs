@@ -364,7 +364,7 @@ fn validate_keeps_no_problem_in_memory() {
             command.arg("--json");
         }
         let output = run_sampled(&mut command, None, Duration::from_secs(300), |pid| {
-            peak = peak.max(peak_rss_kib(pid))
+            peak = peak.max(peak_rss_kib(pid));
         });
         assert_eq!(output.status.code(), Some(1));
         let stdout = String::from_utf8(output.stdout).unwrap();

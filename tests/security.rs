@@ -127,7 +127,10 @@ fn assert_no_process_with(words: &[&str]) {
 }
 
 fn strings(attacks: &[&str]) -> Vec<String> {
-    attacks.iter().map(|a| a.to_string()).collect()
+    attacks
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect()
 }
 
 #[test]

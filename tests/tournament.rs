@@ -35,7 +35,10 @@ fn run_args(command: &[&str], bots: &[(&str, u32)], out: &Path) -> Vec<String> {
             common::shared_referee().display()
         )
     };
-    let mut args: Vec<String> = command.iter().map(|s| s.to_string()).collect();
+    let mut args: Vec<String> = command
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     args.extend(["--game", "dvonn", "--repeat"].map(String::from));
     for &(name, seed) in bots {
         args.push("--engine".into());

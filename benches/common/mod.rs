@@ -12,6 +12,6 @@ pub fn machine() -> String {
         })
         .unwrap_or("unknown CPU")
         .to_owned();
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     format!("{model}, {cpus} CPUs")
 }

@@ -15,7 +15,7 @@ pub fn follow(view: &mut Double, actor: Option<Seat>, text: &str) -> Result<(), 
     let viewer = view.viewer().map(usize::from).ok_or("not a seat's view")?;
     let words: Vec<&str> = text.split_whitespace().collect();
     let mv = match words.as_slice() {
-        ["deal", seat] | ["draw", seat] => {
+        ["deal" | "draw", seat] => {
             let seat: u8 = seat
                 .parse()
                 .ok()

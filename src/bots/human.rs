@@ -170,7 +170,7 @@ impl<I: BufRead, O: Write> Terminal<I, O> {
                 "help" => writeln!(self.output, "{HELP}")?,
                 "resign" => return Ok(Answer::Resign),
                 "undo" if clock.is_some() => {
-                    writeln!(self.output, "no undo in a game with a clock")?
+                    writeln!(self.output, "no undo in a game with a clock")?;
                 }
                 "undo" if self.mine == 0 => writeln!(self.output, "no move of yours to take back")?,
                 "undo" => {

@@ -95,7 +95,7 @@ pub fn ismcts<G: Game>(
         let mut in_tree = true;
         path.clear();
         // Nothing won unless `rewards` says the game is over: an iteration cut short scores 0.
-        won.iter_mut().for_each(|w| *w = 0.0);
+        won.fill(0.0);
         for _ in 0..PLAYOUT_LIMIT {
             if rewards(&world, &mut won) {
                 break;

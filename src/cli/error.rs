@@ -144,9 +144,8 @@ impl Error {
     /// Whether it is only standard output closed by its reader (`referee match | head`): no
     /// failure, and nothing to say.
     pub fn is_closed_output(&self) -> bool {
-        let io = match self {
-            Error::Io(io) | Error::Match(MatchError::Output(io)) => io,
-            _ => return false,
+        let (Error::Io(io) | Error::Match(MatchError::Output(io))) = self else {
+            return false;
         };
         io.kind() == io::ErrorKind::BrokenPipe
     }

@@ -173,7 +173,7 @@ pub fn cutechess_spellings(
             let mut built = sub.clone();
             built.build();
             (built.get_arguments())
-                .filter_map(|a| a.get_long_and_visible_aliases())
+                .filter_map(clap::Arg::get_long_and_visible_aliases)
                 .flatten()
                 .map(str::to_owned)
                 .collect()

@@ -71,7 +71,7 @@ impl std::fmt::Display for Exit {
             Ending::Code(code) => write!(f, "exited with code {code}")?,
             Ending::Signal(signal) => {
                 let name = crate::engine::sys::signal_name(signal).unwrap_or("unknown");
-                write!(f, "killed by signal {signal} ({name})")?
+                write!(f, "killed by signal {signal} ({name})")?;
             }
             Ending::Other => f.write_str("ended")?,
         }

@@ -153,7 +153,7 @@ impl Swiss {
             }
         }
         // Repeats cannot be avoided: each takes the next one down.
-        order.chunks(2).map(|pair| pair.to_vec()).collect()
+        order.chunks(2).map(<[usize]>::to_vec).collect()
     }
 
     /// Seat 0 games minus seat 1 games.

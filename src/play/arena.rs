@@ -219,7 +219,7 @@ fn play_one(
         mut engines,
         groups,
         mut end,
-    } = take_engines(config, pools, scheduled, &transcript, cpu)?;
+    } = take_engines(config, pools, scheduled, transcript.as_ref(), cpu)?;
     let mut healthy = vec![true; engines.len()];
     if end.is_none() {
         let mut table = Table::new(config, scheduled, &mut replay, &mut engines, &mut healthy);
@@ -277,21 +277,21 @@ fn begin_all(
     config: &MatchConfig,
     pools: &Pools,
     scheduled: &Scheduled,
-    transcript: &Option<Transcript>,
+    transcript: Option<&Transcript>,
     cpu: Option<usize>,
 ) -> Vec<(usize, Result<Taking, NotStarted>)> {
     let group = (scheduled.group, cpu);
     let mut begun: Vec<(usize, Result<Taking, NotStarted>)> = Vec::new();
     let mut new = Vec::new();
     for (seat, &spec) in scheduled.engines.iter().enumerate() {
-        match pools.take_idle(spec, group, transcript.as_ref()) {
+        match pools.take_idle(spec, group, transcript) {
             Some(idle) => begun.push((seat, Ok(idle))),
             None => new.push((seat, spec)),
         }
     }
     let beginning: Vec<_> = (new.into_iter())
         .map(|(seat, spec)| {
-            let beginning = pools.begin_new(config, spec, cpu, transcript.as_ref());
+            let beginning = pools.begin_new(config, spec, cpu, transcript);
             (seat, spec, beginning)
         })
         .collect();
@@ -323,7 +323,7 @@ fn take_engines(
     config: &MatchConfig,
     pools: &Pools,
     scheduled: &Scheduled,
-    transcript: &Option<Transcript>,
+    transcript: Option<&Transcript>,
     cpu: Option<usize>,
 ) -> Result<Seated, MatchError> {
     let seats = scheduled.engines.len();

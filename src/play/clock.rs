@@ -151,7 +151,7 @@ impl fmt::Display for Overrun {
             "answered after {} ms with {} ms allowed (over by {} ms)",
             self.used.as_millis(),
             self.allowed.as_millis(),
-            (self.used - self.allowed).as_millis()
+            self.used.saturating_sub(self.allowed).as_millis()
         )
     }
 }
@@ -226,7 +226,7 @@ impl Clock {
             return Err(overrun);
         }
         let late = used.saturating_sub(self.remaining);
-        let used = used - late;
+        let used = used.min(self.remaining);
         self.moves_made += 1;
         match self.control {
             TimeControl::Fischer {
@@ -234,7 +234,7 @@ impl Clock {
                 increment,
                 moves,
             } => {
-                self.remaining = self.remaining - used + increment;
+                self.remaining = self.remaining.saturating_sub(used) + increment;
                 if moves.is_some_and(|m| self.moves_made.is_multiple_of(m)) {
                     self.remaining += base;
                 }

@@ -61,7 +61,7 @@ impl Player for Engine {
         Engine::take_info(self)
     }
     fn kill(&mut self) {
-        Engine::kill(self)
+        Engine::kill(self);
     }
     fn stderr_tail(&mut self) -> Vec<String> {
         Engine::stderr_tail(self)
@@ -70,6 +70,6 @@ impl Player for Engine {
         Engine::cpu_time(self)
     }
     fn limit_cpu(&mut self, budget: Option<Duration>) {
-        Engine::limit_cpu(self, budget)
+        Engine::limit_cpu(self, budget);
     }
 }

@@ -122,7 +122,7 @@ impl EngineSpec {
                     value
                         .parse()
                         .map_err(|e: crate::play::clock::TimeControlError| e.to_string())?,
-                )
+                );
             }
             "movetime" => {
                 let ms: u64 = value

@@ -236,7 +236,7 @@ mod tests {
         // Clear the screen, a window title, a clipboard write, an 8-bit CSI, a bell, DEL.
         let hostile = "\u{1b}[2J\u{1b}]0;owned\u{7}\u{1b}]52;c;ZXZpbA==\u{7}\u{9b}31m\u{7f}\r";
         let safe = terminal_safe(hostile);
-        assert!(!safe.chars().any(|c| c.is_control()), "{safe}");
+        assert!(!safe.chars().any(char::is_control), "{safe}");
         assert_eq!(
             safe,
             "\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{1b}]52;c;ZXZpbA==\\u{7}\\u{9b}31m\\u{7f}\\u{d}"

@@ -273,7 +273,7 @@ impl<R: Read> Reader<R> {
     fn fill(&mut self, dest: &mut [u8]) -> io::Result<usize> {
         loop {
             match self.input.read(dest) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 other => return other,
             }
         }

@@ -495,7 +495,9 @@ mod tests {
     /// The curves of `records` (see [`SeriesBuilder`]).
     fn series(records: &[Record], sprt: Option<&Sprt>) -> Series {
         let mut builder = SeriesBuilder::default();
-        records.iter().for_each(|r| builder.add(r));
+        for r in records {
+            builder.add(r);
+        }
         builder.finish(sprt)
     }
     use crate::records::finished_record;
@@ -520,7 +522,9 @@ mod tests {
         let series = series(&records, Some(&sprt));
         assert!(series.elo);
         let mut counter = Counter::default();
-        records.iter().for_each(|r| counter.add(r));
+        for r in &records {
+            counter.add(r);
+        }
         let results = counter.results();
         for (name, points) in &series.engines {
             assert!(

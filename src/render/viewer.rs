@@ -189,7 +189,7 @@ fn delta(before: &[Item], after: &[Item], changes: &mut impl Changes) {
             changes.skip(1);
             (i, j) = (i + 1, j + 1);
         } else if !before[i..].contains(&after[j]) {
-            changes.add(&after[j..j + 1]);
+            changes.add(&after[j..=j]);
             j += 1;
         } else {
             changes.skip(-1);

@@ -160,7 +160,7 @@ impl Move {
     }
 
     fn jumped(self) -> Cell {
-        Cell(((self.from.0 as u16 + self.to.0 as u16) / 2) as u8)
+        Cell(u16::midpoint(self.from.0 as u16, self.to.0 as u16) as u8)
     }
 }
 

@@ -21,7 +21,7 @@ pub fn quote(word: &str) -> Option<String> {
     {
         shlex::try_quote(word)
             .ok()
-            .map(|quoted| quoted.into_owned())
+            .map(std::borrow::Cow::into_owned)
     }
     #[cfg(windows)]
     {

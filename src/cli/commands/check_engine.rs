@@ -66,7 +66,7 @@ fn checks(config: &CheckConfig, json: bool, stdout: &mut dyn std::io::Write) -> 
         // What the engine said is shown, never sent to the terminal.
         let safe = crate::protocol::terminal_safe;
         let detail = safe(&check.detail);
-        written = writeln!(stdout, "{mark}  {}: {detail}", check.name).and_then(|_| {
+        written = writeln!(stdout, "{mark}  {}: {detail}", check.name).and_then(|()| {
             (check.lines.iter()).try_for_each(|line| writeln!(stdout, "        {}", safe(line)))
         });
     });

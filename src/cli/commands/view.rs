@@ -38,7 +38,7 @@ pub fn write_page(
     // Unnamed: gone when closed, whatever happens.
     let games = tempfile::tempfile_in(dir).map_err(|e| Error::write(output, e))?;
     let mut writer = PageWriter::games_apart(std::io::BufWriter::new(games));
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let (records, to_pack) = mpsc::sync_channel::<(usize, Record)>(IN_FLIGHT);
     let (packed_games, packed) =
         mpsc::sync_channel::<(usize, Result<Packed, PageError>)>(IN_FLIGHT);

@@ -421,7 +421,7 @@ mod tests {
         let dir = dir.path();
         let path = dir.join("bad.json");
         for text in [
-            "".to_owned(),
+            String::new(),
             "{\"game\":\"dvonn\"}".to_owned(),
             " ".repeat(MAX_BYTES as usize + 1),
             serde_json::to_string(&shard(1, 2, 4, 3, RunState::Running)).unwrap(),
@@ -435,8 +435,7 @@ mod tests {
             let error = Overall::read(std::slice::from_ref(&path)).unwrap_err();
             assert!(
                 matches!(error, ProgressError::NotProgress { .. }),
-                "{error} for {:.60}",
-                text
+                "{error} for {text:.60}"
             );
         }
         let missing = Overall::read(&[dir.join("missing.json")]).unwrap_err();

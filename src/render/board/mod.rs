@@ -55,7 +55,7 @@ impl Picture for AnyGame {
     }
 
     fn draw(&self, viewer: Viewer, svg: &mut Svg) {
-        dispatch!(self, g => g.draw(viewer, svg))
+        dispatch!(self, g => g.draw(viewer, svg));
     }
 
     fn marks(&self, mv: &AnyMove) -> Vec<String> {

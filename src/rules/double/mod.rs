@@ -653,13 +653,13 @@ impl Double {
         shuffle(&mut unknown);
         let mut next = unknown.into_iter();
         for s in (0..usize::from(self.seats)).filter(|&s| s != viewer) {
-            for slot in copy.hands[s].iter_mut() {
+            for slot in &mut copy.hands[s] {
                 if let Some(card) = next.next() {
                     *slot = card;
                 }
             }
         }
-        copy.stock = next.map(|c| c.bit()).fold(under, |a, b| a | b);
+        copy.stock = next.map(cards::Card::bit).fold(under, |a, b| a | b);
         copy
     }
 

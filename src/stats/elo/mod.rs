@@ -324,14 +324,14 @@ fn closest_with_t(scores: &[f64], observed: &[f64], t: f64) -> Vec<f64> {
         };
         let (mut low, mut high) = (-1.0 / v, -1.0 / u);
         for _ in 0..200 {
-            let middle = (low + high) / 2.0;
+            let middle = f64::midpoint(low, high);
             if f(middle) > 0.0 {
                 low = middle;
             } else {
                 high = middle;
             }
         }
-        let theta = (low + high) / 2.0;
+        let theta = f64::midpoint(low, high);
         let next: Vec<f64> = (observed.iter().zip(&phi))
             .map(|(o, x)| o / (1.0 + theta * x))
             .collect();
@@ -474,7 +474,7 @@ impl Sprt {
         let mut variance = trials().map(|(c, x)| c * (x - m).powi(2)).sum::<f64>() / n;
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
         if variance <= 1e-12 {
-            let s = (s0 + s1) / 2.0;
+            let s = f64::midpoint(s0, s1);
             variance = fallback * s * (1.0 - s);
         }
         n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * variance)

@@ -62,9 +62,9 @@ fn sprt_decides_where_the_answer_is_known() {
     let mut states = Vec::new();
     for game in 0..2000 {
         if game % 5 < 3 {
-            tally.wins += 1
+            tally.wins += 1;
         } else {
-            tally.losses += 1
+            tally.losses += 1;
         }
         states.push(sprt.decide(sprt.llr(&tally)));
     }

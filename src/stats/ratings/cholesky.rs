@@ -50,7 +50,7 @@ impl Cholesky {
         let mut inverse = vec![0.0; n * n];
         let mut unit = vec![0.0; n];
         for column in 0..n {
-            unit.iter_mut().for_each(|x| *x = 0.0);
+            unit.fill(0.0);
             unit[column] = 1.0;
             for (row, x) in self.solve(&unit).into_iter().enumerate() {
                 inverse[row * n + column] = x;

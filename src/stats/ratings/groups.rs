@@ -61,7 +61,9 @@ pub fn main_group(
 fn components(nodes: &[usize], edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let n = edges.len();
     let mut inside = vec![false; n];
-    nodes.iter().for_each(|&e| inside[e] = true);
+    for &e in nodes {
+        inside[e] = true;
+    }
     let mut reverse: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &a in nodes {
         for &b in &edges[a] {
@@ -158,7 +160,7 @@ pub fn bounds(games: &[Game], rated: &HashMap<usize, f64>, standing: &mut [Optio
         // Bisection: the likelihood is monotone in the engine's own rating here.
         let (mut a, mut b) = (low, high);
         for _ in 0..100 {
-            let middle = (a + b) / 2.0;
+            let middle = f64::midpoint(a, b);
             let above = likelihood(middle) >= target;
             if above == up {
                 b = middle;
@@ -166,7 +168,7 @@ pub fn bounds(games: &[Game], rated: &HashMap<usize, f64>, standing: &mut [Optio
                 a = middle;
             }
         }
-        let bound = (a + b) / 2.0;
+        let bound = f64::midpoint(a, b);
         *slot = Some(if up {
             Standing::AtLeast(bound)
         } else {

@@ -43,7 +43,7 @@ static CGROUPS: OnceLock<Result<Cgroups, String>> = OnceLock::new();
 /// The referee's cgroups, made on first use; `Err` says why there are none.
 pub fn cgroups() -> Result<&'static Cgroups, &'static str> {
     CGROUPS
-        .get_or_init(|| Cgroups::open().map_err(|why| why.to_string()))
+        .get_or_init(|| Cgroups::open().map_err(std::string::ToString::to_string))
         .as_ref()
         .map_err(String::as_str)
 }

@@ -156,7 +156,7 @@ pub fn spawn(launch: &Launch, setup: &mut dyn FnMut() -> io::Result<()>) -> io::
             stdout_child.as_ref().map(AsRawFd::as_raw_fd),
             Some(stderr_child.as_raw_fd()),
         ],
-        dir: launch.dir.as_deref().map(|d| d.as_ptr()),
+        dir: launch.dir.as_deref().map(std::ffi::CStr::as_ptr),
         program: launch.program.as_ptr(),
         argv: argv.as_mut_ptr(),
         setup,
@@ -333,7 +333,12 @@ mod tests {
     }
 
     fn launch(program: &str, args: &[&str], dir: Option<&Path>) -> Launch {
-        Launch::new(program.as_ref(), args.iter().map(|a| a.as_ref()), dir).expect("no NUL")
+        Launch::new(
+            program.as_ref(),
+            args.iter().map(std::convert::AsRef::as_ref),
+            dir,
+        )
+        .expect("no NUL")
     }
 
     /// The mask `name` of /proc/self/status in `status`.

@@ -167,7 +167,7 @@ fn start_error(command: &EngineCommand, sandboxed: bool, error: io::Error) -> En
 fn plain_command(command: &EngineCommand, words: &[String]) -> io::Result<Launch> {
     Launch::new(
         words[0].as_ref(),
-        words[1..].iter().map(|w| w.as_ref()),
+        words[1..].iter().map(std::convert::AsRef::as_ref),
         command.dir.as_deref(),
     )
 }
@@ -225,7 +225,8 @@ fn sandboxed_command(
     let args = sandbox.bwrap_args(&engine, SECCOMP_FDS)?;
     Launch::new(
         super::sandbox::BWRAP.as_ref(),
-        (args.iter().map(|a| a.as_ref())).chain(words.iter().map(|w| w.as_ref())),
+        (args.iter().map(std::convert::AsRef::as_ref))
+            .chain(words.iter().map(std::convert::AsRef::as_ref)),
         None,
     )
 }

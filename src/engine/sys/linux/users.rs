@@ -55,7 +55,7 @@ impl EngineUsers {
                         _claim: file,
                     });
                 }
-                Err(rustix::io::Errno::WOULDBLOCK) => continue,
+                Err(rustix::io::Errno::WOULDBLOCK) => {}
                 Err(e) => return Err(e.into()),
             }
         }
