@@ -4,6 +4,7 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::engine::ending::Ending;
 use crate::engine::limits::Limits;
 
 /// How to start an engine.
@@ -38,24 +39,6 @@ pub struct EngineCommand {
     pub cgroup: bool,
 }
 
-/// How a process ended, as every platform can say it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// It exited with this code.
-    Code(i32),
-    /// A signal killed it.
-    Signal(i32),
-    /// Neither is known.
-    Other,
-}
-
-impl Ending {
-    /// Whether it exited with code 0.
-    pub fn success(self) -> bool {
-        self == Ending::Code(0)
-    }
-}
-
 /// How an exited engine ended, and what its limits say about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exit {
@@ -70,7 +53,7 @@ impl std::fmt::Display for Exit {
         match self.ending {
             Ending::Code(code) => write!(f, "exited with code {code}")?,
             Ending::Signal(signal) => {
-                let name = crate::engine::sys::signal_name(signal).unwrap_or("unknown");
+                let name = crate::sys::signal_name(signal).unwrap_or("unknown");
                 write!(f, "killed by signal {signal} ({name})")?;
             }
             Ending::Other => f.write_str("ended")?,

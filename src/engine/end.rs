@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::command::{Ending, EngineError, Exit};
+use crate::engine::command::{EngineError, Exit};
+use crate::engine::ending::Ending;
 use crate::engine::sys::process;
 use crate::engine::talk::Engine;
 

@@ -1,7 +1,7 @@
 //! Resource limits an engine runs under: read from its spec's keys, set in the child before it
 //! runs (rlimits), and named in the detail of a crash they may have caused.
 
-use crate::engine::command::Ending;
+use crate::engine::ending::Ending;
 
 /// The limits of one engine process (its children share the process count and each gets the
 /// others); `None` leaves a limit as the referee has it.
@@ -82,7 +82,7 @@ impl Limits {
             return None;
         }
         let signal = match ending {
-            Ending::Signal(signal) => crate::engine::sys::signal_name(signal),
+            Ending::Signal(signal) => crate::sys::signal_name(signal),
             _ => None,
         };
         match (signal, self.cpu, self.file_size) {

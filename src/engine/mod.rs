@@ -5,17 +5,20 @@
 
 mod command;
 mod end;
+mod ending;
 pub mod limits;
 mod pipes;
 pub mod sys;
 mod talk;
 pub mod transcript;
 
-pub use command::{Ending, EngineCommand, EngineError, Exit};
+pub use command::{EngineCommand, EngineError, Exit};
+pub use ending::Ending;
+pub use pipes::MAX_LINE;
 pub use sys::start::Begun;
 pub use sys::{cgroup, process, sandbox, seccomp, users};
 pub use talk::{
-    Engine, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, MAX_LINE, OWN_DELAY_TOLERANCE, STDERR_TAIL_BYTES,
+    Engine, MAX_ANSWER_BYTES, MAX_ANSWER_LINES, OWN_DELAY_TOLERANCE, STDERR_TAIL_BYTES,
     STDERR_TAIL_LINES,
 };
 pub use transcript::Transcript;

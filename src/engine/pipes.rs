@@ -3,7 +3,8 @@
 
 use std::io::{self, ErrorKind, Read};
 
-use super::talk::MAX_LINE;
+/// The longest line read from an engine; a longer one is a protocol error, not a memory hazard.
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// How much is read from a pipe at a time.
 pub(super) const CHUNK: usize = 64 * 1024;

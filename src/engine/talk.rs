@@ -7,15 +7,14 @@ use std::collections::VecDeque;
 use std::io::ErrorKind;
 use std::time::{Duration, Instant};
 
-use crate::engine::command::{Ending, EngineCommand, EngineError};
+use crate::engine::command::{EngineCommand, EngineError};
+use crate::engine::ending::Ending;
 use crate::engine::limits::Limits;
-use crate::engine::pipes::LineBuffer;
+use crate::engine::pipes::{LineBuffer, MAX_LINE};
 use crate::engine::sys::{Child, Want, process};
 use crate::engine::transcript::Transcript;
 use crate::protocol::{Info, Response, is_info};
 
-/// The longest line read from an engine; a longer one is a protocol error, not a memory hazard.
-pub const MAX_LINE: usize = 64 * 1024;
 /// The most lines one answer may take, blank lines before it included.
 pub const MAX_ANSWER_LINES: usize = 256;
 /// The most bytes one answer may take, blank lines before it included.

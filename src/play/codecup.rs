@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::EngineError;
-use crate::play::arena::MatchConfig;
 use crate::play::clock::TimeControl;
+use crate::play::config::MatchConfig;
 use crate::play::player::Player;
 use crate::play::spec::{EngineSpec, Proto};
 use crate::rules::game::{Game, Setup};

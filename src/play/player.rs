@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::engine::{Engine, EngineError};
 use crate::protocol::Info;
 
-/// A seat's engine as the turn loop ([`crate::play::table`]) speaks to it.
+/// A seat's engine as the turn loop (`play::table`) speaks to it.
 pub(crate) trait Player {
     /// Holds a command whose answer is read later (by [`Player::request`] or the next game), to
     /// go with the next write (see [`Engine::hold`]).

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::records::fast;
+use crate::records::scan;
 use crate::records::{End, GameResult, Record, SeatInfo};
 
 /// The record whose line is `before` (up to the plies' key), its plies, then `after` (from just
@@ -108,7 +108,7 @@ impl Cursor<'_> {
     /// A string with nothing escaped and no control character, valid UTF-8.
     fn string(&mut self) -> Option<String> {
         self.literal(b"\"")?;
-        let end = fast::plain_string_end(self.text, self.at)?;
+        let end = scan::plain_string_end(self.text, self.at)?;
         let text = std::str::from_utf8(&self.text[self.at..end]).ok()?;
         self.at = end + 1;
         Some(text.to_owned())
@@ -116,7 +116,7 @@ impl Cursor<'_> {
 
     /// A JSON integer with no sign and no leading zero that fits a `u64` (and a `usize`).
     fn unsigned(&mut self) -> Option<u64> {
-        let (value, end) = fast::integer(self.text, self.at)?;
+        let (value, end) = scan::integer(self.text, self.at)?;
         self.at = end;
         u64::try_from(value).ok()
     }

@@ -10,6 +10,7 @@ pub mod live;
 pub mod pgn;
 mod record;
 pub mod replay;
+mod scan;
 pub mod validate;
 
 pub use record::*;

@@ -19,6 +19,6 @@ pub use files::{open_to_others, owner_only, same_file};
 #[cfg(feature = "cli")]
 pub use limits::raise_open_files;
 #[cfg(feature = "cli")]
-pub use signals::{STOP_SIGNALS, on_stop_signals};
+pub use signals::{STOP_SIGNALS, on_stop_signals, signal_name};
 #[cfg(feature = "cli")]
 pub use users::{group_of, is_root, uid_of};

@@ -1,5 +1,5 @@
-//! The signals that stop the referee: INT, TERM, HUP and QUIT on Unix; elsewhere INT (Ctrl-C)
-//! and TERM, as the C library reports them there.
+//! The signals that stop the referee (INT, TERM, HUP and QUIT on Unix; elsewhere INT, which is
+//! Ctrl-C, and TERM, as the C library reports them there), and the names of signals.
 
 use std::io;
 
@@ -53,4 +53,19 @@ pub fn on_stop_signals(mut handle: impl FnMut(usize, i32) + Send + 'static) -> i
         });
     }
     Ok(())
+}
+
+/// The name of signal `signal` (`SIGKILL`), if it has one here.
+pub fn signal_name(signal: i32) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        nix::sys::signal::Signal::try_from(signal)
+            .ok()
+            .map(nix::sys::signal::Signal::as_str)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = signal;
+        None
+    }
 }

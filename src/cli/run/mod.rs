@@ -6,6 +6,7 @@ pub mod peers;
 pub mod progress;
 pub mod progress_file;
 mod recorder;
+mod results;
 mod rounds;
 
 use std::cell::RefCell;
@@ -29,7 +30,8 @@ use crate::stats::results::{Counter, Results};
 use crate::stats::standings::{Standings, fastchess_lines, sprt_tool_lines};
 use peers::{Peers, Share};
 use recorder::Recorder;
-use rounds::{GameResults, knockout_rounds, seat_names, seat_points, swiss_rounds};
+use results::{GameResults, seat_names, seat_points};
+use rounds::{knockout_rounds, swiss_rounds};
 
 /// What a run plays beyond the match configuration: who meets whom and how often, its records
 /// file, and when it stops. A match is the tournament of one table: as many engines as seats.

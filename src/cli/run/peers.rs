@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::cli::run::rounds::{GameResults, seat_names, seat_points};
+use crate::cli::run::results::{GameResults, seat_names, seat_points};
 use crate::engine::process;
 use crate::play::arena::MatchError;
 use crate::play::schedule::Shard;

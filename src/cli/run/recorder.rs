@@ -7,7 +7,7 @@ use std::io::Write;
 use crate::cli::run::leader;
 use crate::cli::run::progress::Progress;
 use crate::cli::run::progress_file::ProgressFile;
-use crate::cli::run::rounds::{GameResults, seat_names, seat_points};
+use crate::cli::run::results::{GameResults, seat_names, seat_points};
 use crate::play::arena;
 use crate::records::file::RecordsOut;
 use crate::stats::elo::{Sprt, SprtState};

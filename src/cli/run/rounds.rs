@@ -2,28 +2,14 @@
 //! round's games are played as a batch through the arena, and the next round waits for them.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::cli::run::peers::Share;
+use crate::cli::run::results::GameResults;
 use crate::events::knockout::{Bracket, Tie};
 use crate::events::swiss::Swiss;
 use crate::play::arena::{self, MatchConfig, MatchError};
 use crate::play::schedule::{Plan, Scheduled, tie_games};
-
-use crate::records::Record;
-
-/// Each finished game's seat names and points, by its index in the schedule.
-pub type GameResults = HashMap<usize, (Vec<String>, Vec<f64>)>;
-
-/// Each seat's points in a finished record: 1 to a winner, `1/k` to each of `k` sharing a win.
-pub fn seat_points(record: &Record) -> Option<Vec<f64>> {
-    let result = record.result.as_ref()?;
-    Some((0..record.seats.len()).map(|s| result.points(s)).collect())
-}
-
-pub fn seat_names(record: &Record) -> Vec<String> {
-    record.seats.iter().map(|s| s.name.clone()).collect()
-}
 
 /// Plays a Swiss tournament round by round: each round is paired from the results of the ones
 /// before (those of the records file first, then those played now), its games not yet played

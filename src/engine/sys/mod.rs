@@ -20,7 +20,7 @@ use portable as platform;
 use platform::process as os;
 
 pub(in crate::engine) use platform::Child;
-pub use platform::{cgroup, process, refusal, sandbox, seccomp, signal_name, start, users};
+pub use platform::{cgroup, process, refusal, sandbox, seccomp, start, users};
 
 impl crate::engine::Engine {
     /// Starts `command` ([`crate::engine::Engine::begin`], then [`start::Begun::finish`]), in
@@ -35,8 +35,8 @@ impl crate::engine::Engine {
 }
 
 /// `status` as every platform says it: by a signal (Unix), or with an exit code.
-fn ending(status: std::process::ExitStatus) -> crate::engine::command::Ending {
-    use crate::engine::command::Ending;
+fn ending(status: std::process::ExitStatus) -> crate::engine::ending::Ending {
+    use crate::engine::ending::Ending;
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;

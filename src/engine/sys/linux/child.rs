@@ -13,7 +13,7 @@ use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
 use super::cgroup::EngineCgroup;
 use super::spawn::Process;
-use crate::engine::command::Ending;
+use crate::engine::ending::Ending;
 use crate::engine::pipes::LineBuffer;
 use crate::engine::sys::{Ready, Want};
 

@@ -17,10 +17,3 @@ pub(in crate::engine) use child::Child;
 pub fn refusal(_command: &crate::engine::EngineCommand) -> Option<String> {
     None
 }
-
-/// The name of signal `signal` (`SIGKILL`), if it has one here.
-pub fn signal_name(signal: i32) -> Option<&'static str> {
-    nix::sys::signal::Signal::try_from(signal)
-        .ok()
-        .map(nix::sys::signal::Signal::as_str)
-}

@@ -9,7 +9,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::job::Job;
-use crate::engine::command::Ending;
+use crate::engine::ending::Ending;
 use crate::engine::pipes::{CHUNK, LineBuffer};
 use crate::engine::sys::{Ready, Want};
 

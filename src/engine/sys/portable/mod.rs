@@ -23,21 +23,6 @@ pub const PLATFORM: &str = if cfg!(target_os = "linux") {
     "this platform"
 };
 
-/// The name of signal `signal` (`SIGKILL`), if it has one here.
-pub fn signal_name(signal: i32) -> Option<&'static str> {
-    #[cfg(unix)]
-    {
-        nix::sys::signal::Signal::try_from(signal)
-            .ok()
-            .map(nix::sys::signal::Signal::as_str)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = signal;
-        None
-    }
-}
-
 /// The process group an engine's process leads (on Unix it leads one of its own; elsewhere the
 /// process id stands for it).
 fn group_of(pid: u32) -> i32 {
