@@ -80,6 +80,9 @@ pub enum Error {
     /// A game that cannot be set up as asked.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// A CodeCup engine in a run its protocol cannot play.
+    #[error(transparent)]
+    CodeCup(#[from] crate::play::codecup::CodeCupRefusal),
     /// A match that cannot run.
     #[error(transparent)]
     Match(#[from] MatchError),

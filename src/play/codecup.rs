@@ -9,7 +9,7 @@ use crate::play::clock::TimeControl;
 use crate::play::config::MatchConfig;
 use crate::play::player::Player;
 use crate::play::spec::{EngineSpec, Proto};
-use crate::rules::game::{Game, Setup};
+use crate::rules::game::{Game, Setup, SetupError};
 
 /// The placeholder in a CodeCup engine's command for its time for the whole game.
 pub const TIME_MS: &str = "{time_ms}";
@@ -75,36 +75,58 @@ pub fn unfit(game: &str) -> String {
     )
 }
 
-/// Why a run cannot have its CodeCup engines: the protocol knows two seats, moves and nothing
+/// Why a run cannot have its CodeCup engines.
+#[derive(Debug, thiserror::Error)]
+pub enum CodeCupRefusal {
+    /// The game cannot be set up as asked.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The game is not one the protocol can play.
+    #[error("engine {engine}: {}", unfit(.game))]
+    Game {
+        /// The CodeCup engine's name.
+        engine: String,
+        /// The game asked for.
+        game: String,
+    },
+    /// Openings were asked for.
+    #[error(
+        "engine {0}: proto=codecup cannot begin from an opening (the protocol cannot tell an \
+         engine moves of its own it did not choose)"
+    )]
+    Opening(String),
+    /// Its command has the time placeholder but the run has no clock.
+    #[error("engine {0}: {TIME_MS} needs a clock, not --tc inf")]
+    NoClock(String),
+}
+
+/// Whether a run can have its CodeCup engines: the protocol knows two seats, moves and nothing
 /// else, so no setup, no hidden or drawn information, and no opening plies (it cannot tell an
 /// engine moves of its own it did not choose).
-pub fn check(config: &MatchConfig, seats: Option<usize>) -> Result<(), String> {
+pub fn check(config: &MatchConfig, seats: Option<usize>) -> Result<(), CodeCupRefusal> {
     let Some(engine) = config.engines.iter().find(|e| e.proto == Proto::CodeCup) else {
         return Ok(());
     };
-    let name = &engine.command.name;
+    let engine = &engine.command.name;
     let setup = Setup {
         variant: config.variant.clone(),
         seats,
         ..Setup::default()
     };
-    let game = crate::rules::AnyGame::create(&config.game, &setup).map_err(|e| e.to_string())?;
+    let game = crate::rules::AnyGame::create(&config.game, &setup)?;
     if !fits(&game) {
-        return Err(format!("engine {name}: {}", unfit(&config.game)));
+        return Err(CodeCupRefusal::Game {
+            engine: engine.clone(),
+            game: config.game.clone(),
+        });
     }
     if !matches!(config.openings, crate::play::openings::Openings::None) {
-        return Err(format!(
-            "engine {name}: proto=codecup cannot begin from an opening (the protocol cannot tell \
-             an engine moves of its own it did not choose)"
-        ));
+        return Err(CodeCupRefusal::Opening(engine.clone()));
     }
     for spec in config.engines.iter().filter(|e| e.proto == Proto::CodeCup) {
         let tc = spec.tc.unwrap_or(config.tc);
         if spec.command.command.contains(TIME_MS) && budget(tc).is_none() {
-            return Err(format!(
-                "engine {}: {TIME_MS} needs a clock, not --tc inf",
-                spec.command.name
-            ));
+            return Err(CodeCupRefusal::NoClock(spec.command.name.clone()));
         }
     }
     Ok(())

@@ -11,7 +11,7 @@ use crate::render::event::event_html;
 use crate::render::ratings::ratings_html;
 use crate::render::svg::escape;
 use crate::stats::elo::{Sprt, elo_text, perfect_bound};
-use crate::stats::ratings::Ratings;
+use crate::stats::ratings::{Ratings, RatingsError};
 use crate::stats::results::{Counter, Results};
 
 /// The most points a curve gets: a run of 20,000 games is sampled, not drawn game by game.
@@ -49,7 +49,7 @@ pub struct Series {
     /// Games counted and the LLR then.
     pub llr: Vec<(u32, f64)>,
     /// The joint ratings of three engines or more, or why they cannot be computed.
-    pub ratings: Option<Result<Ratings, String>>,
+    pub ratings: Option<Result<Ratings, RatingsError>>,
 }
 
 /// The curves of records added one at a time, counted in their order and sampled at most
@@ -303,7 +303,11 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
     match &series.ratings {
         Some(Ok(ratings)) => html.push_str(&ratings_html(ratings)),
         Some(Err(why)) => {
-            let _ = write!(html, "<h3>Ratings</h3><p>Not computed: {}</p>", escape(why));
+            let _ = write!(
+                html,
+                "<h3>Ratings</h3><p>Not computed: {}</p>",
+                escape(&why.to_string())
+            );
         }
         None => {}
     }

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::events::standings::{EventCounter, EventStandings, Row};
 use crate::records::Record;
 use crate::stats::elo::{Estimate, Sprt, Tally, elo_text};
-use crate::stats::ratings::{Options, Pool, Ratings};
+use crate::stats::ratings::{Options, Pool, Ratings, RatingsError};
 
 /// One engine's line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -131,7 +131,7 @@ pub struct Counter {
     substitutes: BTreeMap<String, u32>,
     /// The games for the joint ratings, and why they cannot be rated together if they cannot.
     pool: Pool,
-    refused: Option<String>,
+    refused: Option<RatingsError>,
     event: EventCounter,
 }
 
@@ -144,7 +144,7 @@ impl Counter {
         if self.refused.is_none()
             && let Err(e) = self.pool.add(record)
         {
-            self.refused = Some(e.to_string());
+            self.refused = Some(e);
         }
         self.games += 1;
         self.plies += record.moves.len() as u64;
@@ -211,16 +211,13 @@ impl Counter {
 
     /// The joint ratings (see `ratings`), for three engines or more: with two, the Elo of their
     /// score says the same. `Err` says why they cannot be computed.
-    pub fn ratings(&self) -> Option<Result<Ratings, String>> {
+    pub fn ratings(&self) -> Option<Result<Ratings, RatingsError>> {
         if self.sums.len() < 3 {
             return None;
         }
         Some(match &self.refused {
             Some(why) => Err(why.clone()),
-            None => self
-                .pool
-                .rate(&Options::default())
-                .map_err(|e| e.to_string()),
+            None => self.pool.rate(&Options::default()),
         })
     }
 

@@ -277,7 +277,7 @@ fn play_config(play: PlayArgs, seats: Option<usize>) -> Result<MatchConfig, Erro
         probe_keys: false,
         live: None,
     };
-    crate::play::codecup::check(&config, seats).map_err(Error::Usage)?;
+    crate::play::codecup::check(&config, seats)?;
     Ok(config)
 }
 

@@ -45,7 +45,7 @@ pub fn run(
 pub fn add_ratings(value: &mut serde_json::Value, counter: &Counter) {
     match counter.ratings() {
         Some(Ok(ratings)) => value["ratings"] = ratings.to_json(),
-        Some(Err(why)) => value["ratings"] = serde_json::json!({ "error": why }),
+        Some(Err(why)) => value["ratings"] = serde_json::json!({ "error": why.to_string() }),
         None => {}
     }
 }
@@ -54,7 +54,11 @@ pub fn add_ratings(value: &mut serde_json::Value, counter: &Counter) {
 pub fn write_ratings(stdout: &mut dyn Write, counter: &Counter) -> io::Result<()> {
     match counter.ratings() {
         Some(Ok(ratings)) => writeln!(stdout, "\n{}", terminal_safe(&ratings.to_string())),
-        Some(Err(why)) => writeln!(stdout, "\nRatings: not computed: {}", terminal_safe(&why)),
+        Some(Err(why)) => writeln!(
+            stdout,
+            "\nRatings: not computed: {}",
+            terminal_safe(&why.to_string())
+        ),
         None => Ok(()),
     }
 }

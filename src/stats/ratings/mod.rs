@@ -22,7 +22,7 @@ const Z_95: f64 = 1.959_963_984_540_054;
 const BOUND_RATIO: f64 = 0.05;
 
 /// Why the records cannot be rated together.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RatingsError {
     /// Records of different games (or variants).
     #[error(
