@@ -1,6 +1,7 @@
 //! Joint ratings against Ordo's: the same 1200 two-seat results (fixtures/ratings, whose README
-//! says how Ordo 1.2.6 was run on them) give every engine Ordo's rating within 1 Elo and its
-//! interval within 15%; the PGN the referee exports is the file Ordo read; bad input is refused.
+//! says how Ordo 1.2.6 was run on them) give every engine Ordo's rating within 1 Elo, its
+//! interval within 15% and its likelihood of superiority over each other within 1.5 points; the
+//! PGN the referee exports is the file Ordo read; bad input is refused.
 
 // The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
 #![cfg(target_os = "linux")]
@@ -74,6 +75,51 @@ fn the_ratings_agree_with_ordo_around_the_average_and_an_anchor() {
         &ratings(&["--anchor", "dog=1500"]),
         &ordo("ordo-anchor.txt"),
     );
+}
+
+#[test]
+fn the_likelihood_of_superiority_agrees_with_ordos() {
+    let text = std::fs::read_to_string(Path::new(FIXTURES).join("ordo-cfs.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let names: Vec<&str> = (rows.iter())
+        .map(|row| row[1].trim_matches('"').trim())
+        .collect();
+    let ours = ratings(&["--los"]);
+    let mut compared = 0;
+    for (row, name) in rows.iter().zip(&names) {
+        let engine = ours.iter().find(|e| e["name"] == *name).unwrap();
+        for (cell, other) in row[2..].iter().zip(&names) {
+            if cell.is_empty() {
+                assert!(engine["los"].get(*other).is_none(), "{name} over itself");
+                continue;
+            }
+            let theirs: f64 = cell.parse().unwrap();
+            let got = 100.0 * engine["los"][*other].as_f64().unwrap();
+            assert!(
+                (got - theirs).abs() <= 1.5,
+                "{name} over {other}: {got:.1}% vs Ordo's {theirs}%"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 8 * 7);
+    // The text table: the list's order, row over column.
+    let output = referee()
+        .current_dir(FIXTURES)
+        .args(["ratings", "league.jsonl", "--los"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    let table = text.split("Likelihood of superiority").nth(1).unwrap();
+    let dog = table.lines().find(|l| l.starts_with("dog")).unwrap();
+    assert_eq!(dog.split_whitespace().nth(5), Some("-"), "{table}");
 }
 
 #[test]

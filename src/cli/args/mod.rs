@@ -339,6 +339,11 @@ pub struct RatingsArgs {
     /// Print a JSON list (name, rating, error, games, points, bound, unrated) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also print the likelihood of superiority of each rated engine over each other: the
+    /// probability that it is the stronger, from the ratings and their covariance (in JSON, each
+    /// rated engine's `los`, by opponent).
+    #[arg(long)]
+    pub los: bool,
 }
 
 /// `NAME=ELO`: split at the last `=`, so that a name may hold one.

@@ -22,15 +22,18 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
     let options = Options {
         anchor: args.anchor,
         min_games: args.min_games,
+        los: args.los,
     };
     let ratings = pool.rate(&options)?;
     match args.json {
         true => writeln!(stdout, "{}", ratings.to_json())?,
-        false => writeln!(
-            stdout,
-            "{}",
-            crate::protocol::terminal_safe(&ratings.to_string())
-        )?,
+        false => {
+            let mut text = ratings.to_string();
+            if let Some(table) = ratings.los_table() {
+                text = format!("{text}\n\n{table}");
+            }
+            writeln!(stdout, "{}", crate::protocol::terminal_safe(&text))?;
+        }
     }
     Ok(Ended::Done)
 }

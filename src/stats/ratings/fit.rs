@@ -44,6 +44,13 @@ impl Fit {
         }
         sum.max(0.0)
     }
+
+    /// The variance of `R_i - R_j`, from the covariance's three entries.
+    pub fn difference_variance(&self, i: usize, j: usize) -> f64 {
+        let m = self.elo.len();
+        let c = &self.covariance;
+        (c[i * m + i] + c[j * m + j] - 2.0 * c[i * m + j]).max(0.0)
+    }
 }
 
 /// `log Σ exp(x)` without overflow.

@@ -132,6 +132,10 @@ pub struct Ratings {
     pub games: u64,
     /// What fixes the scale's zero.
     pub reference: Reference,
+    /// When asked for ([`Options::los`]): the likelihood of superiority of each rated engine over
+    /// each other, `los[a][b]` for the `a`-th and `b`-th rated engines of `engines` (which come
+    /// first there), `NaN` on the diagonal.
+    pub los: Option<Vec<Vec<f64>>>,
 }
 
 /// What fixes the scale's zero.
@@ -159,6 +163,8 @@ pub struct Options {
     pub anchor: Option<(String, f64)>,
     /// Engines with fewer games are named, not rated (and their games left out).
     pub min_games: u32,
+    /// Whether to work out the likelihood of superiority of every rated engine over every other.
+    pub los: bool,
 }
 
 /// The games of any number of records, counted by kind: memory grows with the engines and the
@@ -294,7 +300,7 @@ impl Pool {
                 why,
             });
         }
-        let rated = self.fit(&main, &games, anchor, &mut standing);
+        let (rated, superiority) = self.fit(&main, &games, anchor, options.los, &mut standing);
         bounds(&games, &rated, &mut standing);
         let mut engines: Vec<Rating> = (0..n)
             .map(|e| Rating {
@@ -316,8 +322,22 @@ impl Pool {
                 .then(ka.1.total_cmp(&kb.1))
                 .then_with(|| a.name.cmp(&b.name))
         });
+        let los = options.los.then(|| {
+            let listed: Vec<usize> = (engines.iter())
+                .take_while(|r| matches!(r.standing, Standing::Rated { .. }))
+                .map(|r| self.index[&r.name])
+                .collect();
+            (listed.iter())
+                .map(|&a| {
+                    (listed.iter())
+                        .map(|&b| superiority.get(&(a, b)).copied().unwrap_or(f64::NAN))
+                        .collect()
+                })
+                .collect()
+        });
         Ok(Ratings {
             engines,
+            los,
             games: self.finished,
             reference: match &options.anchor {
                 Some((name, elo)) => Reference::Anchor(name.clone(), *elo),
@@ -326,14 +346,17 @@ impl Pool {
         })
     }
 
-    /// Fits the engines of `main` and writes their standings; returns each rated engine's Elo.
+    /// Fits the engines of `main` and writes their standings; returns each rated engine's Elo,
+    /// and, with `los`, each ordered pair's likelihood of superiority (the probability, under the
+    /// fit's normal approximation, that the first is the stronger: `Φ((R_a - R_b) / σ(R_a - R_b))`).
     fn fit(
         &self,
         main: &[usize],
         games: &[Game],
         anchor: Option<(usize, f64)>,
+        los: bool,
         standing: &mut [Option<Standing>],
-    ) -> HashMap<usize, f64> {
+    ) -> (HashMap<usize, f64>, HashMap<(usize, usize), f64>) {
         let local: HashMap<usize, usize> = main.iter().enumerate().map(|(i, &e)| (e, i)).collect();
         let inside: Vec<Game> = (games.iter())
             .filter(|g| g.seats.iter().all(|(e, _)| local.contains_key(e)))
@@ -346,7 +369,7 @@ impl Pool {
             for &e in main {
                 standing[e] = Some(Standing::Unrated(Unrated::NoFiniteRating));
             }
-            return HashMap::new();
+            return (HashMap::new(), HashMap::new());
         };
         let m = main.len();
         // The contrast that fixes the zero: the anchor, or the average of the rated engines.
@@ -368,7 +391,19 @@ impl Pool {
             standing[e] = Some(Standing::Rated { elo, error });
             rated.insert(e, elo);
         }
-        rated
+        let mut superiority = HashMap::new();
+        for (i, &a) in main.iter().enumerate().filter(|_| los) {
+            for (j, &b) in main.iter().enumerate().filter(|&(j, _)| j != i) {
+                let difference = fit.elo[i] - fit.elo[j];
+                let spread = fit.difference_variance(i, j).sqrt();
+                let los = match spread > 0.0 {
+                    true => 0.5 * (1.0 + libm::erf(difference / spread / std::f64::consts::SQRT_2)),
+                    false => 0.5 + 0.5 * difference.signum() * f64::from(difference != 0.0),
+                };
+                superiority.insert((a, b), los);
+            }
+        }
+        (rated, superiority)
     }
 }
 

@@ -7,10 +7,12 @@ use super::{Rating, Ratings, Reference, Standing};
 impl Ratings {
     /// The list as JSON: an array of objects with `name`, `rating` (the bound for a bound, null
     /// when unrated), `error` (the 95% half-width, null but for ratings), `games`, `points`,
-    /// `bound` (`at_least`, `at_most` or null) and `unrated` (why, or null).
+    /// `bound` (`at_least`, `at_most` or null) and `unrated` (why, or null); when the likelihood
+    /// of superiority was asked for, a rated engine's `los` maps each other rated engine to it
+    /// (to four places).
     pub fn to_json(&self) -> serde_json::Value {
         let round = |x: f64| round_to(x, 1);
-        let engines = self.engines.iter().map(|r| {
+        let engines = self.engines.iter().enumerate().map(|(a, r)| {
             let (rating, error, bound, unrated) = match r.standing {
                 Standing::Rated { elo, error } => {
                     (Some(round(elo)), Some(round(error)), None, None)
@@ -19,7 +21,7 @@ impl Ratings {
                 Standing::AtMost(elo) => (Some(round(elo)), None, Some("at_most"), None),
                 Standing::Unrated(why) => (None, None, None, Some(why.name())),
             };
-            serde_json::json!({
+            let mut engine = serde_json::json!({
                 "name": r.name,
                 "rating": rating,
                 "error": error,
@@ -27,13 +29,57 @@ impl Ratings {
                 "points": r.points,
                 "bound": bound,
                 "unrated": unrated,
-            })
+            });
+            if let Some(row) = self.los.as_ref().and_then(|los| los.get(a)) {
+                let others = (row.iter().zip(&self.engines).enumerate())
+                    .filter(|&(b, _)| b != a)
+                    .map(|(_, (&p, other))| (other.name.clone(), round_to(p, 4).into()));
+                engine["los"] = serde_json::Value::Object(others.collect());
+            }
+            engine
         });
         serde_json::Value::Array(engines.collect())
     }
 }
 
 impl Ratings {
+    /// The likelihood of superiority as a table, row over column in percent, the rated engines in
+    /// the list's order (as Ordo prints it); `None` when it was not asked for or no engine is
+    /// rated.
+    pub fn los_table(&self) -> Option<String> {
+        let los = self.los.as_ref().filter(|los| !los.is_empty())?;
+        let names: Vec<&str> = self.engines[..los.len()]
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect();
+        let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+        let column = names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .clamp(5, 12);
+        let mut table = String::from(
+            "Likelihood of superiority (%), the row's engine stronger than the column's:\n",
+        );
+        table.push_str(&" ".repeat(width));
+        for name in &names {
+            let short: String = name.chars().take(column).collect();
+            table.push_str(&format!("  {short:>column$}"));
+        }
+        for (a, row) in los.iter().enumerate() {
+            table.push_str(&format!("\n{:<width$}", names[a]));
+            for (b, p) in row.iter().enumerate() {
+                let cell = match a == b {
+                    true => "-".to_owned(),
+                    false => format!("{:.1}", round_to(100.0 * p, 1)),
+                };
+                table.push_str(&format!("  {cell:>column$}"));
+            }
+        }
+        Some(table)
+    }
+
     /// A rating with `decimals`: signed around an average of 0, plain around an anchor.
     fn number(&self, elo: f64, decimals: usize) -> String {
         rounded(elo, decimals, matches!(self.reference, Reference::Average))

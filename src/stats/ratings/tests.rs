@@ -48,6 +48,7 @@ fn two_engines_average_zero_at_the_elo_of_their_score() {
     let anchored = Options {
         anchor: Some(("b".into(), 1500.0)),
         min_games: 0,
+        los: false,
     };
     let ratings = pool(&[
         (&["a", "b"], &[0]),
@@ -80,6 +81,7 @@ fn a_perfect_score_is_a_bound_and_the_rest_are_named() {
     let options = Options {
         anchor: None,
         min_games: 2,
+        los: false,
     };
     let ratings = pool(&games).rate(&options).unwrap();
     assert!(
@@ -140,6 +142,7 @@ fn bad_input_is_refused_clearly() {
     let unknown = Options {
         anchor: Some(("c".into(), 0.0)),
         min_games: 0,
+        los: false,
     };
     let error = two.rate(&unknown).unwrap_err().to_string();
     assert!(
@@ -161,6 +164,7 @@ fn bad_input_is_refused_clearly() {
     let anchored = Options {
         anchor: Some(("a".into(), 0.0)),
         min_games: 0,
+        los: false,
     };
     assert!(matches!(
         top.rate(&anchored),
@@ -291,4 +295,105 @@ fn a_single_draw_leaves_an_honest_interval() {
         assert!((error - 278.0).abs() < 1.0, "{name}: ±{error}");
     }
     assert!(matches!(standing(&ratings, "a"), Standing::AtLeast(_)));
+}
+
+#[test]
+fn superiority_follows_the_ratings_and_their_intervals() {
+    let beats = |winner: &'static str,
+                 loser: &'static str|
+     -> (&'static [&'static str], &'static [usize]) {
+        match (winner, loser) {
+            ("a", "b") => (&["a", "b"], &[0]),
+            ("b", "a") => (&["a", "b"], &[1]),
+            ("b", "c") => (&["b", "c"], &[0]),
+            ("c", "b") => (&["b", "c"], &[1]),
+            ("a", "c") => (&["c", "a"], &[1]),
+            _ => (&["c", "a"], &[0]),
+        }
+    };
+    let mut games = Vec::new();
+    for (winner, loser, times) in [
+        ("a", "b", 3),
+        ("b", "a", 1),
+        ("b", "c", 3),
+        ("c", "b", 1),
+        ("a", "c", 2),
+        ("c", "a", 1),
+    ] {
+        games.extend(std::iter::repeat_n(beats(winner, loser), times));
+    }
+    let asked = Options {
+        los: true,
+        ..Options::default()
+    };
+    let ratings = pool(&games).rate(&asked).unwrap();
+    let los = ratings.los.as_ref().unwrap();
+    let names: Vec<&str> = ratings.engines.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    for a in 0..3 {
+        assert!(los[a][a].is_nan());
+        for b in (0..3).filter(|&b| b != a) {
+            // Complements, and the higher-rated engine above a half.
+            assert!((los[a][b] + los[b][a] - 1.0).abs() < 1e-12);
+            assert_eq!(los[a][b] > 0.5, a < b, "{los:?}");
+        }
+    }
+    // Unasked, none is worked out.
+    let plain = pool(&games).rate(&Options::default()).unwrap();
+    assert!(plain.los.is_none());
+    assert!(plain.to_json()[0].get("los").is_none());
+    assert!(ratings.to_json()[0]["los"]["c"].as_f64().unwrap() > 0.5);
+}
+
+#[test]
+fn two_engines_superiority_is_the_normal_probability_of_their_gap() {
+    // a wins 3 of 4 against b. Around the average each error is half the gap's: the gap's
+    // standard deviation is 2 · error / z(97.5%).
+    let games: [(&[&str], &[usize]); 4] = [
+        (&["a", "b"], &[0]),
+        (&["b", "a"], &[1]),
+        (&["a", "b"], &[0]),
+        (&["b", "a"], &[0]),
+    ];
+    let asked = Options {
+        los: true,
+        ..Options::default()
+    };
+    let ratings = pool(&games).rate(&asked).unwrap();
+    let Standing::Rated { error, .. } = standing(&ratings, "a") else {
+        panic!()
+    };
+    let gap = elo(&ratings, "a") - elo(&ratings, "b");
+    let spread = 2.0 * error / Z_95;
+    let expected = 0.5 * (1.0 + libm::erf(gap / spread / std::f64::consts::SQRT_2));
+    let los = ratings.los.unwrap();
+    assert!((los[0][1] - expected).abs() < 1e-9, "{los:?} {expected}");
+    let text = pool(&games).rate(&asked).unwrap().los_table().unwrap();
+    assert!(text.contains(&format!("{:.1}", 100.0 * expected)), "{text}");
+}
+
+#[test]
+fn a_pairs_variance_is_the_variance_of_its_difference() {
+    // Three engines and a table of three, so that the covariance has cross terms everywhere.
+    let game = |seats: &[(usize, f64)], count: f64| Game {
+        seats: seats.to_vec(),
+        count,
+    };
+    let games = [
+        game(&[(0, 1.0), (1, 0.0)], 5.0),
+        game(&[(0, 0.0), (1, 1.0)], 2.0),
+        game(&[(1, 1.0), (2, 0.0)], 4.0),
+        game(&[(1, 0.0), (2, 1.0)], 3.0),
+        game(&[(0, 0.0), (1, 0.0), (2, 1.0)], 2.0),
+        game(&[(0, 1.0), (1, 0.0), (2, 0.0)], 3.0),
+    ];
+    let fit = super::fit::fit(3, &games).unwrap();
+    for (i, j) in [(0, 1), (1, 2), (0, 2), (2, 1)] {
+        let mut contrast = [0.0; 3];
+        contrast[i] += 1.0;
+        contrast[j] -= 1.0;
+        let general = fit.variance(&contrast);
+        assert!(general > 0.0);
+        assert!((fit.difference_variance(i, j) - general).abs() < 1e-9 * general);
+    }
 }
