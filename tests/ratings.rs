@@ -123,6 +123,101 @@ fn the_likelihood_of_superiority_agrees_with_ordos() {
 }
 
 #[test]
+fn head_to_head_counts_each_pairs_games_from_both_sides() {
+    // What the records say, counted here: each ordered pair's wins, losses and draws.
+    let text = std::fs::read_to_string(Path::new(FIXTURES).join("league.jsonl")).unwrap();
+    let mut expected: std::collections::BTreeMap<(String, String), [u32; 3]> = Default::default();
+    for line in text.lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let name = |seat: usize| record["seats"][seat]["name"].as_str().unwrap().to_owned();
+        let winners: Vec<u64> = (record["result"]["winners"].as_array().unwrap().iter())
+            .map(|w| w.as_u64().unwrap())
+            .collect();
+        for (me, other) in [(0, 1), (1, 0)] {
+            let slot = match winners.as_slice() {
+                [only] if *only == me as u64 => 0,
+                [_] => 1,
+                _ => 2,
+            };
+            expected.entry((name(me), name(other))).or_default()[slot] += 1;
+        }
+    }
+    let ours = ratings(&["--head-to-head"]);
+    let mut compared = 0;
+    for engine in &ours {
+        let name = engine["name"].as_str().unwrap();
+        for (other, row) in engine["head_to_head"].as_object().unwrap() {
+            let [wins, losses, draws] = expected[&(name.to_owned(), other.clone())];
+            let count = |key: &str| row[key].as_u64().unwrap() as u32;
+            assert_eq!(
+                [count("wins"), count("losses"), count("draws")],
+                [wins, losses, draws],
+                "{name} against {other}"
+            );
+            assert_eq!(count("games"), wins + losses + draws);
+            let points = f64::from(wins) + f64::from(draws) / 2.0;
+            assert_eq!(row["points"].as_f64(), Some(points));
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, expected.len());
+}
+
+#[test]
+fn head_to_head_counts_the_game_pairs_of_a_repeated_match() {
+    let dir = common::temp_dir("head-to-head");
+    let out = dir.join("pairs.jsonl");
+    referee()
+        .args([
+            "match", "--game", "pegs", "--games", "8", "--repeat", "--seed", "3",
+        ])
+        .args([
+            "--engine",
+            "random",
+            "--engine",
+            "random",
+            "--movetime",
+            "100",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let output = referee()
+        .arg("ratings")
+        .arg(&out)
+        .args(["--head-to-head", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let list: Value = serde_json::from_slice(&output).unwrap();
+    let side = |me: usize| {
+        let engine = &list[me];
+        let other = list[1 - me]["name"].as_str().unwrap();
+        engine["head_to_head"][other].clone()
+    };
+    let (first, second) = (side(0), side(1));
+    assert_eq!(first["pairs"], 4, "{first}");
+    let pentanomial = |v: &Value| -> Vec<u64> {
+        (v["pentanomial"].as_array().unwrap().iter())
+            .map(|n| n.as_u64().unwrap())
+            .collect()
+    };
+    let mut mirrored = pentanomial(&second);
+    mirrored.reverse();
+    assert_eq!(pentanomial(&first), mirrored);
+    assert_eq!(pentanomial(&first).iter().sum::<u64>(), 4);
+    // The pairs' points are the games' points.
+    let paired: f64 = (pentanomial(&first).iter().enumerate())
+        .map(|(k, &n)| k as f64 / 2.0 * n as f64)
+        .sum();
+    assert_eq!(first["points"].as_f64(), Some(paired));
+    assert_eq!(first["wins"], second["losses"]);
+}
+
+#[test]
 fn the_exported_pgn_is_what_ordo_read() {
     let output = referee()
         .current_dir(FIXTURES)

@@ -442,23 +442,61 @@ impl fmt::Display for Results {
             }
         }
         for p in &self.pairings {
-            let t = p.tally;
-            let score = p.estimate.map_or(0.0, |e| e.score);
-            write!(
-                f,
-                "\n{} vs {}: {} - {} - {} [{score:.3}] {}, Elo {}, LOS {:.1} %, pentanomial {:?}",
-                p.a,
-                p.b,
-                t.wins,
-                t.losses,
-                t.draws,
-                t.games(),
-                elo_text(&p.tally),
-                p.estimate.map_or(50.0, |e| e.los * 100.0),
-                p.pentanomial
-            )?;
+            write!(f, "\n{p}")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Pairing {
+    /// `a vs b: W - L - D [score] games, Elo ..., LOS ... %, pentanomial [...]`, from `a`'s side.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.tally;
+        let score = self.estimate.map_or(0.0, |e| e.score);
+        write!(
+            f,
+            "{} vs {}: {} - {} - {} [{score:.3}] {}, Elo {}, LOS {:.1} %, pentanomial {:?}",
+            self.a,
+            self.b,
+            t.wins,
+            t.losses,
+            t.draws,
+            t.games(),
+            elo_text(&self.tally),
+            self.estimate.map_or(50.0, |e| e.los * 100.0),
+            self.pentanomial
+        )
+    }
+}
+
+/// `name`'s head-to-head results as JSON: each engine it met, with what [`Pairing::seen_by`]
+/// gives.
+pub fn head_to_head(pairings: &[Pairing], name: &str) -> serde_json::Value {
+    let met = pairings.iter().filter_map(|p| p.seen_by(name));
+    serde_json::Value::Object(met.map(|(other, v)| (other.to_owned(), v)).collect())
+}
+
+impl Pairing {
+    /// The pair seen from `name`'s side (one of the two): the other engine, and as JSON its wins,
+    /// losses, draws, points, games, game pairs and their pentanomial counts.
+    pub fn seen_by(&self, name: &str) -> Option<(&str, serde_json::Value)> {
+        let t = self.tally;
+        let p = self.pentanomial;
+        let (other, wins, losses, pentanomial) = match name {
+            _ if name == self.a => (&self.b, t.wins, t.losses, p),
+            _ if name == self.b => (&self.a, t.losses, t.wins, [p[4], p[3], p[2], p[1], p[0]]),
+            _ => return None,
+        };
+        let value = serde_json::json!({
+            "wins": wins,
+            "losses": losses,
+            "draws": t.draws,
+            "points": f64::from(wins) + f64::from(t.draws) / 2.0,
+            "games": t.games(),
+            "pairs": pentanomial.iter().sum::<u32>(),
+            "pentanomial": pentanomial,
+        });
+        Some((other, value))
     }
 }
 

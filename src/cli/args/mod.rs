@@ -344,6 +344,11 @@ pub struct RatingsArgs {
     /// rated engine's `los`, by opponent).
     #[arg(long)]
     pub los: bool,
+    /// Also print each pair's results: wins, losses and draws of the first, its score, Elo and
+    /// LOS, and the game pairs by points (pentanomial); in JSON, each engine's `head_to_head`,
+    /// by opponent, with `pairs` counted.
+    #[arg(long)]
+    pub head_to_head: bool,
 }
 
 /// `NAME=ELO`: split at the last `=`, so that a name may hold one.

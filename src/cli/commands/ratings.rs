@@ -6,14 +6,19 @@ use crate::cli::args::RatingsArgs;
 use crate::cli::error::{CommandResult, Ended};
 use crate::records::file::read_all;
 use crate::stats::ratings::{Options, Pool, RatingsError};
+use crate::stats::results::{Counter, head_to_head};
 
 /// Reads every record (each game once) into the pool, then prints the list.
 pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
     let mut pool = Pool::default();
     let mut refused: Option<RatingsError> = None;
+    let mut counter = Counter::default();
     read_all(&args.files, &mut io::stderr(), |record| {
         if refused.is_none() {
             refused = pool.add(&record).err();
+        }
+        if args.head_to_head {
+            counter.add(&record);
         }
     })?;
     if let Some(error) = refused {
@@ -25,12 +30,34 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
         los: args.los,
     };
     let ratings = pool.rate(&options)?;
+    let pairings = match args.head_to_head {
+        true => counter.results().pairings,
+        false => Vec::new(),
+    };
     match args.json {
-        true => writeln!(stdout, "{}", ratings.to_json())?,
+        true => {
+            let mut list = ratings.to_json();
+            if let (true, Some(engines)) = (args.head_to_head, list.as_array_mut()) {
+                for engine in engines {
+                    let name = engine["name"].as_str().unwrap_or_default().to_owned();
+                    engine["head_to_head"] = head_to_head(&pairings, &name);
+                }
+            }
+            writeln!(stdout, "{list}")?;
+        }
         false => {
             let mut text = ratings.to_string();
             if let Some(table) = ratings.los_table() {
                 text = format!("{text}\n\n{table}");
+            }
+            if args.head_to_head {
+                text.push_str(
+                    "\n\nHead to head (the first engine's wins - losses - draws [score] games, \
+                     Elo and LOS, game pairs by its points 0, 1/2, 1, 3/2, 2):",
+                );
+                for pairing in &pairings {
+                    text = format!("{text}\n{pairing}");
+                }
             }
             writeln!(stdout, "{}", crate::protocol::terminal_safe(&text))?;
         }
