@@ -31,16 +31,20 @@ fn ordo(file: &str) -> Vec<(String, f64, Option<f64>)> {
         .collect()
 }
 
-fn ratings(extra: &[&str]) -> Vec<Value> {
-    let output = referee()
+/// What a command run in the fixtures' folder prints, once it has succeeded.
+fn printed(args: &[&str]) -> Vec<u8> {
+    referee()
         .current_dir(FIXTURES)
-        .args(["ratings", "league.jsonl", "--json"])
-        .args(extra)
+        .args(args)
         .assert()
         .success()
         .get_output()
         .stdout
-        .clone();
+        .clone()
+}
+
+fn ratings(extra: &[&str]) -> Vec<Value> {
+    let output = printed(&[&["ratings", "league.jsonl", "--json"], extra].concat());
     let value: Value = serde_json::from_slice(&output).unwrap();
     value.as_array().unwrap().clone()
 }
@@ -108,15 +112,7 @@ fn the_likelihood_of_superiority_agrees_with_ordos() {
     }
     assert_eq!(compared, 8 * 7);
     // The text table: the list's order, row over column.
-    let output = referee()
-        .current_dir(FIXTURES)
-        .args(["ratings", "league.jsonl", "--los"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(output).unwrap();
+    let text = String::from_utf8(printed(&["ratings", "league.jsonl", "--los"])).unwrap();
     let table = text.split("Likelihood of superiority").nth(1).unwrap();
     let dog = table.lines().find(|l| l.starts_with("dog")).unwrap();
     assert_eq!(dog.split_whitespace().nth(5), Some("-"), "{table}");
@@ -273,15 +269,8 @@ fn bad_input_is_a_clear_error() {
 #[test]
 fn stats_and_report_show_the_same_list() {
     let list = ratings(&[]);
-    let output = referee()
-        .current_dir(FIXTURES)
-        .args(["stats", "league.jsonl", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let stats: Value = serde_json::from_slice(&output).unwrap();
+    let stats: Value =
+        serde_json::from_slice(&printed(&["stats", "league.jsonl", "--json"])).unwrap();
     assert_eq!(stats["ratings"].as_array().unwrap(), &list);
     let work = common::Workspace::new("ratings-report");
     let dir = work.dir().to_path_buf();
