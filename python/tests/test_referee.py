@@ -244,13 +244,13 @@ class Stubs(unittest.TestCase):
 
 
 class Readmes(unittest.TestCase):
-    def test_every_python_example_of_the_readmes_runs(self):
+    def test_every_python_example_of_the_guides_runs(self):
         import contextlib
         import io
         import re
 
         root = pathlib.Path(__file__).resolve().parents[2]
-        for readme in (root / "README.md", root / "python" / "README.md"):
+        for readme in (root / "docs" / "bot-authors.md", root / "python" / "README.md"):
             blocks = re.findall(r"```python\n(.*?)```", readme.read_text(), re.S)
             self.assertTrue(blocks, readme)
             for block in blocks:
