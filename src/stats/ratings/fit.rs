@@ -51,6 +51,23 @@ impl Fit {
         let c = &self.covariance;
         (c[i * m + i] + c[j * m + j] - 2.0 * c[i * m + j]).max(0.0)
     }
+
+    /// The likelihood that engine `i` is the stronger of `i` and `j`, under the fit's normal
+    /// approximation: `Φ((R_i - R_j) / σ)`, `σ` the standard deviation of the difference (with
+    /// none, the difference's sign decides, and no difference is even).
+    pub fn superiority(&self, i: usize, j: usize) -> f64 {
+        let difference = self.elo[i] - self.elo[j];
+        let spread = self.difference_variance(i, j).sqrt();
+        if spread > 0.0 {
+            0.5 * (1.0 + libm::erf(difference / spread / std::f64::consts::SQRT_2))
+        } else if difference > 0.0 {
+            1.0
+        } else if difference < 0.0 {
+            0.0
+        } else {
+            0.5
+        }
+    }
 }
 
 /// `log Σ exp(x)` without overflow.

@@ -300,7 +300,7 @@ impl Pool {
                 why,
             });
         }
-        let (rated, superiority) = self.fit(&main, &games, anchor, options.los, &mut standing);
+        let (rated, fitted) = self.fit(&main, &games, anchor, &mut standing);
         bounds(&games, &rated, &mut standing);
         let mut engines: Vec<Rating> = (0..n)
             .map(|e| Rating {
@@ -322,15 +322,19 @@ impl Pool {
                 .then(ka.1.total_cmp(&kb.1))
                 .then_with(|| a.name.cmp(&b.name))
         });
-        let los = options.los.then(|| {
-            let listed: Vec<usize> = (engines.iter())
+        let los = (fitted.as_ref().filter(|_| options.los)).map(|fit| {
+            // The rated engines' places in the fit (`main`'s order), in the list's order.
+            let places: Vec<usize> = (engines.iter())
                 .take_while(|r| matches!(r.standing, Standing::Rated { .. }))
-                .map(|r| self.index[&r.name])
+                .filter_map(|r| main.iter().position(|&e| e == self.index[&r.name]))
                 .collect();
-            (listed.iter())
-                .map(|&a| {
-                    (listed.iter())
-                        .map(|&b| superiority.get(&(a, b)).copied().unwrap_or(f64::NAN))
+            (places.iter())
+                .map(|&i| {
+                    (places.iter())
+                        .map(|&j| match i == j {
+                            true => f64::NAN,
+                            false => fit.superiority(i, j),
+                        })
                         .collect()
                 })
                 .collect()
@@ -347,16 +351,14 @@ impl Pool {
     }
 
     /// Fits the engines of `main` and writes their standings; returns each rated engine's Elo,
-    /// and, with `los`, each ordered pair's likelihood of superiority (the probability, under the
-    /// fit's normal approximation, that the first is the stronger: `Φ((R_a - R_b) / σ(R_a - R_b))`).
+    /// and the fit itself (its engines in `main`'s order), when there is one.
     fn fit(
         &self,
         main: &[usize],
         games: &[Game],
         anchor: Option<(usize, f64)>,
-        los: bool,
         standing: &mut [Option<Standing>],
-    ) -> (HashMap<usize, f64>, HashMap<(usize, usize), f64>) {
+    ) -> (HashMap<usize, f64>, Option<fit::Fit>) {
         let local: HashMap<usize, usize> = main.iter().enumerate().map(|(i, &e)| (e, i)).collect();
         let inside: Vec<Game> = (games.iter())
             .filter(|g| g.seats.iter().all(|(e, _)| local.contains_key(e)))
@@ -369,7 +371,7 @@ impl Pool {
             for &e in main {
                 standing[e] = Some(Standing::Unrated(Unrated::NoFiniteRating));
             }
-            return (HashMap::new(), HashMap::new());
+            return (HashMap::new(), None);
         };
         let m = main.len();
         // The contrast that fixes the zero: the anchor, or the average of the rated engines.
@@ -391,19 +393,7 @@ impl Pool {
             standing[e] = Some(Standing::Rated { elo, error });
             rated.insert(e, elo);
         }
-        let mut superiority = HashMap::new();
-        for (i, &a) in main.iter().enumerate().filter(|_| los) {
-            for (j, &b) in main.iter().enumerate().filter(|&(j, _)| j != i) {
-                let difference = fit.elo[i] - fit.elo[j];
-                let spread = fit.difference_variance(i, j).sqrt();
-                let los = match spread > 0.0 {
-                    true => 0.5 * (1.0 + libm::erf(difference / spread / std::f64::consts::SQRT_2)),
-                    false => 0.5 + 0.5 * difference.signum() * f64::from(difference != 0.0),
-                };
-                superiority.insert((a, b), los);
-            }
-        }
-        (rated, superiority)
+        (rated, Some(fit))
     }
 }
 

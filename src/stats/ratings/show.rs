@@ -53,12 +53,7 @@ impl Ratings {
             .map(|r| r.name.as_str())
             .collect();
         let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
-        let column = names
-            .iter()
-            .map(|n| n.chars().count())
-            .max()
-            .unwrap_or(0)
-            .clamp(5, 12);
+        let column = width.clamp(5, 12);
         let mut table = String::from(
             "Likelihood of superiority (%), the row's engine stronger than the column's:\n",
         );
