@@ -469,11 +469,23 @@ impl fmt::Display for Pairing {
     }
 }
 
-/// `name`'s head-to-head results as JSON: each engine it met, with what [`Pairing::seen_by`]
-/// gives.
-pub fn head_to_head(pairings: &[Pairing], name: &str) -> serde_json::Value {
-    let met = pairings.iter().filter_map(|p| p.seen_by(name));
-    serde_json::Value::Object(met.map(|(other, v)| (other.to_owned(), v)).collect())
+/// Every engine's head-to-head results as JSON, by name: each engine it met, with what
+/// [`Pairing::seen_by`] gives (each pairing read once, from both sides).
+pub fn head_to_head(
+    pairings: &[Pairing],
+) -> HashMap<&str, serde_json::Map<String, serde_json::Value>> {
+    let mut by_engine: HashMap<&str, serde_json::Map<String, serde_json::Value>> = HashMap::new();
+    for pairing in pairings {
+        for name in [&pairing.a, &pairing.b] {
+            if let Some((other, value)) = pairing.seen_by(name) {
+                by_engine
+                    .entry(name)
+                    .or_default()
+                    .insert(other.to_owned(), value);
+            }
+        }
+    }
+    by_engine
 }
 
 impl Pairing {

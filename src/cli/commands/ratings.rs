@@ -1,5 +1,6 @@
 //! `referee ratings`: one rating list for every engine of any set of record files.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::cli::args::RatingsArgs;
@@ -38,9 +39,11 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
         true => {
             let mut list = ratings.to_json();
             if let (true, Some(engines)) = (args.head_to_head, list.as_array_mut()) {
+                let mut met = head_to_head(&pairings);
                 for engine in engines {
-                    let name = engine["name"].as_str().unwrap_or_default().to_owned();
-                    engine["head_to_head"] = head_to_head(&pairings, &name);
+                    let name = engine["name"].as_str().unwrap_or_default();
+                    let row = met.remove(name).unwrap_or_default();
+                    engine["head_to_head"] = serde_json::Value::Object(row);
                 }
             }
             writeln!(stdout, "{list}")?;
@@ -56,7 +59,7 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
                      Elo and LOS, game pairs by its points 0, 1/2, 1, 3/2, 2):",
                 );
                 for pairing in &pairings {
-                    text = format!("{text}\n{pairing}");
+                    let _ = write!(text, "\n{pairing}");
                 }
             }
             writeln!(stdout, "{}", crate::protocol::terminal_safe(&text))?;
