@@ -102,9 +102,9 @@ impl Drop for Busy {
 /// Under `--clock cpu` an engine is charged the CPU time its processes used, so a machine made
 /// busy by other work slows it without costing it its clock: the same engine, thinking about
 /// 100 ms of CPU a move on two processes, loses on time (or by stall) against the wall clock on
-/// the busy machine and plays every game on the CPU clock, charged under its 300 ms. The run and the
-/// spinners share the first CPU, so that how busy it is does not depend on the machine's cores or
-/// on how the kernel groups the engines with the referee.
+/// the busy machine and plays every game on the CPU clock, charged under its 300 ms. The run and
+/// the spinners share the first CPU, so that how busy it is does not depend on the machine's
+/// cores or on how the kernel groups the engines with the referee.
 #[test]
 fn a_cpu_clock_makes_nobody_lose_on_time_on_a_busy_machine() {
     let work = Workspace::new("cpu-clock");

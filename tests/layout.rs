@@ -9,7 +9,8 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every source file of `src/` by its module path (`engine::sys::linux::child`; `""` for the crate).
+/// Every source file of `src/` by its module path (`engine::sys::linux::child`; `""` for the
+/// crate).
 fn modules() -> BTreeMap<String, PathBuf> {
     let mut found = BTreeMap::new();
     let mut dirs = vec![root().join("src")];

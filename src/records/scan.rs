@@ -56,7 +56,7 @@ pub(super) fn number(line: &[u8], at: usize) -> Option<usize> {
 
 /// How many ASCII digits `line` has from `at`.
 #[inline]
-pub(super) fn digits(line: &[u8], at: usize) -> usize {
+fn digits(line: &[u8], at: usize) -> usize {
     let mut end = at;
     while line.get(end).is_some_and(u8::is_ascii_digit) {
         end += 1;

@@ -1,7 +1,7 @@
 //! The referee's own random streams, written out here so that a seed in a record draws the same
 //! Wyx rack, DOUBLE deck and game seeds forever, whatever a dependency's next version does:
-//! ChaCha8 keyed from a 64-bit seed, bounded integers, and the Fisher-Yates shuffle. docs/random-draws.md
-//! specifies every step; `tests` hold golden vectors.
+//! ChaCha8 keyed from a 64-bit seed, bounded integers, and the Fisher-Yates shuffle.
+//! docs/random-draws.md specifies every step; `tests` hold golden vectors.
 
 /// ChaCha's constant words: "expand 32-byte k".
 const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];

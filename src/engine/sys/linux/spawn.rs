@@ -3,11 +3,11 @@
 //!
 //! A `fork` copies the page tables of the whole referee (its heap, every thread's stack), and
 //! then every page the referee writes faults once: a cost per engine that shows in a one-game
-//! match (the commit that made this file has the figure). `posix_spawn` does not copy but cannot run the engine's own
-//! set-up (session, limits, user, cgroup, parent-death signal), so the child here is made with
-//! `clone(CLONE_VM | CLONE_VFORK)`: the starting thread waits, the child runs on a stack of its
-//! own, resets the signal handlers (a handler of the referee's must never run in it), sets the
-//! process up and execs. Until the exec it may not allocate, take a lock, or call a C library
+//! match (the commit that made this file has the figure). `posix_spawn` does not copy but cannot
+//! run the engine's own set-up (session, limits, user, cgroup, parent-death signal), so the child
+//! here is made with `clone(CLONE_VM | CLONE_VFORK)`: the starting thread waits, the child runs on
+//! a stack of its own, resets the signal handlers (a handler of the referee's must never run in
+//! it), sets the process up and execs. Until the exec it may not allocate, take a lock, or call a C library
 //! function that looks at threads (glibc's `setuid` would signal the referee's threads): the
 //! set-up is raw system calls.
 
