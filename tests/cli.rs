@@ -622,22 +622,8 @@ fn nothing_a_user_reads_points_outside_the_repository() {
     .iter()
     .map(|name| root.join(name))
     .collect();
-    let mut dirs: Vec<_> = ["docs", "fixtures", "examples", "src"]
-        .iter()
-        .map(|dir| root.join(dir))
-        .collect();
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).expect("a folder of the repository") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|ext| ext == "md" || ext == "rs" || ext == "py")
-            {
-                files.push(path);
-            }
-        }
+    for folder in ["docs", "fixtures", "examples", "src"] {
+        files.extend(common::files_under(&root.join(folder), &["md", "rs", "py"]));
     }
     assert!(files.len() > 40, "{} files", files.len());
     for path in files {

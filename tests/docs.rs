@@ -1,6 +1,8 @@
 //! The documents kept honest: every link between them resolves (to a file, and to a heading where
 //! it names one), and the code map names files that exist.
 
+mod common;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -21,17 +23,7 @@ fn documents() -> Vec<PathBuf> {
     .iter()
     .map(|name| root().join(name))
     .collect();
-    let mut dirs = vec![root().join("docs")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a folder of docs/") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "md") {
-                files.push(path);
-            }
-        }
-    }
+    files.extend(common::files_under(&root().join("docs"), &["md"]));
     files
 }
 

@@ -2,6 +2,8 @@
 //! imports only the layers listed under it, and no files of one folder import each other in a
 //! circle.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -13,31 +15,20 @@ fn root() -> &'static Path {
 /// crate).
 fn modules() -> BTreeMap<String, PathBuf> {
     let mut found = BTreeMap::new();
-    let mut dirs = vec![root().join("src")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a folder of src/") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|ext| ext != "rs") {
-                continue;
-            }
-            let relative = path.strip_prefix(root().join("src")).expect("under src/");
-            let mut parts: Vec<String> = relative
-                .with_extension("")
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if parts.last().is_some_and(|last| last == "mod") {
-                parts.pop();
-            }
-            if parts == ["lib"] || parts == ["main"] {
-                parts.clear();
-            }
-            found.insert(parts.join("::"), path);
+    for path in common::files_under(&root().join("src"), &["rs"]) {
+        let relative = path.strip_prefix(root().join("src")).expect("under src/");
+        let mut parts: Vec<String> = relative
+            .with_extension("")
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.last().is_some_and(|last| last == "mod") {
+            parts.pop();
         }
+        if parts == ["lib"] || parts == ["main"] {
+            parts.clear();
+        }
+        found.insert(parts.join("::"), path);
     }
     found
 }

@@ -357,3 +357,21 @@ pub fn send_signal(pid: u32, name: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success())
 }
+
+/// Every file below `folder`, at any depth, whose extension is one of `extensions`.
+pub fn files_under(folder: &Path, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![folder.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries = std::fs::read_dir(&folder).expect("a folder of the repository");
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if (path.extension()).is_some_and(|ext| extensions.iter().any(|e| ext == *e)) {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
