@@ -179,15 +179,8 @@ fn head_to_head_counts_the_game_pairs_of_a_repeated_match() {
         .arg(&out)
         .assert()
         .success();
-    let output = referee()
-        .arg("ratings")
-        .arg(&out)
-        .args(["--head-to-head", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = out.to_str().expect("a path in UTF-8");
+    let output = printed(&["ratings", out, "--head-to-head", "--json"]);
     let list: Value = serde_json::from_slice(&output).unwrap();
     let side = |me: usize| {
         let engine = &list[me];
