@@ -6,6 +6,7 @@
 pub mod args;
 pub(crate) mod commands;
 pub mod error;
+pub(crate) mod plan;
 pub mod run;
 pub(crate) mod serve;
 mod spellings;

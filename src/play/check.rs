@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::engine::{Engine, EngineCommand, Transcript};
-use crate::play::arena::{self, MatchConfig, OnFault};
+use crate::play::arena::{self, MatchConfig};
 use crate::play::clock::TimeControl;
 use crate::play::codecup;
 use crate::play::openings::{Book, Openings};
@@ -512,22 +512,9 @@ fn situation_config(
     log_dir: &Path,
 ) -> MatchConfig {
     MatchConfig {
-        affinity: Vec::new(),
-        game: config.game.clone(),
         variant: situation.variant.clone(),
-        engines,
-        repeat: false,
-        seed: number as u64 + 1,
-        secret: None,
-        tc: situation.tc,
-        margin: Duration::from_millis(500),
-        time_margin: Duration::ZERO,
-        cpu_clock: false,
         startup: config.startup,
-        concurrency: 1,
-        on_fault: OnFault::Forfeit,
         log_dir: Some(log_dir.to_owned()),
-        log_limit: 4 << 20,
         openings: match situation.opening.is_empty() {
             true => Openings::None,
             false => Openings::Book(Book::of(
@@ -535,10 +522,8 @@ fn situation_config(
                 vec![situation.opening.clone()],
             )),
         },
-        scratch_dir: None,
-        private: Vec::new(),
         probe_keys: true,
-        live: None,
+        ..MatchConfig::new(&config.game, engines, number as u64 + 1, situation.tc)
     }
 }
 

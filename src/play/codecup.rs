@@ -9,7 +9,8 @@ use crate::play::clock::TimeControl;
 use crate::play::config::MatchConfig;
 use crate::play::player::Player;
 use crate::play::spec::{EngineSpec, Proto};
-use crate::rules::game::{Game, Setup, SetupError};
+use crate::rules::AnyGame;
+use crate::rules::game::Game;
 
 /// The placeholder in a CodeCup engine's command for its time for the whole game.
 pub const TIME_MS: &str = "{time_ms}";
@@ -78,9 +79,6 @@ pub fn unfit(game: &str) -> String {
 /// Why a run cannot have its CodeCup engines.
 #[derive(Debug, thiserror::Error)]
 pub enum CodeCupRefusal {
-    /// The game cannot be set up as asked.
-    #[error(transparent)]
-    Setup(#[from] SetupError),
     /// The game is not one the protocol can play.
     #[error("engine {engine}: {}", unfit(.game))]
     Game {
@@ -103,18 +101,12 @@ pub enum CodeCupRefusal {
 /// Whether a run can have its CodeCup engines: the protocol knows two seats, moves and nothing
 /// else, so no setup, no hidden or drawn information, and no opening plies (it cannot tell an
 /// engine moves of its own it did not choose).
-pub fn check(config: &MatchConfig, seats: Option<usize>) -> Result<(), CodeCupRefusal> {
+pub fn check(config: &MatchConfig, game: &AnyGame) -> Result<(), CodeCupRefusal> {
     let Some(engine) = config.engines.iter().find(|e| e.proto == Proto::CodeCup) else {
         return Ok(());
     };
     let engine = &engine.command.name;
-    let setup = Setup {
-        variant: config.variant.clone(),
-        seats,
-        ..Setup::default()
-    };
-    let game = crate::rules::AnyGame::create(&config.game, &setup)?;
-    if !fits(&game) {
+    if !fits(game) {
         return Err(CodeCupRefusal::Game {
             engine: engine.clone(),
             game: config.game.clone(),

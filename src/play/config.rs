@@ -74,6 +74,47 @@ pub struct MatchConfig {
     pub live: Option<std::sync::Arc<crate::play::live::LiveLog>>,
 }
 
+/// A run's time control where none is asked for (`--tc`'s default).
+pub const DEFAULT_TC: &str = "10+0.1";
+/// How long past its time an engine may stay silent, in milliseconds (`--margin`'s default).
+pub const DEFAULT_MARGIN_MS: u64 = 500;
+/// How long an engine may take to start or set up a game, in milliseconds (`--startup`'s
+/// default).
+pub const DEFAULT_STARTUP_MS: u64 = 5000;
+/// The most bytes of engine traffic one game's transcript keeps (`--log-limit`'s default).
+pub const DEFAULT_LOG_LIMIT: u64 = 4 << 20;
+
+impl MatchConfig {
+    /// A run of `game` between `engines`, its games drawn from `seed` under `tc`, every other
+    /// setting at the default its flag shows: one game at a time, no openings, no transcripts,
+    /// faults forfeit.
+    pub fn new(game: &str, engines: Vec<EngineSpec>, seed: u64, tc: TimeControl) -> MatchConfig {
+        MatchConfig {
+            game: game.to_owned(),
+            variant: None,
+            engines,
+            repeat: false,
+            seed,
+            secret: None,
+            tc,
+            margin: Duration::from_millis(DEFAULT_MARGIN_MS),
+            time_margin: Duration::ZERO,
+            cpu_clock: false,
+            startup: Duration::from_millis(DEFAULT_STARTUP_MS),
+            concurrency: 1,
+            affinity: Vec::new(),
+            on_fault: OnFault::Forfeit,
+            log_dir: None,
+            log_limit: DEFAULT_LOG_LIMIT,
+            openings: Openings::None,
+            scratch_dir: None,
+            private: Vec::new(),
+            probe_keys: false,
+            live: None,
+        }
+    }
+}
+
 /// The key no engine knows, sent by `check-engine`.
 pub const PROBE_KEY: &str = "probe=1";
 

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 
+use crate::play::config::{DEFAULT_LOG_LIMIT, DEFAULT_MARGIN_MS, DEFAULT_STARTUP_MS, DEFAULT_TC};
+
 /// The flags of `check-engine`.
 #[derive(Debug, clap::Args)]
 pub struct CheckEngineArgs {
@@ -18,7 +20,7 @@ pub struct CheckEngineArgs {
     #[arg(long)]
     pub seats: Option<usize>,
     /// Milliseconds the engine may take to start and answer the handshake or `newgame`.
-    #[arg(long, default_value_t = 5000, value_name = "MS")]
+    #[arg(long, default_value_t = DEFAULT_STARTUP_MS, value_name = "MS")]
     pub startup: u64,
     /// Keep the games' transcripts in this directory (default: a temporary one, removed).
     #[arg(long, value_name = "DIR")]
@@ -124,7 +126,7 @@ pub struct TournamentArgs {
 }
 
 /// What `match` and `tournament` share about a run's state and its end.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 pub struct RunArgs {
     /// Read --out, drop a torn last line, and play only the games still missing (more games
     /// or rounds than before extend the run). Without --seed, the run's own seed is read from its
@@ -237,7 +239,7 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
     /// Time control in seconds: BASE+INC (`60+0.5`) or MOVES/BASE[+INC] (`40/60`), or `inf` for
     /// no clock at all.
-    #[arg(long, default_value = "10+0.1")]
+    #[arg(long, default_value = DEFAULT_TC)]
     pub tc: String,
     /// A fixed time per move in milliseconds, instead of --tc.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
@@ -254,10 +256,10 @@ pub struct PlayArgs {
     pub timemargin: u64,
     /// Milliseconds past its time an engine may stay silent before it is killed (it loses on time
     /// if it answers late, by stall if not at all).
-    #[arg(long, value_name = "MS", default_value_t = 500)]
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_MARGIN_MS)]
     pub margin: u64,
     /// Milliseconds an engine may take to start and answer the handshake or `newgame`.
-    #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_STARTUP_MS, value_parser = clap::value_parser!(u64).range(1..))]
     pub startup: u64,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = at_least_1)]
@@ -278,11 +280,43 @@ pub struct PlayArgs {
     pub log_dir: Option<PathBuf>,
     /// The most bytes of engine traffic one game's transcript keeps; later lines are counted in
     /// a note at its end instead.
-    #[arg(long, value_name = "BYTES", default_value_t = 4 << 20)]
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_LOG_LIMIT)]
     pub log_limit: u64,
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+impl PlayArgs {
+    /// The flags of a run of `game` at their defaults, as clap gives them for `--game GAME`
+    /// alone: for `play`, which fills in its own.
+    pub fn new(game: &str) -> PlayArgs {
+        PlayArgs {
+            game: game.to_owned(),
+            variant: None,
+            seats: None,
+            engines: Vec::new(),
+            engine_words: Vec::new(),
+            each: Vec::new(),
+            scratch_dir: None,
+            repeat: false,
+            openings: Vec::new(),
+            random_plies: None,
+            seed: None,
+            tc: DEFAULT_TC.to_owned(),
+            movetime: None,
+            clock: ClockArg::Wall,
+            timemargin: 0,
+            margin: DEFAULT_MARGIN_MS,
+            startup: DEFAULT_STARTUP_MS,
+            concurrency: 1,
+            use_affinity: None,
+            on_fault: OnFaultArg::Forfeit,
+            log_dir: None,
+            log_limit: DEFAULT_LOG_LIMIT,
+            json: false,
+        }
+    }
 }
 
 /// Tournament formats.
@@ -338,4 +372,26 @@ pub enum ClockArg {
     Wall,
     /// The CPU time of the engine's processes.
     Cpu,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::PlayArgs;
+    use crate::cli::args::{Cli, Command, Deferred};
+
+    #[test]
+    fn a_run_at_its_defaults_is_what_clap_gives_for_the_game_alone() {
+        for game in crate::rules::GAMES {
+            let cli = Cli::try_parse_from(["referee", "match", "--game", game]).unwrap();
+            let Command::Match(Deferred(args)) = cli.command else {
+                panic!("not a match: {:?}", cli.command);
+            };
+            assert_eq!(
+                format!("{:?}", args.play),
+                format!("{:?}", PlayArgs::new(game))
+            );
+        }
+    }
 }

@@ -4,8 +4,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use crate::cli::args::CheckEngineArgs;
-use crate::cli::commands::play::{engine_text, this_program};
 use crate::cli::error::{CommandResult, Ended, Error};
+use crate::cli::plan::{engine_text, this_program};
 use crate::play::check::{self, CheckConfig};
 use crate::play::codecup;
 use crate::play::spec::{EngineSpec, Proto};

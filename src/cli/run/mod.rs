@@ -24,7 +24,6 @@ use crate::play::arena::{self, MatchConfig, MatchError};
 use crate::play::schedule::{Format, Plan, Shard, schedule};
 use crate::records::Record;
 use crate::records::file::{Opened, OutError, RecordsOut};
-use crate::rules::{AnyGame, Game, game::Setup};
 use crate::stats::elo::{Sprt, SprtState};
 use crate::stats::results::{Counter, Results};
 use crate::stats::standings::{Standings, fastchess_lines, sprt_tool_lines};
@@ -43,8 +42,8 @@ pub struct Tournament {
     pub rounds: usize,
     /// At most this many games, the schedule's first ones (`match --games`).
     pub games: Option<usize>,
-    /// Seats per game, when the game lets it vary.
-    pub seats: Option<usize>,
+    /// Seats per game.
+    pub seats: usize,
     /// The records file, which is the run's only state.
     pub out: Option<PathBuf>,
     /// Go on with the games `out` does not hold yet.
@@ -229,12 +228,7 @@ fn first_fingerprint(config: &MatchConfig, plan: &Plan) -> String {
 /// The run's schedule plan: its engines fit its game's seats.
 fn plan(config: &MatchConfig, tournament: &Tournament) -> Result<Plan, Error> {
     let engines = config.engines.len();
-    let setup = Setup {
-        variant: config.variant.clone(),
-        seats: tournament.seats,
-        ..Default::default()
-    };
-    let seats = AnyGame::create(&config.game, &setup)?.seats();
+    let seats = tournament.seats;
     if seats > engines {
         return Err(Error::Usage(format!(
             "{seats} seats need as many engines, not {engines}"
@@ -630,31 +624,15 @@ mod tests {
     use crate::play::spec::EngineSpec;
 
     fn config(variant: Option<&str>) -> MatchConfig {
+        let engines = ["a", "b", "c"]
+            .iter()
+            .map(|n| EngineSpec::parse(&format!("name={n} cmd=./{n}")).unwrap())
+            .collect();
+        let tc = TimeControl::MoveTime(std::time::Duration::from_millis(10));
         MatchConfig {
-            affinity: Vec::new(),
-            game: "pegs".into(),
             variant: variant.map(str::to_owned),
-            engines: ["a", "b", "c"]
-                .iter()
-                .map(|n| EngineSpec::parse(&format!("name={n} cmd=./{n}")).unwrap())
-                .collect(),
             repeat: true,
-            seed: 7,
-            secret: None,
-            tc: TimeControl::MoveTime(std::time::Duration::from_millis(10)),
-            margin: Default::default(),
-            time_margin: Default::default(),
-            cpu_clock: false,
-            startup: Default::default(),
-            concurrency: 1,
-            on_fault: Default::default(),
-            log_dir: None,
-            log_limit: 0,
-            openings: Default::default(),
-            scratch_dir: None,
-            private: Vec::new(),
-            probe_keys: false,
-            live: None,
+            ..MatchConfig::new("pegs", engines, 7, tc)
         }
     }
 

@@ -4,7 +4,6 @@ use super::*;
 use crate::bots::SeatView;
 use crate::engine::EngineError;
 use crate::play::clock::TimeControl;
-use crate::play::openings::Openings;
 use crate::protocol::Request;
 use crate::rules::game::{Outcome, Seat, Setup};
 use std::time::Duration;
@@ -145,28 +144,12 @@ fn config(game: &str, seats: usize, on_fault: OnFault, human: bool) -> MatchConf
         .collect();
     engines[0].command.terminal = human;
     MatchConfig {
-        affinity: Vec::new(),
-        game: game.to_owned(),
-        variant: None,
-        engines,
-        repeat: false,
-        seed: 1,
-        secret: None,
-        // No clock: an undo needs a game without one, and the fakes answer at once.
-        tc: TimeControl::Infinite,
         margin: Duration::from_secs(1),
-        time_margin: Duration::ZERO,
-        cpu_clock: false,
         startup: Duration::from_secs(1),
-        concurrency: 1,
         on_fault,
-        log_dir: None,
         log_limit: 0,
-        openings: Openings::None,
-        scratch_dir: None,
-        private: Vec::new(),
-        probe_keys: false,
-        live: None,
+        // No clock: an undo needs a game without one, and the fakes answer at once.
+        ..MatchConfig::new(game, engines, 1, TimeControl::Infinite)
     }
 }
 
