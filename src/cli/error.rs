@@ -65,6 +65,9 @@ pub enum Error {
     /// An `--engine` value.
     #[error(transparent)]
     EngineSpec(#[from] EngineSpecError),
+    /// `procs=` for an engine that runs as root.
+    #[error(transparent)]
+    RootProcs(#[from] crate::play::spec::RootProcs),
     /// A `--tc` value.
     #[error(transparent)]
     TimeControl(#[from] TimeControlError),

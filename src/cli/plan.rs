@@ -338,7 +338,7 @@ fn play_config(play: PlayArgs, game: &AnyGame) -> Result<MatchConfig, Error> {
             return Err(Error::Usage(format!("engine {name}: {refused}")));
         }
     }
-    for warning in root_check(&engines, crate::sys::is_root()).map_err(Error::Usage)? {
+    for warning in root_check(&engines, crate::sys::is_root())? {
         eprintln!("referee: warning: {warning}");
     }
     let tc = match play.movetime {

@@ -77,7 +77,7 @@ pub enum OpeningsError {
         /// The line, from 1.
         line: usize,
         /// Why.
-        reason: String,
+        reason: LineError,
     },
     /// A file with no opening in it.
     #[error("{0}: no opening in the file")]
@@ -104,6 +104,36 @@ pub enum OpeningsError {
         /// Their length.
         plies: usize,
     },
+}
+
+/// Why a line of an openings file is not an opening of the game.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// A line past the bound of a record line.
+    #[error("a line longer than {MAX_RECORD_BYTES} bytes")]
+    TooLong,
+    /// A line that is not UTF-8.
+    #[error("not UTF-8 text")]
+    NotText,
+    /// A line starting `{` that is not a record.
+    #[error("not a record: {0}")]
+    NotARecord(String),
+    /// The game cannot be set up for the line.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// A move that does not replay.
+    #[error("ply {ply} `{text}`: {why}")]
+    Move {
+        /// The ply, from 0.
+        ply: usize,
+        /// The move's text.
+        text: String,
+        /// Why it does not replay.
+        why: crate::rules::game::MoveError,
+    },
+    /// The line ends the game.
+    #[error("the game is over after its {0} plies: no game is left to play")]
+    Over(usize),
 }
 
 impl BookSpec {
@@ -166,18 +196,16 @@ impl BookSpec {
             bounded::read_line(&mut input, &mut buffer, MAX_RECORD_BYTES).map_err(io_error)?
         {
             number += 1;
-            let line_error = |reason: String| OpeningsError::Line {
+            let line_error = |reason: LineError| OpeningsError::Line {
                 path: path.clone(),
                 line: number,
                 reason,
             };
             if end == Line::TooLong {
-                return Err(line_error(format!(
-                    "a line longer than {MAX_RECORD_BYTES} bytes"
-                )));
+                return Err(line_error(LineError::TooLong));
             }
             let text = std::str::from_utf8(&buffer)
-                .map_err(|_| line_error("not UTF-8 text".into()))?
+                .map_err(|_| line_error(LineError::NotText))?
                 .trim();
             if text.is_empty() || text.starts_with('#') {
                 continue;
@@ -212,10 +240,10 @@ impl BookSpec {
 }
 
 /// The moves of one line: a JSON record's seat plies, or moves separated by spaces.
-fn moves_of(text: &str) -> Result<Vec<String>, String> {
+fn moves_of(text: &str) -> Result<Vec<String>, LineError> {
     if text.starts_with('{') {
         let record: Record =
-            serde_json::from_str(text).map_err(|e| format!("not a record: {e}"))?;
+            serde_json::from_str(text).map_err(|e| LineError::NotARecord(e.to_string()))?;
         return Ok(record
             .moves
             .into_iter()
@@ -245,18 +273,17 @@ impl AnyGameStart {
     }
 
     /// The moves replay from the start and leave a game to play.
-    fn check(&self, moves: &[String]) -> Result<(), String> {
-        let mut replay = Replay::new(&self.game, &self.setup).map_err(|e| e.to_string())?;
+    fn check(&self, moves: &[String]) -> Result<(), LineError> {
+        let mut replay = Replay::new(&self.game, &self.setup)?;
         for (ply, mv) in moves.iter().enumerate() {
-            replay
-                .play(mv)
-                .map_err(|e| format!("ply {ply} `{mv}`: {e}"))?;
+            replay.play(mv).map_err(|why| LineError::Move {
+                ply,
+                text: mv.clone(),
+                why,
+            })?;
         }
         if replay.game().outcome() != Outcome::Ongoing {
-            return Err(format!(
-                "the game is over after its {} plies: no game is left to play",
-                moves.len()
-            ));
+            return Err(LineError::Over(moves.len()));
         }
         Ok(())
     }

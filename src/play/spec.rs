@@ -39,7 +39,78 @@ pub struct EngineSpec {
 pub struct EngineSpecError {
     flag: &'static str,
     text: String,
-    reason: String,
+    reason: SpecReason,
+}
+
+/// What is wrong with an `--engine` or `--each` value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecReason {
+    /// Its words are not shell words.
+    #[error("unbalanced quotes")]
+    Quotes,
+    /// An `--each` word is not `KEY=VALUE`.
+    #[error("expected KEY=VALUE words")]
+    NotPairs,
+    /// `--each` names what belongs to one engine.
+    #[error("`{0}` belongs to one engine")]
+    OneEngine(String),
+    /// There is no command to run.
+    #[error("no command")]
+    NoCommand,
+    /// A key no engine value has.
+    #[error("unknown key `{0}` (known: {KEYS})")]
+    UnknownKey(String),
+    /// `tc=` is not a time control.
+    #[error(transparent)]
+    TimeControl(#[from] crate::play::clock::TimeControlError),
+    /// `movetime=` is not whole milliseconds.
+    #[error("movetime is whole milliseconds")]
+    MoveTime,
+    /// `st=` is not seconds above 0.
+    #[error("st is seconds a move, above 0")]
+    MoveSeconds,
+    /// A key of a few words has another.
+    #[error("{key} is {words}, not `{value}`")]
+    NotOneOf {
+        /// The key.
+        key: &'static str,
+        /// The words it takes.
+        words: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// `nodes=` or `depth=` is not a whole number.
+    #[error("{0} is a whole number")]
+    NotWhole(String),
+    /// `option.NAME=VALUE` with a name or value that is not one word.
+    #[error("`{key}={value}`: an option's name and value are words")]
+    OptionWords {
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+    },
+    /// `env=` with something other than variable names.
+    #[error("env takes variable names separated by commas, not `{0}`")]
+    Env(String),
+    /// A limit's value that cannot be read.
+    #[error(transparent)]
+    Limit(#[from] crate::engine::limits::LimitError),
+    /// `user=` names no user.
+    #[error("no user `{0}`")]
+    NoUser(String),
+    /// `user=` names root.
+    #[error("user= is for running an engine as someone other than root")]
+    Root,
+    /// `user=UID:GID` with a group that is not a number.
+    #[error("group `{0}` is not a number")]
+    Group(String),
+    /// A built-in level's keys cannot be quoted into one value.
+    #[error("its keys cannot be quoted")]
+    LevelKeys,
+    /// A level the ladder does not have.
+    #[error("the built-in levels are 1 to {0}")]
+    Level(usize),
 }
 
 /// The keys an `--engine` value may hold.
@@ -68,33 +139,32 @@ impl EngineSpec {
             proto: Proto::default(),
             newgame_keys: Vec::new(),
         };
-        let each_error = |reason: String| EngineSpecError {
+        let each_error = |reason: SpecReason| EngineSpecError {
             flag: "--each",
             text: each.to_owned(),
             reason,
         };
         let each_pairs = crate::sys::words::split(each)
             .and_then(|words| pairs(&words))
-            .ok_or_else(|| each_error("expected KEY=VALUE words".into()))?;
+            .ok_or_else(|| each_error(SpecReason::NotPairs))?;
         for (key, value) in each_pairs {
             if matches!(key.as_str(), "name" | "cmd") {
-                return Err(each_error(format!("`{key}` belongs to one engine")));
+                return Err(each_error(SpecReason::OneEngine(key)));
             }
             spec.set(&key, &value).map_err(each_error)?;
         }
-        let error = |reason: String| EngineSpecError {
+        let error = |reason: SpecReason| EngineSpecError {
             flag: "engine",
             text: text.to_owned(),
             reason,
         };
-        let words =
-            crate::sys::words::split(text).ok_or_else(|| error("unbalanced quotes".into()))?;
+        let words = crate::sys::words::split(text).ok_or_else(|| error(SpecReason::Quotes))?;
         let own = pairs(&words).filter(|p| p.iter().any(|(k, _)| k == "cmd"));
         for (key, value) in own.unwrap_or_default() {
             spec.set(&key, &value).map_err(error)?;
         }
         if spec.command.command.is_empty() || words.is_empty() {
-            return Err(error("no command".into()));
+            return Err(error(SpecReason::NoCommand));
         }
         if spec.command.name.is_empty() {
             let words = crate::sys::words::split(&spec.command.command).unwrap_or_default();
@@ -111,23 +181,17 @@ impl EngineSpec {
     }
 
     /// Sets one key; the error says why the value does not fit.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecReason> {
         let command = &mut self.command;
         match key {
             "cmd" => command.command = value.to_owned(),
             "name" => command.name = value.to_owned(),
             "dir" => command.dir = Some(PathBuf::from(value)),
             "tc" => {
-                self.tc = Some(
-                    value
-                        .parse()
-                        .map_err(|e: crate::play::clock::TimeControlError| e.to_string())?,
-                );
+                self.tc = Some(value.parse()?);
             }
             "movetime" => {
-                let ms: u64 = value
-                    .parse()
-                    .map_err(|_| "movetime is whole milliseconds".to_owned())?;
+                let ms: u64 = value.parse().map_err(|_| SpecReason::MoveTime)?;
                 self.tc = Some(TimeControl::MoveTime(Duration::from_millis(ms)));
             }
             // cutechess-cli's seconds a move.
@@ -136,21 +200,21 @@ impl EngineSpec {
                     .parse()
                     .ok()
                     .filter(|s: &f64| *s > 0.0 && *s < 1e9)
-                    .ok_or_else(|| "st is seconds a move, above 0".to_owned())?;
+                    .ok_or(SpecReason::MoveSeconds)?;
                 self.tc = Some(TimeControl::MoveTime(Duration::from_secs_f64(secs)));
             }
             "proto" => {
                 self.proto = match value {
                     "native" => Proto::Native,
                     "codecup" => Proto::CodeCup,
-                    _ => return Err(format!("proto is native or codecup, not `{value}`")),
+                    _ => return Err(not_one_of("proto", "native or codecup", value)),
                 }
             }
             "sandbox" => {
                 command.sandbox = match value {
                     "bwrap" => true,
                     "none" => false,
-                    _ => return Err(format!("sandbox is bwrap or none, not `{value}`")),
+                    _ => return Err(not_one_of("sandbox", "bwrap or none", value)),
                 }
             }
             "user" => command.user = Some(run_as(value)?),
@@ -158,22 +222,23 @@ impl EngineSpec {
                 command.ponder = match value {
                     "yes" => true,
                     "no" => false,
-                    _ => return Err(format!("ponder is yes or no, not `{value}`")),
+                    _ => return Err(not_one_of("ponder", "yes or no", value)),
                 }
             }
             "nodes" | "depth" => {
                 value
                     .parse::<u64>()
-                    .map_err(|_| format!("{key} is a whole number"))?;
+                    .map_err(|_| SpecReason::NotWhole(key.to_owned()))?;
                 self.newgame_keys.push((key.to_owned(), value.to_owned()));
             }
             _ if key.starts_with("option.") => {
                 let name = &key["option.".len()..];
                 let word = |t: &str| !t.is_empty() && !t.contains(|c: char| c.is_whitespace());
                 if !word(name) || !word(value) {
-                    return Err(format!(
-                        "`{key}={value}`: an option's name and value are words"
-                    ));
+                    return Err(SpecReason::OptionWords {
+                        key: key.to_owned(),
+                        value: value.to_owned(),
+                    });
                 }
                 self.newgame_keys.push((key.to_owned(), value.to_owned()));
             }
@@ -183,20 +248,27 @@ impl EngineSpec {
                         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
                         && !name.as_bytes()[0].is_ascii_digit();
                     if !valid {
-                        return Err(format!(
-                            "env takes variable names separated by commas, not `{value}`"
-                        ));
+                        return Err(SpecReason::Env(value.to_owned()));
                     }
                     command.pass_env.push(name.to_owned());
                 }
             }
             _ => {
-                if !command.limits.set(key, value).map_err(|e| e.to_string())? {
-                    return Err(format!("unknown key `{key}` (known: {KEYS})"));
+                if !command.limits.set(key, value)? {
+                    return Err(SpecReason::UnknownKey(key.to_owned()));
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// A key's value that is not one of its few `words`.
+fn not_one_of(key: &'static str, words: &'static str, value: &str) -> SpecReason {
+    SpecReason::NotOneOf {
+        key,
+        words,
+        value: value.to_owned(),
     }
 }
 
@@ -213,7 +285,7 @@ fn pairs(words: &[String]) -> Option<Vec<(String, String)>> {
 
 /// `user=NAME`, `user=UID` or `user=UID:GID`: the user (and group) an engine runs as; a user's
 /// group is its own from the password database, else the number of the user.
-fn run_as(value: &str) -> Result<(u32, u32), String> {
+fn run_as(value: &str) -> Result<(u32, u32), SpecReason> {
     let (user, group) = match value.split_once(':') {
         Some((u, g)) => (u, Some(g)),
         None => (value, None),
@@ -222,16 +294,16 @@ fn run_as(value: &str) -> Result<(u32, u32), String> {
         Ok(uid) => uid,
         Err(_) => match crate::sys::uid_of(user) {
             Some(uid) => uid,
-            None => return Err(format!("no user `{user}`")),
+            None => return Err(SpecReason::NoUser(user.to_owned())),
         },
     };
     if uid == 0 {
-        return Err("user= is for running an engine as someone other than root".into());
+        return Err(SpecReason::Root);
     }
     let gid = match group {
         Some(g) => g
             .parse::<u32>()
-            .map_err(|_| format!("group `{g}` is not a number"))?,
+            .map_err(|_| SpecReason::Group(g.to_owned()))?,
         None => crate::sys::group_of(uid).unwrap_or(uid),
     };
     Ok((uid, gid))
@@ -340,7 +412,7 @@ fn level_engine(
         EngineSpecError {
             flag: "--engine",
             text: format!("level={level}"),
-            reason: "its keys cannot be quoted".into(),
+            reason: SpecReason::LevelKeys,
         }
     })?;
     let mut spec = EngineSpec::parse_with(&text, each)?;
@@ -360,7 +432,7 @@ fn level_command(
     let known = || EngineSpecError {
         flag: "--engine",
         text: format!("level={level}"),
-        reason: format!("the built-in levels are 1 to {}", LEVELS.len()),
+        reason: SpecReason::Level(LEVELS.len()),
     };
     let number: usize = level.parse().map_err(|_| known())?;
     let (strategy, nodes) = *number
@@ -383,11 +455,19 @@ pub fn human_engine(exe: &str, game: &str) -> Result<EngineSpec, EngineSpecError
     Ok(spec)
 }
 
+/// `procs=` for an engine (named) that runs as root, whom the kernel does not limit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "engine {0}: procs= limits nothing for an engine running as root (the kernel exempts root): \
+     add user=UID to run it as a user of its own"
+)]
+pub struct RootProcs(pub String);
+
 /// What running `engines` as root (`root`) means for their limits: an error for `procs=` without
 /// `user=` or a sandbox (the kernel never limits root's processes), and a warning for other limits
 /// without either (an engine with root's capabilities may lift its own limits). A sandboxed engine
 /// of a root referee runs as a user of its own (see `Sandbox::run_as`).
-pub fn root_check(engines: &[EngineSpec], root: bool) -> Result<Vec<String>, String> {
+pub fn root_check(engines: &[EngineSpec], root: bool) -> Result<Vec<String>, RootProcs> {
     let mut warnings = Vec::new();
     for engine in engines.iter().filter(|_| root) {
         let command = &engine.command;
@@ -395,11 +475,7 @@ pub fn root_check(engines: &[EngineSpec], root: bool) -> Result<Vec<String>, Str
             continue;
         }
         if command.limits.procs.is_some() {
-            return Err(format!(
-                "engine {}: procs= limits nothing for an engine running as root (the kernel \
-                 exempts root): add user=UID to run it as a user of its own",
-                command.name
-            ));
+            return Err(RootProcs(command.name.clone()));
         }
         if command.limits.any() {
             warnings.push(format!(
@@ -503,7 +579,12 @@ mod tests {
     fn root_cannot_limit_processes_without_a_user_of_their_own() {
         let spec = |text: &str| EngineSpec::parse(text).unwrap();
         let procs = [spec("name=a cmd=./a procs=8")];
-        assert!(root_check(&procs, true).unwrap_err().contains("user=UID"));
+        assert!(
+            root_check(&procs, true)
+                .unwrap_err()
+                .to_string()
+                .contains("user=UID")
+        );
         assert_eq!(root_check(&procs, false), Ok(vec![]));
         let mem = [spec("name=b cmd=./b mem=1G")];
         assert_eq!(root_check(&mem, true).unwrap().len(), 1);

@@ -258,24 +258,23 @@ impl Wyx {
 
     /// Reads a rack: 8 columns separated by `/`, each 8 dominoes foot first, separated by `,`;
     /// each column holds dominoes of its colour only, each colour's 16 exactly once.
-    pub fn parse_rack(text: &str) -> Result<Rack, String> {
+    pub fn parse_rack(text: &str) -> Result<Rack, RackError> {
         let columns: Vec<&str> = text.split('/').collect();
         if columns.len() != COLUMNS {
-            return Err(format!("{} columns, not 8", columns.len()));
+            return Err(RackError::Columns(columns.len()));
         }
         let mut rack = [[Domino { right: 0, up: 0 }; PER_COLUMN]; COLUMNS];
         for (c, column) in columns.iter().enumerate() {
             let dominoes: Vec<&str> = column.split(',').collect();
             if dominoes.len() != PER_COLUMN {
-                return Err(format!(
-                    "column {} has {} dominoes, not 8",
-                    c + 1,
-                    dominoes.len()
-                ));
+                return Err(RackError::Dominoes {
+                    column: c + 1,
+                    count: dominoes.len(),
+                });
             }
             for (i, text) in dominoes.iter().enumerate() {
                 rack[c][i] =
-                    parse_domino(text).ok_or_else(|| format!("`{text}` is not a domino"))?;
+                    parse_domino(text).ok_or_else(|| RackError::NotADomino((*text).to_owned()))?;
             }
         }
         for colour in 0..4 {
@@ -285,12 +284,7 @@ impl Wyx {
             expected.sort_by_key(key);
             found.sort_by_key(key);
             if found != expected {
-                return Err(format!(
-                    "columns {} and {} must hold colour {}'s 16 dominoes once each",
-                    2 * colour + 1,
-                    2 * colour + 2,
-                    colour + 1
-                ));
+                return Err(RackError::Colour(colour + 1));
             }
         }
         Ok(rack)
@@ -322,21 +316,15 @@ impl Wyx {
     }
 
     /// Where `colour`'s knight lands with column `column`'s foot domino, or why it may not.
-    fn target(&self, colour: u8, column: usize) -> Result<Square, String> {
-        let domino = self
-            .foot(column)
-            .ok_or_else(|| format!("column {} is empty", column + 1))?;
+    fn target(&self, colour: u8, column: usize) -> Result<Square, Blocked> {
+        let domino = self.foot(column).ok_or(Blocked::Empty(column + 1))?;
         let from = self.knights[colour as usize];
-        let to = from
-            .jump(domino)
-            .ok_or_else(|| format!("{domino} from {from} leaves the board"))?;
+        let to = from.jump(domino).ok_or(Blocked::OffBoard(domino, from))?;
         if to == self.knights[1 - colour as usize] {
-            return Err(format!("{domino} from {from} lands on the other knight"));
+            return Err(Blocked::Knight(domino, from));
         }
         if is_strong(to) && self.count[to.0 as usize] > 0 {
-            return Err(format!(
-                "{domino} from {from} lands on {to}, a strong square already holding pawns"
-            ));
+            return Err(Blocked::Strong(domino, from, to));
         }
         Ok(to)
     }
@@ -424,6 +412,45 @@ impl Wyx {
     };
 }
 
+/// A rack that cannot be read (`Setup::layout`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RackError {
+    /// Not 8 columns.
+    #[error("{0} columns, not 8")]
+    Columns(usize),
+    /// A column without 8 dominoes.
+    #[error("column {column} has {count} dominoes, not 8")]
+    Dominoes {
+        /// The column, from 1.
+        column: usize,
+        /// Its dominoes.
+        count: usize,
+    },
+    /// A word that is not a domino.
+    #[error("`{0}` is not a domino")]
+    NotADomino(String),
+    /// A colour's two columns without its 16 dominoes once each.
+    #[error("columns {first} and {second} must hold colour {colour}'s 16 dominoes once each", first = 2 * .0 - 1, second = 2 * .0, colour = .0)]
+    Colour(usize),
+}
+
+/// Why a column's foot domino cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+enum Blocked {
+    /// The column (from 1) is empty.
+    #[error("column {0} is empty")]
+    Empty(usize),
+    /// The jump leaves the board.
+    #[error("{0} from {1} leaves the board")]
+    OffBoard(Domino, Square),
+    /// The jump lands on the other knight.
+    #[error("{0} from {1} lands on the other knight")]
+    Knight(Domino, Square),
+    /// The jump lands on a strong square that holds pawns.
+    #[error("{0} from {1} lands on {2}, a strong square already holding pawns")]
+    Strong(Domino, Square, Square),
+}
+
 impl Game for Wyx {
     type Move = Move;
 
@@ -432,7 +459,7 @@ impl Game for Wyx {
         let rack = match &setup.layout {
             Some(text) => Wyx::parse_rack(text).map_err(|reason| SetupError::Layout {
                 game: "wyx",
-                reason,
+                reason: reason.to_string(),
             })?,
             None => Wyx::rack_from_seed(setup.seed),
         };
@@ -499,7 +526,7 @@ impl Game for Wyx {
             Move::Column(c) => self
                 .target(self.to_move, c.into())
                 .map(|_| ())
-                .map_err(|reason| Self::illegal(mv, reason)),
+                .map_err(|why| Self::illegal(mv, why.to_string())),
             Move::Pass => match self.columns_for(self.to_move).next() {
                 Some(c) => Err(Self::illegal(
                     mv,

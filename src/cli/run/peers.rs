@@ -130,7 +130,7 @@ impl Peers {
                 let record: Record = serde_json::from_slice(text)
                     .map_err(|e| foreign(&path, number, &format!("not a record: {e}")))?;
                 let (index, points) = check(&record, shard, fingerprint)
-                    .map_err(|why| foreign(&path, number, &why))?;
+                    .map_err(|why| foreign(&path, number, &why.to_string()))?;
                 results.insert(index, (seat_names(&record), points));
                 Ok(())
             });
@@ -149,22 +149,42 @@ impl Peers {
 
 /// A record of the run named `fingerprint`, of a game of `shard`, that replays: its index and
 /// points.
-fn check(record: &Record, shard: Shard, fingerprint: &str) -> Result<(usize, Vec<f64>), String> {
+fn check(record: &Record, shard: Shard, fingerprint: &str) -> Result<(usize, Vec<f64>), Foreign> {
     let found = record.tags.get("tournament").map_or("", String::as_str);
     if found != fingerprint {
-        return Err(format!("a record of another run ({found})"));
+        return Err(Foreign::OtherRun(found.to_owned()));
     }
     let index = (record.tags.get("game"))
         .and_then(|g| g.parse::<usize>().ok())
         .and_then(|g| g.checked_sub(1))
-        .ok_or("a record with no game number")?;
+        .ok_or(Foreign::NoNumber)?;
     if !shard.holds(index) {
-        return Err(format!("game {}, which is not shard {shard}'s", index + 1));
+        return Err(Foreign::OtherShard(index + 1, shard));
     }
     crate::records::validate::check_record(record)
-        .map_err(|problem| format!("a record that does not replay ({})", problem.message))?;
-    let points = seat_points(record).ok_or("a record with no result")?;
+        .map_err(|problem| Foreign::NoReplay(problem.message))?;
+    let points = seat_points(record).ok_or(Foreign::NoResult)?;
     Ok((index, points))
+}
+
+/// Why a peer's record is not one of this run's shard.
+#[derive(Debug, thiserror::Error)]
+enum Foreign {
+    /// Its fingerprint is another run's.
+    #[error("a record of another run ({0})")]
+    OtherRun(String),
+    /// It has no game number.
+    #[error("a record with no game number")]
+    NoNumber,
+    /// Its game (from 1) is not the shard's.
+    #[error("game {0}, which is not shard {1}'s")]
+    OtherShard(usize, Shard),
+    /// It does not replay.
+    #[error("a record that does not replay ({0})")]
+    NoReplay(String),
+    /// It has no result.
+    #[error("a record with no result")]
+    NoResult,
 }
 
 /// A peer's line that is not a record of this run's shard.

@@ -349,15 +349,28 @@ fn closest_with_t(scores: &[f64], observed: &[f64], t: f64) -> Vec<f64> {
 
 /// An `--sprt` value that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SprtError(String);
+pub enum SprtError {
+    /// A word that is not `key=value`.
+    #[error("`{0}`: expected key=value")]
+    NotPair(String),
+    /// A model other than the two.
+    #[error("`{0}`: model is logistic or normalized")]
+    Model(String),
+    /// A value that is not a number.
+    #[error("`{0}`: not a number")]
+    NotNumber(String),
+    /// A key the test does not have.
+    #[error("`{0}`: --sprt takes elo0, elo1, alpha, beta and model")]
+    UnknownKey(String),
+    /// A bound left out.
+    #[error("--sprt needs {0}= (elo0, elo1; alpha and beta are 0.05 if left out)")]
+    Missing(&'static str),
+    /// Bounds or error rates that make no test.
+    #[error("--sprt needs elo1 > elo0 and 0 < alpha, beta < 0.5")]
+    Range,
+}
 
 impl Sprt {
-    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; all four needed).
-    pub fn parse(words: &[String]) -> Result<Sprt, SprtError> {
-        Sprt::parse_words(words).map_err(SprtError)
-    }
-
     /// An `--sprt` option's words: no test when there are none.
     pub fn parse_option(words: &[String]) -> Result<Option<Sprt>, SprtError> {
         match words.is_empty() {
@@ -366,39 +379,35 @@ impl Sprt {
         }
     }
 
-    fn parse_words(words: &[String]) -> Result<Sprt, String> {
+    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic` (any order; alpha and beta 0.05
+    /// and the model logistic when left out).
+    pub fn parse(words: &[String]) -> Result<Sprt, SprtError> {
         let mut values = std::collections::HashMap::new();
         let mut model = SprtModel::Logistic;
         for word in words.iter().flat_map(|w| w.split_whitespace()) {
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| format!("`{word}`: expected key=value"))?;
+                .ok_or_else(|| SprtError::NotPair(word.to_owned()))?;
             if key == "model" {
                 model = match value {
                     "logistic" => SprtModel::Logistic,
                     "normalized" => SprtModel::Normalized,
-                    _ => return Err(format!("`{word}`: model is logistic or normalized")),
+                    _ => return Err(SprtError::Model(word.to_owned())),
                 };
                 continue;
             }
             let value: f64 = value
                 .parse()
-                .map_err(|_| format!("`{word}`: not a number"))?;
+                .map_err(|_| SprtError::NotNumber(word.to_owned()))?;
             values.insert(key.to_owned(), value);
         }
         if let Some(key) = values
             .keys()
             .find(|k| !["elo0", "elo1", "alpha", "beta"].contains(&k.as_str()))
         {
-            return Err(format!(
-                "`{key}`: --sprt takes elo0, elo1, alpha, beta and model"
-            ));
+            return Err(SprtError::UnknownKey(key.clone()));
         }
-        let get = |key: &str| {
-            values.get(key).copied().ok_or_else(|| {
-                format!("--sprt needs {key}= (elo0, elo1; alpha and beta are 0.05 if left out)")
-            })
-        };
+        let get = |key: &'static str| values.get(key).copied().ok_or(SprtError::Missing(key));
         // As cutechess and fastchess: the error rates are 5% unless given.
         let rate = |key: &str| values.get(key).copied().unwrap_or(DEFAULT_ERROR_RATE);
         let sprt = Sprt {
@@ -410,7 +419,7 @@ impl Sprt {
         };
         let probability = |p: f64| p > 0.0 && p < 0.5;
         if !(sprt.elo1 > sprt.elo0 && probability(sprt.alpha) && probability(sprt.beta)) {
-            return Err("--sprt needs elo1 > elo0 and 0 < alpha, beta < 0.5".to_owned());
+            return Err(SprtError::Range);
         }
         Ok(sprt)
     }

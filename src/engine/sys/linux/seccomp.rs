@@ -90,27 +90,41 @@ const NAMESPACE_FLAGS: &[u64] = &[
 /// denials above (`EPERM`), and `NOT_THERE` answered `ENOSYS`: `clone3` among them, since its
 /// flags sit in memory a filter cannot read; C libraries then fall back to `clone`, whose flags
 /// the first program checks.
-pub fn programs() -> Result<&'static [Vec<u8>; 2], String> {
-    static PROGRAMS: OnceLock<Result<[Vec<u8>; 2], String>> = OnceLock::new();
+pub fn programs() -> Result<&'static [Vec<u8>; 2], FilterError> {
+    static PROGRAMS: OnceLock<Result<[Vec<u8>; 2], FilterError>> = OnceLock::new();
     PROGRAMS
         .get_or_init(|| Ok([bytes(&denials()?), bytes(&no_clone3()?)]))
         .as_ref()
         .map_err(Clone::clone)
 }
 
-fn arch() -> Result<seccompiler::TargetArch, String> {
-    std::env::consts::ARCH
-        .try_into()
-        .map_err(|_| format!("no seccomp filter for {}", std::env::consts::ARCH))
+/// Why the filters cannot be built.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum FilterError {
+    /// The machine is not one seccompiler writes filters for.
+    #[error("no seccomp filter for {0}")]
+    Arch(&'static str),
+    /// seccompiler refused a rule (its error, which cannot be kept itself: it is not `Clone`).
+    #[error("seccomp filter: {0}")]
+    Build(String),
+}
+
+fn arch() -> Result<seccompiler::TargetArch, FilterError> {
+    let arch = std::env::consts::ARCH;
+    arch.try_into().map_err(|_| FilterError::Arch(arch))
+}
+
+/// seccompiler's error, kept as its text.
+fn build(e: impl std::fmt::Display) -> FilterError {
+    FilterError::Build(e.to_string())
 }
 
 fn compile(
     rules: BTreeMap<i64, Vec<SeccompRule>>,
     action: SeccompAction,
-) -> Result<BpfProgram, String> {
-    let filter = SeccompFilter::new(rules, SeccompAction::Allow, action, arch()?)
-        .map_err(|e| e.to_string())?;
-    BpfProgram::try_from(filter).map_err(|e| e.to_string())
+) -> Result<BpfProgram, FilterError> {
+    let filter = SeccompFilter::new(rules, SeccompAction::Allow, action, arch()?).map_err(build)?;
+    BpfProgram::try_from(filter).map_err(build)
 }
 
 /// One rule per value: the call matches when argument `arg` has all the bits of one of `values`.
@@ -119,7 +133,7 @@ fn any_bits(
     len: SeccompCmpArgLen,
     values: &[u64],
     masked: bool,
-) -> Result<Vec<SeccompRule>, String> {
+) -> Result<Vec<SeccompRule>, FilterError> {
     values
         .iter()
         .map(|&value| {
@@ -128,12 +142,12 @@ fn any_bits(
                 false => SeccompCmpOp::Eq,
             };
             let condition = SeccompCondition::new(arg, len.clone(), op, value);
-            SeccompRule::new(vec![condition.map_err(|e| e.to_string())?]).map_err(|e| e.to_string())
+            SeccompRule::new(vec![condition.map_err(build)?]).map_err(build)
         })
         .collect()
 }
 
-fn denials() -> Result<BpfProgram, String> {
+fn denials() -> Result<BpfProgram, FilterError> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         DENIED.iter().map(|&call| (call, Vec::new())).collect();
     rules.insert(
@@ -159,7 +173,7 @@ fn denials() -> Result<BpfProgram, String> {
     compile(rules, SeccompAction::Errno(libc::EPERM as u32))
 }
 
-fn no_clone3() -> Result<BpfProgram, String> {
+fn no_clone3() -> Result<BpfProgram, FilterError> {
     let rules = NOT_THERE.iter().map(|&call| (call, Vec::new())).collect();
     compile(rules, SeccompAction::Errno(libc::ENOSYS as u32))
 }
