@@ -10,7 +10,7 @@ mod common;
 use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin;
-use common::{Workspace, assert_none_left, bot_spec, referee, valid_records};
+use common::{Workspace, assert_none_left, bot_spec, referee, run_to_records};
 use serde_json::Value;
 
 /// Plays `games` games of the CodeCup engine in `mode` against the built-in random bot; returns
@@ -19,24 +19,22 @@ fn codecup_match(game: &str, mode: &str, games: usize, extra: &[&str]) -> Vec<Va
     let work = Workspace::new(&format!("codecup-{game}-{mode}"));
     let dir = work.dir().to_path_buf();
     let (pids, out) = (dir.join("pids"), dir.join("games.jsonl"));
-    referee()
-        .env("REFEREE", cargo_bin!("referee"))
-        .env("CODECUP_PIDS", &pids)
-        .args(["match", "--game", game, "--seed", "6"])
-        .args(["--games", &games.to_string(), "--engine"])
-        .arg(format!(
-            "name=cc proto=codecup cmd='python3 tests/engines/codecup.py {mode} {game} {{time_ms}}'"
-        ))
-        .arg("--engine")
-        .arg(bot_spec("bot", game, Some("random")))
-        .args(extra)
-        .arg("--out")
-        .arg(&out)
-        .timeout(Duration::from_secs(120))
-        .assert()
-        .success();
+    let records = run_to_records(
+        referee()
+            .env("REFEREE", cargo_bin!("referee"))
+            .env("CODECUP_PIDS", &pids)
+            .args(["match", "--game", game, "--seed", "6"])
+            .args(["--games", &games.to_string(), "--engine"])
+            .arg(format!(
+                "name=cc proto=codecup cmd='python3 tests/engines/codecup.py {mode} {game} {{time_ms}}'"
+            ))
+            .arg("--engine")
+            .arg(bot_spec("bot", game, Some("random")))
+            .args(extra),
+        &out,
+        120,
+    );
     assert_none_left(&pids);
-    let records = valid_records(&out);
     assert_eq!(records.len(), games);
     records
 }

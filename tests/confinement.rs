@@ -7,9 +7,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use common::{Workspace, referee, valid_records};
+use common::{Workspace, referee, run_to_records};
 
 fn bot(game: &str) -> String {
     format!(
@@ -29,18 +28,16 @@ fn engine_copy(dir: &Path, file: &str) -> PathBuf {
 /// records, each checked to end with the hog's crash, and the crash details.
 fn hog_match(dir: &Path, hog: &str, games: usize, extra: &[&str]) -> Vec<String> {
     let out = dir.join("games.jsonl");
-    referee()
-        .env("TMPDIR", dir)
-        .args(["match", "--game", "pegs", "--seed", "1"])
-        .args(["--games", &games.to_string(), "--engine", hog])
-        .args(["--engine", &bot("pegs")])
-        .args(extra)
-        .arg("--out")
-        .arg(&out)
-        .timeout(Duration::from_secs(120))
-        .assert()
-        .success();
-    let records = valid_records(&out);
+    let records = run_to_records(
+        referee()
+            .env("TMPDIR", dir)
+            .args(["match", "--game", "pegs", "--seed", "1"])
+            .args(["--games", &games.to_string(), "--engine", hog])
+            .args(["--engine", &bot("pegs")])
+            .args(extra),
+        &out,
+        120,
+    );
     assert_eq!(records.len(), games, "the match goes on after each crash");
     records
         .iter()

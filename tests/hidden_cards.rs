@@ -11,10 +11,9 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin;
-use common::{Workspace, bwrap_usable, temp_dir, valid_records};
+use common::{Workspace, bwrap_usable, run_to_records, temp_dir};
 use serde_json::Value;
 
 /// The run directory: the cheater's copy (in `engine/`, which it works in), a world-writable
@@ -47,23 +46,21 @@ fn cheat(dir: &Path, games: usize, keys: &str, flags: &[&str]) -> Vec<(usize, us
     );
     let out = dir.join("games.jsonl");
     let logs = dir.join("logs");
-    assert_cmd::Command::new(cargo_bin!("referee"))
-        .env("REFEREE", referee)
-        .env("CHEATER_NOTES", dir.join("notes"))
-        .args(["match", "--game", "double", "--seats", "3"])
-        .args(["--games", &games.to_string(), "--movetime", "500"])
-        .args(["--engine", &cheater])
-        .args(["--engine", &bot, "--engine", &bot, "--log-dir"])
-        .arg(&logs)
-        .arg("--progress")
-        .arg(dir.join("progress.json"))
-        .args(flags)
-        .arg("--out")
-        .arg(&out)
-        .timeout(Duration::from_secs(600))
-        .assert()
-        .success();
-    let records = valid_records(&out);
+    let records = run_to_records(
+        assert_cmd::Command::new(cargo_bin!("referee"))
+            .env("REFEREE", referee)
+            .env("CHEATER_NOTES", dir.join("notes"))
+            .args(["match", "--game", "double", "--seats", "3"])
+            .args(["--games", &games.to_string(), "--movetime", "500"])
+            .args(["--engine", &cheater])
+            .args(["--engine", &bot, "--engine", &bot, "--log-dir"])
+            .arg(&logs)
+            .arg("--progress")
+            .arg(dir.join("progress.json"))
+            .args(flags),
+        &out,
+        600,
+    );
     assert_eq!(records.len(), games);
     records
         .iter()
@@ -198,29 +195,27 @@ fn nix_is_root() -> bool {
 
 /// `referee match` of DOUBLE with the built-in bots and `flags`; the records of `out`, by game.
 fn bots_run(out: &Path, flags: &[&str]) -> BTreeMap<String, u64> {
-    assert_cmd::Command::new(cargo_bin!("referee"))
-        .args([
-            "match",
-            "--game",
-            "double",
-            "--seats",
-            "3",
-            "--movetime",
-            "20",
-        ])
-        .args(flags)
-        .arg("--out")
-        .arg(out)
-        .timeout(Duration::from_secs(120))
-        .assert()
-        .success();
-    valid_records(out)
-        .iter()
-        .map(|r| {
-            let game = r["tags"]["game"].as_str().unwrap().to_owned();
-            (game, r["seed"].as_u64().unwrap())
-        })
-        .collect()
+    run_to_records(
+        assert_cmd::Command::new(cargo_bin!("referee"))
+            .args([
+                "match",
+                "--game",
+                "double",
+                "--seats",
+                "3",
+                "--movetime",
+                "20",
+            ])
+            .args(flags),
+        out,
+        120,
+    )
+    .iter()
+    .map(|r| {
+        let game = r["tags"]["game"].as_str().unwrap().to_owned();
+        (game, r["seed"].as_u64().unwrap())
+    })
+    .collect()
 }
 
 #[test]

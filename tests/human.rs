@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::{Workspace, referee, valid_records};
+use common::{Workspace, referee, run_to_records, valid_records};
 use serde_json::Value;
 
 /// The prompt the human seat ends its question with.
@@ -251,25 +251,23 @@ fn an_engine_answering_undo_has_answered_no_move() {
     let dir = work.dir().to_path_buf();
     let out = dir.join("games.jsonl");
     let bot = format!("{} bot --game dvonn", common::shared_referee().display());
-    referee()
-        // The test engine notes its process ids there.
-        .env("FAULTY_PIDS", dir.join("pids"))
-        .env("REFEREE", env!("CARGO_BIN_EXE_referee"))
-        .args([
-            "match", "--game", "dvonn", "--games", "1", "--tc", "inf", "--seed", "1",
-        ])
-        .args([
-            "--engine",
-            "python3 tests/engines/faulty.py undo",
-            "--engine",
-            &bot,
-        ])
-        .arg("--out")
-        .arg(&out)
-        .timeout(Duration::from_secs(60))
-        .assert()
-        .success();
-    let records = valid_records(&out);
+    let records = run_to_records(
+        referee()
+            // The test engine notes its process ids there.
+            .env("FAULTY_PIDS", dir.join("pids"))
+            .env("REFEREE", env!("CARGO_BIN_EXE_referee"))
+            .args([
+                "match", "--game", "dvonn", "--games", "1", "--tc", "inf", "--seed", "1",
+            ])
+            .args([
+                "--engine",
+                "python3 tests/engines/faulty.py undo",
+                "--engine",
+                &bot,
+            ]),
+        &out,
+        60,
+    );
     assert_eq!(
         records[0]["end"]["verdict"], "unparseable_move",
         "{}",

@@ -8,9 +8,8 @@
 mod common;
 
 use std::path::Path;
-use std::time::Duration;
 
-use common::{Workspace, bwrap_usable, referee, valid_records};
+use common::{Workspace, bwrap_usable, referee, run_to_records};
 use serde_json::Value;
 
 /// Plays `games` Pegs games of rival `attack` against rival `victim`, each with `keys` (besides
@@ -24,17 +23,15 @@ fn duel(dir: &Path, (attack, victim): (&str, &str), keys: &str, extra: &[&str]) 
         )
     };
     let out = dir.join(format!("{attack}-{victim}-{}.jsonl", keys.len()));
-    referee()
-        .env("REFEREE", common::shared_referee())
-        .args(["match", "--game", "pegs", "--seed", "5"])
-        .args(["--engine", &spec(attack), "--engine", &spec(victim)])
-        .args(extra)
-        .arg("--out")
-        .arg(&out)
-        .timeout(Duration::from_secs(240))
-        .assert()
-        .success();
-    valid_records(&out)
+    run_to_records(
+        referee()
+            .env("REFEREE", common::shared_referee())
+            .args(["match", "--game", "pegs", "--seed", "5"])
+            .args(["--engine", &spec(attack), "--engine", &spec(victim)])
+            .args(extra),
+        &out,
+        240,
+    )
 }
 
 /// The verdicts against `name` in `records`, with their details.

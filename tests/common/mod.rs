@@ -147,6 +147,18 @@ pub fn valid_records(path: &Path) -> Vec<Value> {
     records
 }
 
+/// Runs `command`, a run that writes its records to `out`, to success within `secs` seconds, and
+/// returns its records, checked by `referee validate`, in game order.
+pub fn run_to_records(command: &mut assert_cmd::Command, out: &Path, secs: u64) -> Vec<Value> {
+    command
+        .arg("--out")
+        .arg(out)
+        .timeout(std::time::Duration::from_secs(secs))
+        .assert()
+        .success();
+    valid_records(out)
+}
+
 /// `referee stats --json` of `files`, which must succeed.
 pub fn stats_json<P: AsRef<std::ffi::OsStr>>(files: &[P]) -> Value {
     let output = cargo_bin_cmd!("referee")
