@@ -206,6 +206,37 @@ fn head_to_head_counts_the_game_pairs_of_a_repeated_match() {
     assert_eq!(first["wins"], second["losses"]);
 }
 
+/// Four-seat DOUBLE between two levels of the built-in ladder, twice each: the last engine never
+/// wins a game, so the winners alone rate nobody, and the whole finishing orders rate everyone.
+#[test]
+fn four_seat_games_are_rated_from_their_finishing_orders() {
+    let dir = common::temp_dir("full-orders");
+    let out = dir.join("double.jsonl");
+    referee()
+        .args(["match", "--game", "double", "--seats", "4", "--games", "24"])
+        .args(["--seed", "3", "--movetime", "2000", "--engine", "level=1"])
+        .args(["--engine", "level=2", "--engine", "level=1 name=r2"])
+        .args(["--engine", "level=2 name=s2", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let out = out.to_str().expect("a path in UTF-8");
+    let rated = |list: &Value| {
+        (list.as_array().unwrap().iter())
+            .filter(|engine| engine["rating"].is_number())
+            .count()
+    };
+    let full: Value = serde_json::from_slice(&printed(&["ratings", out, "--json"])).unwrap();
+    let winners: Value =
+        serde_json::from_slice(&printed(&["ratings", out, "--json", "--winner-only"])).unwrap();
+    assert_eq!(rated(&full), 4, "{full}");
+    assert!(
+        (full.as_array().unwrap().iter()).any(|engine| engine["points"] == 0.0),
+        "an engine that never won: {full}"
+    );
+    assert_eq!(rated(&winners), 0, "{winners}");
+}
+
 #[test]
 fn the_exported_pgn_is_what_ordo_read() {
     let output = referee()

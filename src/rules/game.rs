@@ -217,6 +217,37 @@ pub struct Allowed {
     pub seats: &'static [usize],
     /// The seat counts in words, for errors.
     pub seats_in_words: &'static str,
+    /// What a finished game says of its seats' places beyond its winners.
+    pub places: Places,
+}
+
+/// What a finished game says of its seats' places beyond who won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Places {
+    /// Only who won: the rules put the other seats in no order.
+    Winners,
+    /// Every seat has a place by its score, the lowest first; equal scores share a place.
+    LowestScoreFirst,
+}
+
+impl Places {
+    /// Each seat's place (0 the first, equal scores equal places, the places numbered without
+    /// gaps) from a finished game's `scores`, when the rules give every seat one and the
+    /// `winners` are exactly the seats in first place; `None` otherwise (a fault decided the
+    /// game, or the rules name only the winners).
+    pub fn of(self, scores: &[i64], winners: &[usize]) -> Option<Vec<usize>> {
+        let Places::LowestScoreFirst = self else {
+            return None;
+        };
+        let mut distinct = scores.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let places: Vec<usize> = (scores.iter())
+            .map(|s| distinct.partition_point(|d| d < s))
+            .collect();
+        let first: Vec<usize> = (0..places.len()).filter(|&s| places[s] == 0).collect();
+        (first == winners).then_some(places)
+    }
 }
 
 /// Checks the variant and seat count of `setup`: the index of the variant named (if any) in
@@ -415,5 +446,20 @@ mod tests {
         for (outcome, text) in cases {
             assert_eq!(outcome.to_string(), text);
         }
+    }
+}
+
+#[cfg(test)]
+mod places_tests {
+    use super::Places;
+
+    #[test]
+    fn places_come_from_scores_only_where_the_winners_agree() {
+        let lowest = Places::LowestScoreFirst;
+        assert_eq!(lowest.of(&[7, 2, 9, 2], &[1, 3]), Some(vec![1, 0, 2, 0]));
+        assert_eq!(lowest.of(&[4, 4], &[0, 1]), Some(vec![0, 0]));
+        // A fault's winner, not the lowest score: no order from the scores.
+        assert_eq!(lowest.of(&[7, 2, 9], &[0]), None);
+        assert_eq!(Places::Winners.of(&[7, 2, 9], &[1]), None);
     }
 }

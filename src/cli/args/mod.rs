@@ -349,6 +349,11 @@ pub struct RatingsArgs {
     /// by opponent, with `pairs` counted.
     #[arg(long)]
     pub head_to_head: bool,
+    /// Fit only who won each game. By default a game whose rules place every seat (DOUBLE: by
+    /// points, the fewest first) counts its whole finishing order: the winners chosen from all
+    /// the seats, the next place from those left, and so on (Plackett-Luce).
+    #[arg(long)]
+    pub winner_only: bool,
 }
 
 /// `NAME=ELO`: split at the last `=`, so that a name may hold one.

@@ -29,6 +29,7 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
         anchor: args.anchor,
         min_games: args.min_games,
         los: args.los,
+        winner_only: args.winner_only,
     };
     let ratings = pool.rate(&options)?;
     let pairings = match args.head_to_head {

@@ -16,8 +16,8 @@ pub use cards::{Card, Laid, Side};
 use cards::{DECK, Kind, matches, parse_card, sectors};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
-    check_setup,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Places, Seat, Setup, SetupError,
+    Viewer, check_setup,
 };
 
 /// Cards dealt to each seat, the total that ends the match, and the most seats.
@@ -697,6 +697,7 @@ impl Double {
         variants: &[],
         seats: &[2, 3, 4, 5, 6],
         seats_in_words: "2 to 6",
+        places: Places::LowestScoreFirst,
     };
 }
 

@@ -1,7 +1,8 @@
 //! The maximum-likelihood fit of one rating per engine to every game at once, and its covariance.
 //!
 //! The model (docs/ratings.md): at a table of seats `T`, engine `i` wins with
-//! probability `10^(R_i/400) / Σ_{j∈T} 10^(R_j/400)`, a Luce choice of the winner; for two seats
+//! probability `10^(R_i/400) / Σ_{j∈T} 10^(R_j/400)`, a Luce choice of the winner (a game with a
+//! whole finishing order is one such choice per place, see `stages`); for two seats
 //! that is the Elo (Bradley-Terry) model. A game's points (1 to its winner, `1/k` to each of `k`
 //! sharing a win, half each for a draw) weigh the log-probabilities of its winners, so the
 //! likelihood's equations say, for every engine, that its points equal its expected points.

@@ -10,6 +10,7 @@ mod show;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
+use crate::records::End;
 use crate::records::Record;
 use fit::Game;
 use groups::{bounds, main_group};
@@ -165,6 +166,8 @@ pub struct Options {
     pub min_games: u32,
     /// Whether to work out the likelihood of superiority of every rated engine over every other.
     pub los: bool,
+    /// Fit only who won each game, even where the records give every seat's place.
+    pub winner_only: bool,
 }
 
 /// The games of any number of records, counted by kind: memory grows with the engines and the
@@ -174,8 +177,9 @@ pub struct Pool {
     game: Option<String>,
     names: Vec<String>,
     index: HashMap<String, usize>,
-    /// Each kind of game: its seats' engines, sorted, with whether each won; and how many.
-    kinds: BTreeMap<Vec<(usize, bool)>, u64>,
+    /// Each kind of game: its seats' engines, sorted, with each one's place (0 the first, a
+    /// winner; 1 every other seat where the game gives only its winners); and how many.
+    kinds: BTreeMap<Vec<(usize, usize)>, u64>,
     games: Vec<u32>,
     points: Vec<f64>,
     finished: u64,
@@ -201,6 +205,12 @@ impl Pool {
             }
             Some(_) => {}
         }
+        let places = match (&record.end, crate::rules::AnyGame::allowed(&record.game)) {
+            (Some(End::Normal {}), Some(allowed)) => {
+                (allowed.places).of(&result.scores, &result.winners)
+            }
+            _ => None,
+        };
         let mut kind = Vec::with_capacity(record.seats.len());
         for (seat, info) in record.seats.iter().enumerate() {
             let engine = match self.index.get(&info.name) {
@@ -214,9 +224,13 @@ impl Pool {
                 }
             };
             let won = result.winners.contains(&seat);
+            let place = match &places {
+                Some(places) => places.get(seat).copied().unwrap_or(1),
+                None => usize::from(!won),
+            };
             self.games[engine] += 1;
             self.points[engine] += result.points(seat);
-            kind.push((engine, won));
+            kind.push((engine, place));
         }
         kind.sort_unstable();
         *self.kinds.entry(kind).or_default() += 1;
@@ -236,7 +250,8 @@ impl Pool {
         }
         let kinds = (self.kinds.iter())
             .map(|(kind, &count)| {
-                let mut kind: Vec<(usize, bool)> = kind.iter().map(|&(e, w)| (new[e], w)).collect();
+                let mut kind: Vec<(usize, usize)> =
+                    kind.iter().map(|&(e, place)| (new[e], place)).collect();
                 kind.sort_unstable();
                 (kind, count)
             })
@@ -284,10 +299,11 @@ impl Pool {
         let mut standing: Vec<Option<Standing>> = (self.games.iter())
             .map(|&games| if games < options.min_games { few } else { None })
             .collect();
-        // The games of the engines that count, each a Luce choice of its winners.
+        // The games of the engines that count, each a Luce choice of its winners, then of the
+        // next place among the rest, and so on down (Plackett-Luce).
         let games: Vec<Game> = (self.kinds.iter())
             .filter(|(kind, _)| kind.iter().all(|&(e, _)| standing[e].is_none()))
-            .map(|(kind, &count)| game_of(kind, count))
+            .flat_map(|(kind, &count)| stages(kind, count, options.winner_only))
             .collect();
         let main = main_group(n, &games, anchor.map(|(e, _)| e), &mut standing);
         if let Some((engine, _)) = anchor.filter(|(e, _)| !main.contains(e)) {
@@ -397,14 +413,42 @@ impl Pool {
     }
 }
 
-/// One kind of game as the fit sees it: each winner's share of the point.
-fn game_of(kind: &[(usize, bool)], count: u64) -> Game {
-    let winners = kind.iter().filter(|(_, won)| *won).count().max(1) as f64;
-    Game {
-        seats: (kind.iter())
-            .map(|&(e, won)| (e, if won { 1.0 / winners } else { 0.0 }))
+/// One kind of game as the fit sees it (docs/ratings.md): the winners chosen from all its seats,
+/// then the seats of the next place from those left, and so on, each choice a Luce choice whose
+/// point the seats sharing the place split. The last place chooses nothing; a game all its seats
+/// won (a draw) is one choice they all share, and a game nobody won tells nothing. With
+/// `winner_only`, every seat but the winners is in second place.
+fn stages(kind: &[(usize, usize)], count: u64, winner_only: bool) -> Vec<Game> {
+    let place = |p: usize| if winner_only { p.min(1) } else { p };
+    let mut places: Vec<usize> = kind.iter().map(|&(_, p)| place(p)).collect();
+    places.sort_unstable();
+    places.dedup();
+    let stage = |chosen: usize| {
+        let left = kind.iter().filter(|&&(_, p)| place(p) >= chosen);
+        let sharing = left.clone().filter(|&&(_, p)| place(p) == chosen).count() as f64;
+        Game {
+            seats: left
+                .map(|&(e, p)| {
+                    (
+                        e,
+                        if place(p) == chosen {
+                            1.0 / sharing
+                        } else {
+                            0.0
+                        },
+                    )
+                })
+                .collect(),
+            count: count as f64,
+        }
+    };
+    match places.as_slice() {
+        [0] => vec![stage(0)],
+        [_] | [] => Vec::new(),
+        [.., _last] => places[..places.len() - 1]
+            .iter()
+            .map(|&p| stage(p))
             .collect(),
-        count: count as f64,
     }
 }
 

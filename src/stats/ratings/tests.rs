@@ -49,6 +49,7 @@ fn two_engines_average_zero_at_the_elo_of_their_score() {
         anchor: Some(("b".into(), 1500.0)),
         min_games: 0,
         los: false,
+        winner_only: false,
     };
     let ratings = pool(&[
         (&["a", "b"], &[0]),
@@ -82,6 +83,7 @@ fn a_perfect_score_is_a_bound_and_the_rest_are_named() {
         anchor: None,
         min_games: 2,
         los: false,
+        winner_only: false,
     };
     let ratings = pool(&games).rate(&options).unwrap();
     assert!(
@@ -143,6 +145,7 @@ fn bad_input_is_refused_clearly() {
         anchor: Some(("c".into(), 0.0)),
         min_games: 0,
         los: false,
+        winner_only: false,
     };
     let error = two.rate(&unknown).unwrap_err().to_string();
     assert!(
@@ -165,6 +168,7 @@ fn bad_input_is_refused_clearly() {
         anchor: Some(("a".into(), 0.0)),
         min_games: 0,
         los: false,
+        winner_only: false,
     };
     assert!(matches!(
         top.rate(&anchored),
@@ -251,6 +255,148 @@ fn the_intervals_hold_the_true_ratings_about_95_percent_of_the_time() {
             "{seats} seats: {share:.3} of {total}"
         );
     }
+}
+
+/// A DOUBLE-like league: engines of known strength at tables of `seats`, each game's whole
+/// finishing order drawn from the Plackett-Luce model (strength plus Gumbel noise, sorted: the
+/// best performance places first, with the fewest points), the order kept in the records as
+/// DOUBLE keeps it (points, the fewest first). The full-order fit and the winner-only fit of the
+/// same games: for each, how many true ratings (relative to their average) fell inside their 95%
+/// intervals, of how many, and the intervals' summed half-widths.
+fn full_order_league(seed: u64, seats: usize, games: usize) -> [(usize, usize, f64); 2] {
+    let strengths = [-250.0, -120.0, -60.0, 0.0, 30.0, 90.0, 160.0, 240.0];
+    let names: Vec<String> = (0..strengths.len()).map(|i| format!("e{i}")).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pool = Pool::default();
+    for game in 0..games {
+        let mut table: Vec<usize> = Vec::new();
+        while table.len() < seats {
+            let e = rng.random_range(0..strengths.len());
+            if !table.contains(&e) {
+                table.push(e);
+            }
+        }
+        let performance: Vec<f64> = (table.iter())
+            .map(|&e| K * strengths[e] - (-(rng.random::<f64>().max(1e-300)).ln()).ln())
+            .collect();
+        // Points: how many seats performed better (0 for the winner).
+        let scores: Vec<i64> = (0..seats)
+            .map(|s| performance.iter().filter(|&&p| p > performance[s]).count() as i64)
+            .collect();
+        let winners: Vec<usize> = (0..seats).filter(|&s| scores[s] == 0).collect();
+        let at: Vec<&str> = table.iter().map(|&e| names[e].as_str()).collect();
+        let mut record = finished_record(&at, &winners, game as u64);
+        record.game = "double".into();
+        record.result = Some(crate::records::GameResult { winners, scores });
+        pool.add(&record).unwrap();
+    }
+    let mean = strengths.iter().sum::<f64>() / strengths.len() as f64;
+    [false, true].map(|winner_only| {
+        let options = Options {
+            winner_only,
+            ..Options::default()
+        };
+        let ratings = pool.rate(&options).unwrap();
+        let (mut inside, mut total, mut width) = (0, 0, 0.0);
+        for (i, name) in names.iter().enumerate() {
+            if let Standing::Rated { elo, error } = standing(&ratings, name) {
+                inside += usize::from((elo - (strengths[i] - mean)).abs() <= error);
+                total += 1;
+                width += error;
+            }
+        }
+        (inside, total, width)
+    })
+}
+
+#[test]
+fn full_finishing_orders_hold_the_true_ratings_and_narrow_the_intervals() {
+    let runs: u64 = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(1000, |cases: u64| cases.max(1000));
+    let mut sums = [(0, 0, 0.0); 2];
+    for seed in 0..runs {
+        for (sum, (inside, total, width)) in sums.iter_mut().zip(full_order_league(seed, 4, 300)) {
+            *sum = (sum.0 + inside, sum.1 + total, sum.2 + width);
+        }
+    }
+    let [(inside, total, width), (_, winner_total, winner_width)] = sums;
+    let share = inside as f64 / total as f64;
+    // Per engine, how much narrower the full order's interval is than the winner's alone.
+    let narrower = (width / total as f64) / (winner_width / winner_total as f64);
+    eprintln!(
+        "4 seats, 300 games, {runs} leagues: {share:.4} of {total} inside; intervals {narrower:.3} \
+         of the winner-only fit's"
+    );
+    assert!((0.93..=0.97).contains(&share), "{share:.4} of {total}");
+    assert!(narrower < 0.8, "{narrower:.3}");
+}
+
+/// DOUBLE records of three seats given as finishing orders (names first to last; `=` between two
+/// names shares a place).
+fn orders(games: &[&str]) -> Pool {
+    let mut pool = Pool::default();
+    for (i, order) in games.iter().enumerate() {
+        let mut names = Vec::new();
+        let mut scores = Vec::new();
+        for (place, group) in order.split(' ').enumerate() {
+            for name in group.split('=') {
+                names.push(name);
+                scores.push(place as i64);
+            }
+        }
+        let winners: Vec<usize> = (0..names.len()).filter(|&s| scores[s] == 0).collect();
+        let mut record = finished_record(&names, &winners, i as u64);
+        record.game = "double".into();
+        record.result = Some(crate::records::GameResult { winners, scores });
+        pool.add(&record).unwrap();
+    }
+    pool
+}
+
+#[test]
+fn an_engine_that_never_wins_is_rated_from_the_places_it_took() {
+    // c never wins, but finishes ahead of a and of b: only the whole order rates it.
+    let pool = orders(&["a b c", "b a c", "a c b", "b c a", "c=a b"]);
+    let full = pool.rate(&Options::default()).unwrap();
+    assert!(
+        matches!(standing(&full, "c"), Standing::Rated { .. }),
+        "{full:?}"
+    );
+    // Without the shared first place (a win a winner-only fit counts too), c has won nothing.
+    let pool = orders(&["a b c", "b a c", "a c b", "b c a"]);
+    let full = pool.rate(&Options::default()).unwrap();
+    assert!(
+        matches!(standing(&full, "c"), Standing::Rated { .. }),
+        "{full:?}"
+    );
+    let winner_only = Options {
+        winner_only: true,
+        ..Options::default()
+    };
+    // The winners alone rate nobody: c took no point, so no finite ratings fit.
+    let wins = pool.rate(&winner_only).unwrap();
+    assert!(
+        (wins.engines.iter()).all(|r| !matches!(r.standing, Standing::Rated { .. })),
+        "{wins:?}"
+    );
+}
+
+#[test]
+fn a_faulted_game_counts_its_winners_only() {
+    // The scores put c first, but a fault ended the game and a won it: the order is not the
+    // scores', so only a's win counts.
+    let mut pool = Pool::default();
+    let mut record = finished_record(&["a", "b", "c"], &[0], 0);
+    record.game = "double".into();
+    record.result = Some(crate::records::GameResult {
+        winners: vec![0],
+        scores: vec![5, 3, 1],
+    });
+    pool.add(&record).unwrap();
+    let kinds: Vec<_> = pool.kinds.keys().cloned().collect();
+    assert_eq!(kinds, [vec![(0, 0), (1, 1), (2, 1)]]);
 }
 
 #[test]
