@@ -76,8 +76,8 @@ pub enum OpeningsError {
         path: PathBuf,
         /// The line, from 1.
         line: usize,
-        /// Why.
-        reason: LineError,
+        /// Why (boxed: a move's error is large, and errors travel by value).
+        reason: Box<LineError>,
     },
     /// A file with no opening in it.
     #[error("{0}: no opening in the file")]
@@ -199,7 +199,7 @@ impl BookSpec {
             let line_error = |reason: LineError| OpeningsError::Line {
                 path: path.clone(),
                 line: number,
-                reason,
+                reason: Box::new(reason),
             };
             if end == Line::TooLong {
                 return Err(line_error(LineError::TooLong));
