@@ -1,7 +1,8 @@
 //! Joint ratings against Ordo's: the same 1200 two-seat results (fixtures/ratings, whose README
 //! says how Ordo 1.2.6 was run on them) give every engine Ordo's rating within 1 Elo, its
 //! interval within 15% and its likelihood of superiority over each other within 1.5 points; the
-//! PGN the referee exports is the file Ordo read; bad input is refused.
+//! PGN the referee exports is the file Ordo read; a fitted seat advantage is Ordo's white
+//! advantage; bad input is refused.
 
 // The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
 #![cfg(target_os = "linux")]
@@ -79,6 +80,52 @@ fn the_ratings_agree_with_ordo_around_the_average_and_an_anchor() {
         &ratings(&["--anchor", "dog=1500"]),
         &ordo("ordo-anchor.txt"),
     );
+}
+
+/// A league whose first seat plays 60 Elo stronger (`make_league.py 60`): with the seat advantage
+/// fitted, every rating is Ordo's with `-W` (white advantage fitted) within 1 Elo and its interval
+/// within 15%, and the second seat's advantage is minus Ordo's white advantage within 1 Elo, its
+/// interval 1.96 of Ordo's standard deviation within 10%. Without the fit, the first seat's edge
+/// goes into the ratings and the advantage is not printed.
+#[test]
+fn the_seat_advantage_agrees_with_ordos_white_advantage() {
+    let file = "league-first-seat.jsonl";
+    let output = printed(&["ratings", file, "--json", "--seat-advantage", "fit"]);
+    let fitted: Value = serde_json::from_slice(&output).unwrap();
+    agree(
+        fitted["engines"].as_array().unwrap(),
+        &ordo("ordo-first-seat.txt"),
+    );
+    let text = std::fs::read_to_string(Path::new(FIXTURES).join("ordo-first-seat.txt")).unwrap();
+    let line = (text.lines())
+        .find_map(|l| l.strip_prefix("White advantage = "))
+        .unwrap();
+    let (white, sd) = line.split_once(" +/- ").unwrap();
+    let (white, sd): (f64, f64) = (white.parse().unwrap(), sd.parse().unwrap());
+    let seats = fitted["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 1, "{fitted}");
+    assert_eq!(seats[0]["seat"], 1);
+    let (elo, error) = (
+        seats[0]["elo"].as_f64().unwrap(),
+        seats[0]["error"].as_f64().unwrap(),
+    );
+    assert!(
+        (elo + white).abs() <= 1.0,
+        "{elo} vs Ordo's white advantage {white}"
+    );
+    assert!(
+        (error - 1.96 * sd).abs() <= 0.1 * 1.96 * sd,
+        "±{error} vs Ordo's sd {sd}"
+    );
+    let plain: Value = serde_json::from_slice(&printed(&["ratings", file, "--json"])).unwrap();
+    assert!(plain.is_array(), "{plain}");
+    let hen = |list: &Value| {
+        (list.as_array().unwrap().iter())
+            .find(|e| e["name"] == "hen")
+            .map(|e| e["rating"].as_f64().unwrap())
+            .unwrap()
+    };
+    assert!((hen(&plain) - hen(&fitted["engines"])).abs() > 1.0);
 }
 
 #[test]

@@ -324,6 +324,15 @@ pub struct OpeningsArgs {
     pub output: Option<PathBuf>,
 }
 
+/// Whether `ratings` fits the seats' advantages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SeatAdvantageArg {
+    /// Fit each seat's advantage over the first.
+    Fit,
+    /// Every seat is the same.
+    None,
+}
+
 /// The flags of `ratings`.
 #[derive(Debug, clap::Args)]
 pub struct RatingsArgs {
@@ -354,6 +363,12 @@ pub struct RatingsArgs {
     /// the seats, the next place from those left, and so on (Plackett-Luce).
     #[arg(long)]
     pub winner_only: bool,
+    /// `fit`: fit each seat's advantage over the first seat along with the ratings (the first
+    /// mover's edge in DVONN or Pegs, the seats of DOUBLE) and print it with its interval; the
+    /// ratings are then of the engines with the seats' advantages taken out. `none`: every seat
+    /// is the same, as Ordo has it without -W.
+    #[arg(long, value_enum, default_value_t = SeatAdvantageArg::None)]
+    pub seat_advantage: SeatAdvantageArg,
 }
 
 /// `NAME=ELO`: split at the last `=`, so that a name may hold one.

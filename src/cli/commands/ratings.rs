@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use crate::cli::args::RatingsArgs;
+use crate::cli::args::{RatingsArgs, SeatAdvantageArg};
 use crate::cli::error::{CommandResult, Ended};
 use crate::records::file::read_all;
 use crate::stats::ratings::{Options, Pool, RatingsError};
@@ -30,6 +30,7 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
         min_games: args.min_games,
         los: args.los,
         winner_only: args.winner_only,
+        seat_advantage: args.seat_advantage == SeatAdvantageArg::Fit,
     };
     let ratings = pool.rate(&options)?;
     let pairings = match args.head_to_head {
@@ -47,10 +48,16 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
                     engine["head_to_head"] = serde_json::Value::Object(row);
                 }
             }
+            if let Some(seats) = ratings.seats_json() {
+                list = serde_json::json!({"engines": list, "seats": seats});
+            }
             writeln!(stdout, "{list}")?;
         }
         false => {
             let mut text = ratings.to_string();
+            if let Some(seats) = ratings.seats_text() {
+                text = format!("{text}\n\n{seats}");
+            }
             if let Some(table) = ratings.los_table() {
                 text = format!("{text}\n\n{table}");
             }

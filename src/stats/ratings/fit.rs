@@ -15,32 +15,38 @@ use super::cholesky::Cholesky;
 /// Natural-log units per Elo point: `ln 10 / 400`.
 pub const K: f64 = std::f64::consts::LN_10 / 400.0;
 
-/// One kind of game: its seats (engine, points) and how many games were exactly that.
+/// One kind of game: its seats (engine, points), where each sat, and how many games were exactly
+/// that.
 #[derive(Clone, Debug)]
 pub struct Game {
     /// Each seat's engine (an index into the fit's engines) and points.
     pub seats: Vec<(usize, f64)>,
+    /// Each seat's number at the table (0 the first to move), in the order of `seats`: what a
+    /// fitted seat advantage is of.
+    pub positions: Vec<usize>,
     /// How many games.
     pub count: f64,
 }
 
-/// The fit: ratings with the first engine at 0, and their covariance.
+/// The fit: ratings with the first engine at 0, the seats' advantages over the first seat when
+/// fitted, and their covariance.
 #[derive(Clone, Debug)]
 pub struct Fit {
-    /// Elo of each engine, the first at 0.
+    /// Elo of each engine, the first at 0; then, when fitted, the advantage of each seat from the
+    /// second on over the first, in Elo.
     pub elo: Vec<f64>,
-    /// Covariance of the Elo ratings (Elo²), `m`×`m` row by row; the first row and column are 0.
+    /// Covariance of `elo` (Elo²), row by row; the first row and column are 0.
     pub covariance: Vec<f64>,
 }
 
 impl Fit {
-    /// The variance of `Σ c_i R_i`.
+    /// The variance of `Σ c_i elo_i` (`c` may be shorter than `elo`: the rest are 0).
     pub fn variance(&self, c: &[f64]) -> f64 {
-        let m = self.elo.len();
+        let n = self.elo.len();
         let mut sum = 0.0;
-        for i in 0..m {
-            for j in 0..m {
-                sum += c[i] * self.covariance[i * m + j] * c[j];
+        for (i, ci) in c.iter().enumerate() {
+            for (j, cj) in c.iter().enumerate() {
+                sum += ci * self.covariance[i * n + j] * cj;
             }
         }
         sum.max(0.0)
@@ -48,9 +54,9 @@ impl Fit {
 
     /// The variance of `R_i - R_j`, from the covariance's three entries.
     pub fn difference_variance(&self, i: usize, j: usize) -> f64 {
-        let m = self.elo.len();
+        let n = self.elo.len();
         let c = &self.covariance;
-        (c[i * m + i] + c[j * m + j] - 2.0 * c[i * m + j]).max(0.0)
+        (c[i * n + i] + c[j * n + j] - 2.0 * c[i * n + j]).max(0.0)
     }
 
     /// The likelihood that engine `i` is the stronger of `i` and `j`, under the fit's normal
@@ -77,111 +83,177 @@ fn log_sum_exp(values: impl Iterator<Item = f64> + Clone) -> f64 {
     top + libm::log(values.map(|v| libm::exp(v - top)).sum::<f64>())
 }
 
-/// One game's log-likelihood at the strengths `theta` (natural units).
-pub fn game_log_likelihood(game: &Game, theta: impl Fn(usize) -> f64) -> f64 {
+/// One game's log-likelihood with `strength(engine, seat number)` in natural units.
+pub fn game_log_likelihood(game: &Game, strength: impl Fn(usize, usize) -> f64) -> f64 {
     let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
-    let lse = log_sum_exp(game.seats.iter().map(|&(e, _)| theta(e)));
-    game.seats.iter().map(|&(e, p)| p * theta(e)).sum::<f64>() - points * lse
+    let at = |k: usize| strength(game.seats[k].0, game.positions[k]);
+    let lse = log_sum_exp((0..game.seats.len()).map(at));
+    (0..game.seats.len())
+        .map(|k| game.seats[k].1 * at(k))
+        .sum::<f64>()
+        - points * lse
 }
 
-/// Each seat's chance to win `game` at `theta`.
-fn chances(game: &Game, theta: &[f64]) -> Vec<f64> {
-    let lse = log_sum_exp(game.seats.iter().map(|&(e, _)| theta[e]));
-    (game.seats.iter())
-        .map(|&(e, _)| libm::exp(theta[e] - lse))
-        .collect()
+/// What is fitted: `m` engines' strengths, then (when `seats` is above 1) the advantage of each
+/// seat number from 1 to `seats - 1` over seat 0.
+#[derive(Clone, Copy, Debug)]
+struct Model {
+    m: usize,
+    seats: usize,
 }
 
-/// Adds `scale` times one game's score (the gradient of its log-likelihood) at `theta`.
-fn add_score(game: &Game, theta: &[f64], scale: f64, gradient: &mut [f64]) {
-    let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
-    for (&(e, p), pi) in game.seats.iter().zip(chances(game, theta)) {
-        gradient[e] += scale * (p - points * pi);
+impl Model {
+    /// How many parameters.
+    fn size(self) -> usize {
+        self.m + self.seats.saturating_sub(1)
     }
-}
 
-/// Adds `scale` times one game's information (minus the Hessian) at `theta` (`m`×`m`).
-fn add_information(game: &Game, theta: &[f64], scale: f64, information: &mut [f64]) {
-    let m = theta.len();
-    let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
-    let chance = chances(game, theta);
-    for (&(a, _), &pa) in game.seats.iter().zip(&chance) {
-        information[a * m + a] += scale * points * pa;
-        for (&(b, _), &pb) in game.seats.iter().zip(&chance) {
-            information[a * m + b] -= scale * points * pa * pb;
+    /// The parameters seat `k` of `game` plays with: its engine's, and its seat's when fitted.
+    fn terms(self, game: &Game, k: usize) -> ([usize; 2], usize) {
+        let engine = game.seats[k].0;
+        match self.seat_term(game.positions[k]) {
+            Some(seat) => ([engine, seat], 2),
+            None => ([engine, engine], 1),
         }
     }
-}
 
-/// The covariance of the games' scores at `theta` (`m`×`m`), as the model says with draws: a
-/// two-seat game's score is `x - e` for the first seat (`x` its points, `e` its expected points)
-/// and the opposite for the other, and when a share `d` of the two-seat games is drawn, `x` has
-/// variance `e(1 - e) - d/4` (`w + d/4 - e²` with wins `w = e - d/2`); `d` is estimated as
-/// `draws / (games + 2)`, a little under the share seen, so that draws alone never make a game
-/// look certain, and kept within what `e` allows. A game of more seats counts its information:
-/// the model's own variance, which shared wins can only make smaller. (The scores' observed outer
-/// products, the usual sandwich, are no estimate at all with few games: two engines that drew
-/// once would be rated equal with no error.)
-fn score_covariance(games: &[Game], theta: &[f64]) -> Vec<f64> {
-    let m = theta.len();
-    let two_seat = games.iter().filter(|g| g.seats.len() == 2);
-    let played: f64 = two_seat.clone().map(|g| g.count).sum();
-    let drawn: f64 = (two_seat.filter(|g| g.seats.iter().all(|&(_, p)| p == 0.5)))
-        .map(|g| g.count)
-        .sum();
-    let draw_share = drawn / (played + 2.0);
-    let mut covariance = vec![0.0; m * m];
-    for game in games {
+    /// The parameter of seat number `position`, when fitted (seat 0 is the reference).
+    fn seat_term(self, position: usize) -> Option<usize> {
+        (position >= 1 && position < self.seats).then(|| self.m + position - 1)
+    }
+
+    /// The strength of `engine` in seat number `position` at `theta`.
+    fn strength_of(self, engine: usize, position: usize, theta: &[f64]) -> f64 {
+        theta[engine] + self.seat_term(position).map_or(0.0, |t| theta[t])
+    }
+
+    /// Seat `k`'s strength at `theta`.
+    fn strength(self, game: &Game, k: usize, theta: &[f64]) -> f64 {
+        self.strength_of(game.seats[k].0, game.positions[k], theta)
+    }
+
+    /// Each seat's chance to win `game` at `theta`.
+    fn chances(self, game: &Game, theta: &[f64]) -> Vec<f64> {
+        let strengths: Vec<f64> = (0..game.seats.len())
+            .map(|k| self.strength(game, k, theta))
+            .collect();
+        let lse = log_sum_exp(strengths.iter().copied());
+        strengths.iter().map(|s| libm::exp(s - lse)).collect()
+    }
+
+    /// Adds `scale` times one game's score (the gradient of its log-likelihood) at `theta`.
+    fn add_score(self, game: &Game, theta: &[f64], scale: f64, gradient: &mut [f64]) {
         let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
-        match game.seats.as_slice() {
-            &[(a, _), (b, _)] if points > 0.0 => {
-                let e = chances(game, theta)[0];
-                let d = draw_share.min(2.0 * e.min(1.0 - e));
-                let variance = game.count * (e * (1.0 - e) - d / 4.0).max(0.0);
-                covariance[a * m + a] += variance;
-                covariance[b * m + b] += variance;
-                covariance[a * m + b] -= variance;
-                covariance[b * m + a] -= variance;
+        for (k, pi) in self.chances(game, theta).into_iter().enumerate() {
+            let (terms, used) = self.terms(game, k);
+            for &t in &terms[..used] {
+                gradient[t] += scale * (game.seats[k].1 - points * pi);
             }
-            _ => add_information(game, theta, game.count, &mut covariance),
         }
     }
-    covariance
+
+    /// Adds `scale` times one game's information (minus the Hessian) at `theta`.
+    fn add_information(self, game: &Game, theta: &[f64], scale: f64, information: &mut [f64]) {
+        let n = self.size();
+        let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
+        let chance = self.chances(game, theta);
+        for (a, &pa) in chance.iter().enumerate() {
+            let (ta, ua) = self.terms(game, a);
+            for (b, &pb) in chance.iter().enumerate() {
+                let (tb, ub) = self.terms(game, b);
+                let value = scale * points * (if a == b { pa } else { 0.0 } - pa * pb);
+                for &u in &ta[..ua] {
+                    for &v in &tb[..ub] {
+                        information[u * n + v] += value;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The covariance of the games' scores at `theta`, as the model says with draws: a
+    /// two-seat game's score is `x - e` for the first seat (`x` its points, `e` its expected
+    /// points) and the opposite for the other, and when a share `d` of the two-seat games is
+    /// drawn, `x` has variance `e(1 - e) - d/4` (`w + d/4 - e²` with wins `w = e - d/2`); `d` is
+    /// estimated as `draws / (games + 2)`, a little under the share seen, so that draws alone
+    /// never make a game look certain, and kept within what `e` allows. A game of more seats
+    /// counts its information: the model's own variance, which shared wins can only make
+    /// smaller. (The scores' observed outer products, the usual sandwich, are no estimate at all
+    /// with few games: two engines that drew once would be rated equal with no error.)
+    fn score_covariance(self, games: &[Game], theta: &[f64]) -> Vec<f64> {
+        let n = self.size();
+        let two_seat = games.iter().filter(|g| g.seats.len() == 2);
+        let played: f64 = two_seat.clone().map(|g| g.count).sum();
+        let drawn: f64 = (two_seat.filter(|g| g.seats.iter().all(|&(_, p)| p == 0.5)))
+            .map(|g| g.count)
+            .sum();
+        let draw_share = drawn / (played + 2.0);
+        let mut covariance = vec![0.0; n * n];
+        for game in games {
+            let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
+            if game.seats.len() != 2 || points <= 0.0 {
+                self.add_information(game, theta, game.count, &mut covariance);
+                continue;
+            }
+            let e = self.chances(game, theta)[0];
+            let d = draw_share.min(2.0 * e.min(1.0 - e));
+            let variance = game.count * (e * (1.0 - e) - d / 4.0).max(0.0);
+            // The score's direction: +1 on the first seat's terms, -1 on the second's.
+            let mut direction = vec![0.0; n];
+            for (k, sign) in [(0, 1.0), (1, -1.0)] {
+                let (terms, used) = self.terms(game, k);
+                for &t in &terms[..used] {
+                    direction[t] += sign;
+                }
+            }
+            for (u, du) in direction.iter().enumerate().filter(|(_, d)| **d != 0.0) {
+                for (v, dv) in direction.iter().enumerate().filter(|(_, d)| **d != 0.0) {
+                    covariance[u * n + v] += variance * du * dv;
+                }
+            }
+        }
+        covariance
+    }
+
+    /// The total log-likelihood.
+    fn log_likelihood(self, games: &[Game], theta: &[f64]) -> f64 {
+        let strength = |e: usize, position: usize| self.strength_of(e, position, theta);
+        (games.iter())
+            .map(|g| g.count * game_log_likelihood(g, strength))
+            .sum()
+    }
 }
 
-/// The total log-likelihood.
-fn log_likelihood(games: &[Game], theta: &[f64]) -> f64 {
-    (games.iter())
-        .map(|g| g.count * game_log_likelihood(g, |e| theta[e]))
-        .sum()
-}
-
-/// Rows and columns 1.. of an `m`×`m` matrix: the first engine's rating is fixed at 0.
-fn reduced(matrix: &[f64], m: usize) -> Vec<f64> {
-    let mut out = Vec::with_capacity((m - 1) * (m - 1));
-    for i in 1..m {
-        out.extend_from_slice(&matrix[i * m + 1..(i + 1) * m]);
+/// Rows and columns 1.. of an `n`×`n` matrix: the first engine's rating is fixed at 0.
+fn reduced(matrix: &[f64], n: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity((n - 1) * (n - 1));
+    for i in 1..n {
+        out.extend_from_slice(&matrix[i * n + 1..(i + 1) * n]);
     }
     out
 }
 
-/// Fits the `m` engines to `games` (every engine in them below `m`). `None` when the maximum is
-/// not finite or not unique: the caller passes only engines whose results are strongly connected
-/// (each has gained points against, and lost points to, the rest, directly or through others).
-pub fn fit(m: usize, games: &[Game]) -> Option<Fit> {
+/// Fits the `m` engines to `games` (every engine in them below `m`), and with `seats` above 1
+/// the advantage of each seat number below `seats` over the first. `None` when the maximum is
+/// not finite or not unique: the caller passes only engines whose results are strongly
+/// connected (each has gained points against, and lost points to, the rest, directly or through
+/// others), and asks for seat advantages only where every seat has been played.
+pub fn fit(m: usize, seats: usize, games: &[Game]) -> Option<Fit> {
     if m < 2 {
         return None;
     }
-    let mut theta = vec![0.0; m];
-    let mut current = log_likelihood(games, &theta);
+    let model = Model { m, seats };
+    let n = model.size();
+    let mut theta = vec![0.0; n];
+    let mut current = model.log_likelihood(games, &theta);
     for _ in 0..200 {
-        let mut gradient = vec![0.0; m];
-        let mut information = vec![0.0; m * m];
+        let mut gradient = vec![0.0; n];
+        let mut information = vec![0.0; n * n];
         for game in games {
-            add_score(game, &theta, game.count, &mut gradient);
-            add_information(game, &theta, game.count, &mut information);
+            model.add_score(game, &theta, game.count, &mut gradient);
+            model.add_information(game, &theta, game.count, &mut information);
         }
-        let step = Cholesky::new(&reduced(&information, m), m - 1)?.solve(&gradient[1..]);
+        let step = Cholesky::new(&reduced(&information, n), n - 1)?.solve(&gradient[1..]);
         // Newton's step, halved while it does not improve the likelihood (it is concave).
         let mut scale = 1.0;
         let (next, value) = loop {
@@ -189,7 +261,7 @@ pub fn fit(m: usize, games: &[Game]) -> Option<Fit> {
             for (t, s) in next[1..].iter_mut().zip(&step) {
                 *t += scale * s;
             }
-            let value = log_likelihood(games, &next);
+            let value = model.log_likelihood(games, &next);
             if value >= current - 1e-12 * current.abs() || scale < 1e-6 {
                 break (next, value);
             }
@@ -204,21 +276,21 @@ pub fn fit(m: usize, games: &[Game]) -> Option<Fit> {
     }
     // The information at the maximum, and the covariance of the games' scores as the model
     // gives it there (see `score_covariance`), for the sandwich.
-    let mut information = vec![0.0; m * m];
+    let mut information = vec![0.0; n * n];
     for game in games {
-        add_information(game, &theta, game.count, &mut information);
+        model.add_information(game, &theta, game.count, &mut information);
     }
-    let meat = reduced(&score_covariance(games, &theta), m);
-    let bread = Cholesky::new(&reduced(&information, m), m - 1)?.inverse();
-    let n = m - 1;
+    let meat = reduced(&model.score_covariance(games, &theta), n);
+    let bread = Cholesky::new(&reduced(&information, n), n - 1)?.inverse();
+    let r = n - 1;
     let product = |a: &[f64], b: &[f64]| {
-        let mut out = vec![0.0; n * n];
-        for i in 0..n {
-            for k in 0..n {
-                let aik = a[i * n + k];
+        let mut out = vec![0.0; r * r];
+        for i in 0..r {
+            for k in 0..r {
+                let aik = a[i * r + k];
                 if aik != 0.0 {
-                    for j in 0..n {
-                        out[i * n + j] += aik * b[k * n + j];
+                    for j in 0..r {
+                        out[i * r + j] += aik * b[k * r + j];
                     }
                 }
             }
@@ -226,10 +298,10 @@ pub fn fit(m: usize, games: &[Game]) -> Option<Fit> {
         out
     };
     let sandwich = product(&product(&bread, &meat), &bread);
-    let mut covariance = vec![0.0; m * m];
-    for i in 1..m {
-        for j in 1..m {
-            covariance[i * m + j] = sandwich[(i - 1) * n + (j - 1)] / (K * K);
+    let mut covariance = vec![0.0; n * n];
+    for i in 1..n {
+        for j in 1..n {
+            covariance[i * n + j] = sandwich[(i - 1) * r + (j - 1)] / (K * K);
         }
     }
     Some(Fit {
@@ -245,6 +317,7 @@ mod tests {
     fn two(a: usize, b: usize, points_a: f64, count: f64) -> Game {
         Game {
             seats: vec![(a, points_a), (b, 1.0 - points_a)],
+            positions: vec![0, 1],
             count,
         }
     }
@@ -254,7 +327,7 @@ mod tests {
         // 60 wins, 40 losses: the Elo of a 0.6 score, and the error of `stats` (elo.rs), which
         // maps the score's interval through the same curve, agrees to first order.
         let games = [two(0, 1, 1.0, 60.0), two(0, 1, 0.0, 40.0)];
-        let fit = fit(2, &games).unwrap();
+        let fit = fit(2, 0, &games).unwrap();
         let expected = -400.0 * (1.0f64 / 0.6 - 1.0).log10();
         assert!((fit.elo[1] + expected).abs() < 1e-6, "{:?}", fit.elo);
         // Var(score) = 0.24 / 100; dElo/dscore = 400 / (ln 10 · s (1 - s)).
@@ -270,7 +343,7 @@ mod tests {
             two(0, 1, 0.0, 10.0),
             two(0, 1, 0.5, 20.0),
         ];
-        let (a, b) = (fit(2, &decisive).unwrap(), fit(2, &drawn).unwrap());
+        let (a, b) = (fit(2, 0, &decisive).unwrap(), fit(2, 0, &drawn).unwrap());
         // Both scores are 0.6 of 50 games: the same rating, a narrower interval with draws.
         assert!((a.elo[1] - b.elo[1]).abs() < 1e-6);
         assert!(b.variance(&[1.0, -1.0]) < a.variance(&[1.0, -1.0]));

@@ -122,8 +122,14 @@ fn components(nodes: &[usize], edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
 /// A bound for each engine left out of the fit that played rated engines only at some tables:
 /// the rating at which its results there become [`BOUND_RATIO`] as likely as at the best (an
 /// infinite rating for an engine that won them all, minus infinity for one that lost them all),
-/// the rated engines held at their ratings.
-pub fn bounds(games: &[Game], rated: &HashMap<usize, f64>, standing: &mut [Option<Standing>]) {
+/// the rated engines held at their ratings and the seats at their `advantage` (Elo by seat number;
+/// none when empty).
+pub fn bounds(
+    games: &[Game],
+    rated: &HashMap<usize, f64>,
+    advantage: &[f64],
+    standing: &mut [Option<Standing>],
+) {
     if rated.is_empty() {
         for s in standing.iter_mut().filter(|s| s.is_none()) {
             *s = Some(Standing::Unrated(Unrated::NoFiniteRating));
@@ -149,7 +155,10 @@ pub fn bounds(games: &[Game], rated: &HashMap<usize, f64>, standing: &mut [Optio
             continue;
         }
         let likelihood = |elo: f64| -> f64 {
-            let theta = |e: usize| K * if e == engine { elo } else { rated[&e] };
+            let seat = |position: usize| advantage.get(position).copied().unwrap_or(0.0);
+            let theta = |e: usize, position| {
+                K * (if e == engine { elo } else { rated[&e] } + seat(position))
+            };
             (own.iter())
                 .map(|g| g.count * fit::game_log_likelihood(g, theta))
                 .sum()

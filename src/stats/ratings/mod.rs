@@ -137,6 +137,20 @@ pub struct Ratings {
     /// each other, `los[a][b]` for the `a`-th and `b`-th rated engines of `engines` (which come
     /// first there), `NaN` on the diagonal.
     pub los: Option<Vec<Vec<f64>>>,
+    /// When fitted ([`Options::seat_advantage`]): each seat's advantage over the first, from the
+    /// second seat on.
+    pub seats: Option<Vec<SeatAdvantage>>,
+}
+
+/// How much stronger than the first seat a seat plays, whoever sits there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatAdvantage {
+    /// The seat, from 0 (the first, which is the reference, is never listed).
+    pub seat: usize,
+    /// Its advantage over the first seat, in Elo (negative when the first seat is stronger).
+    pub elo: f64,
+    /// Half-width of its 95% interval.
+    pub error: f64,
 }
 
 /// What fixes the scale's zero.
@@ -168,6 +182,8 @@ pub struct Options {
     pub los: bool,
     /// Fit only who won each game, even where the records give every seat's place.
     pub winner_only: bool,
+    /// Fit each seat's advantage over the first seat along with the ratings.
+    pub seat_advantage: bool,
 }
 
 /// The games of any number of records, counted by kind: memory grows with the engines and the
@@ -178,8 +194,9 @@ pub struct Pool {
     names: Vec<String>,
     index: HashMap<String, usize>,
     /// Each kind of game: its seats' engines, sorted, with each one's place (0 the first, a
-    /// winner; 1 every other seat where the game gives only its winners); and how many.
-    kinds: BTreeMap<Vec<(usize, usize)>, u64>,
+    /// winner; 1 every other seat where the game gives only its winners) and seat number; and
+    /// how many.
+    kinds: BTreeMap<Vec<(usize, usize, usize)>, u64>,
     games: Vec<u32>,
     points: Vec<f64>,
     finished: u64,
@@ -230,7 +247,7 @@ impl Pool {
             };
             self.games[engine] += 1;
             self.points[engine] += result.points(seat);
-            kind.push((engine, place));
+            kind.push((engine, place, seat));
         }
         kind.sort_unstable();
         *self.kinds.entry(kind).or_default() += 1;
@@ -250,8 +267,9 @@ impl Pool {
         }
         let kinds = (self.kinds.iter())
             .map(|(kind, &count)| {
-                let mut kind: Vec<(usize, usize)> =
-                    kind.iter().map(|&(e, place)| (new[e], place)).collect();
+                let mut kind: Vec<(usize, usize, usize)> = (kind.iter())
+                    .map(|&(e, place, seat)| (new[e], place, seat))
+                    .collect();
                 kind.sort_unstable();
                 (kind, count)
             })
@@ -302,7 +320,7 @@ impl Pool {
         // The games of the engines that count, each a Luce choice of its winners, then of the
         // next place among the rest, and so on down (Plackett-Luce).
         let games: Vec<Game> = (self.kinds.iter())
-            .filter(|(kind, _)| kind.iter().all(|&(e, _)| standing[e].is_none()))
+            .filter(|(kind, _)| kind.iter().all(|&(e, _, _)| standing[e].is_none()))
             .flat_map(|(kind, &count)| stages(kind, count, options.winner_only))
             .collect();
         let main = main_group(n, &games, anchor.map(|(e, _)| e), &mut standing);
@@ -316,8 +334,17 @@ impl Pool {
                 why,
             });
         }
-        let (rated, fitted) = self.fit(&main, &games, anchor, &mut standing);
-        bounds(&games, &rated, &mut standing);
+        let fitting = (anchor, options.seat_advantage);
+        let (rated, fitted) = self.fit(&main, &games, fitting, &mut standing);
+        let seats = (fitted.as_ref().filter(|_| options.seat_advantage))
+            .map(|fit| seat_advantages(fit, main.len()));
+        let advantage: Vec<f64> = match &seats {
+            Some(seats) => std::iter::once(0.0)
+                .chain(seats.iter().map(|s| s.elo))
+                .collect(),
+            None => Vec::new(),
+        };
+        bounds(&games, &rated, &advantage, &mut standing);
         let mut engines: Vec<Rating> = (0..n)
             .map(|e| Rating {
                 name: self.names[e].clone(),
@@ -358,6 +385,7 @@ impl Pool {
         Ok(Ratings {
             engines,
             los,
+            seats,
             games: self.finished,
             reference: match &options.anchor {
                 Some((name, elo)) => Reference::Anchor(name.clone(), *elo),
@@ -366,13 +394,14 @@ impl Pool {
         })
     }
 
-    /// Fits the engines of `main` and writes their standings; returns each rated engine's Elo,
-    /// and the fit itself (its engines in `main`'s order), when there is one.
+    /// Fits the engines of `main` (and with `seat_advantage` the seats' advantages) and writes
+    /// their standings; returns each rated engine's Elo, and the fit itself (its engines in
+    /// `main`'s order, then the seats from the second), when there is one.
     fn fit(
         &self,
         main: &[usize],
         games: &[Game],
-        anchor: Option<(usize, f64)>,
+        (anchor, seat_advantage): (Option<(usize, f64)>, bool),
         standing: &mut [Option<Standing>],
     ) -> (HashMap<usize, f64>, Option<fit::Fit>) {
         let local: HashMap<usize, usize> = main.iter().enumerate().map(|(i, &e)| (e, i)).collect();
@@ -380,10 +409,18 @@ impl Pool {
             .filter(|g| g.seats.iter().all(|(e, _)| local.contains_key(e)))
             .map(|g| Game {
                 seats: g.seats.iter().map(|&(e, p)| (local[&e], p)).collect(),
+                positions: g.positions.clone(),
                 count: g.count,
             })
             .collect();
-        let Some(fit) = fit::fit(main.len(), &inside) else {
+        let seats = match seat_advantage {
+            true => inside
+                .iter()
+                .flat_map(|g| g.positions.iter().map(|p| p + 1))
+                .max(),
+            false => None,
+        };
+        let Some(fit) = fit::fit(main.len(), seats.unwrap_or(0), &inside) else {
             for &e in main {
                 standing[e] = Some(Standing::Unrated(Unrated::NoFiniteRating));
             }
@@ -413,32 +450,53 @@ impl Pool {
     }
 }
 
+/// Each seat's advantage over the first, in seat order from the second, from `fit` of `m`
+/// engines.
+fn seat_advantages(fit: &fit::Fit, m: usize) -> Vec<SeatAdvantage> {
+    (m..fit.elo.len())
+        .map(|t| SeatAdvantage {
+            seat: t - m + 1,
+            elo: fit.elo[t],
+            error: Z_95 * fit.variance(&unit(t)).sqrt(),
+        })
+        .collect()
+}
+
+/// The contrast of parameter `t` alone.
+fn unit(t: usize) -> Vec<f64> {
+    let mut c = vec![0.0; t + 1];
+    c[t] = 1.0;
+    c
+}
+
 /// One kind of game as the fit sees it (docs/ratings.md): the winners chosen from all its seats,
 /// then the seats of the next place from those left, and so on, each choice a Luce choice whose
 /// point the seats sharing the place split. The last place chooses nothing; a game all its seats
 /// won (a draw) is one choice they all share, and a game nobody won tells nothing. With
 /// `winner_only`, every seat but the winners is in second place.
-fn stages(kind: &[(usize, usize)], count: u64, winner_only: bool) -> Vec<Game> {
+fn stages(kind: &[(usize, usize, usize)], count: u64, winner_only: bool) -> Vec<Game> {
     let place = |p: usize| if winner_only { p.min(1) } else { p };
-    let mut places: Vec<usize> = kind.iter().map(|&(_, p)| place(p)).collect();
+    let mut places: Vec<usize> = kind.iter().map(|&(_, p, _)| place(p)).collect();
     places.sort_unstable();
     places.dedup();
     let stage = |chosen: usize| {
-        let left = kind.iter().filter(|&&(_, p)| place(p) >= chosen);
-        let sharing = left.clone().filter(|&&(_, p)| place(p) == chosen).count() as f64;
+        let left: Vec<_> = (kind.iter())
+            .filter(|&&(_, p, _)| place(p) >= chosen)
+            .collect();
+        let sharing = left
+            .iter()
+            .filter(|&&&(_, p, _)| place(p) == chosen)
+            .count() as f64;
+        let points = |p: usize| {
+            if place(p) == chosen {
+                1.0 / sharing
+            } else {
+                0.0
+            }
+        };
         Game {
-            seats: left
-                .map(|&(e, p)| {
-                    (
-                        e,
-                        if place(p) == chosen {
-                            1.0 / sharing
-                        } else {
-                            0.0
-                        },
-                    )
-                })
-                .collect(),
+            seats: left.iter().map(|&&(e, p, _)| (e, points(p))).collect(),
+            positions: left.iter().map(|&&(_, _, seat)| seat).collect(),
             count: count as f64,
         }
     };

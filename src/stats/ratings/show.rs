@@ -43,6 +43,33 @@ impl Ratings {
 }
 
 impl Ratings {
+    /// The seats' advantages as JSON (`seat` from 0, `elo`, `error`), when fitted.
+    pub fn seats_json(&self) -> Option<serde_json::Value> {
+        let seats = self.seats.as_ref()?;
+        let round = |x: f64| round_to(x, 1);
+        Some(serde_json::Value::Array(
+            (seats.iter())
+                .map(|s| serde_json::json!({"seat": s.seat, "elo": round(s.elo), "error": round(s.error)}))
+                .collect(),
+        ))
+    }
+
+    /// The seats' advantages in words, when fitted.
+    pub fn seats_text(&self) -> Option<String> {
+        let seats = self.seats.as_ref()?;
+        let mut text =
+            String::from("Seats (advantage over the first seat, Elo with its 95% interval):");
+        for s in seats {
+            text.push_str(&format!(
+                "\n  seat {}  {:+.1} ± {:.1}",
+                s.seat + 1,
+                s.elo,
+                s.error
+            ));
+        }
+        Some(text)
+    }
+
     /// The likelihood of superiority as a table, row over column in percent, the rated engines in
     /// the list's order (as Ordo prints it); `None` when it was not asked for or no engine is
     /// rated.

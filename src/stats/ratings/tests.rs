@@ -50,6 +50,7 @@ fn two_engines_average_zero_at_the_elo_of_their_score() {
         min_games: 0,
         los: false,
         winner_only: false,
+        seat_advantage: false,
     };
     let ratings = pool(&[
         (&["a", "b"], &[0]),
@@ -84,6 +85,7 @@ fn a_perfect_score_is_a_bound_and_the_rest_are_named() {
         min_games: 2,
         los: false,
         winner_only: false,
+        seat_advantage: false,
     };
     let ratings = pool(&games).rate(&options).unwrap();
     assert!(
@@ -146,6 +148,7 @@ fn bad_input_is_refused_clearly() {
         min_games: 0,
         los: false,
         winner_only: false,
+        seat_advantage: false,
     };
     let error = two.rate(&unknown).unwrap_err().to_string();
     assert!(
@@ -169,6 +172,7 @@ fn bad_input_is_refused_clearly() {
         min_games: 0,
         los: false,
         winner_only: false,
+        seat_advantage: false,
     };
     assert!(matches!(
         top.rate(&anchored),
@@ -396,7 +400,7 @@ fn a_faulted_game_counts_its_winners_only() {
     });
     pool.add(&record).unwrap();
     let kinds: Vec<_> = pool.kinds.keys().cloned().collect();
-    assert_eq!(kinds, [vec![(0, 0), (1, 1), (2, 1)]]);
+    assert_eq!(kinds, [vec![(0, 0, 0), (1, 1, 1), (2, 1, 2)]]);
 }
 
 #[test]
@@ -523,6 +527,7 @@ fn a_pairs_variance_is_the_variance_of_its_difference() {
     // Three engines and a table of three, so that the covariance has cross terms everywhere.
     let game = |seats: &[(usize, f64)], count: f64| Game {
         seats: seats.to_vec(),
+        positions: (0..seats.len()).collect(),
         count,
     };
     let games = [
@@ -533,7 +538,7 @@ fn a_pairs_variance_is_the_variance_of_its_difference() {
         game(&[(0, 0.0), (1, 0.0), (2, 1.0)], 2.0),
         game(&[(0, 1.0), (1, 0.0), (2, 0.0)], 3.0),
     ];
-    let fit = super::fit::fit(3, &games).unwrap();
+    let fit = super::fit::fit(3, 0, &games).unwrap();
     for (i, j) in [(0, 1), (1, 2), (0, 2), (2, 1)] {
         let mut contrast = [0.0; 3];
         contrast[i] += 1.0;
