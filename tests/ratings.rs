@@ -45,9 +45,15 @@ fn printed(args: &[&str]) -> Vec<u8> {
 }
 
 fn ratings(extra: &[&str]) -> Vec<Value> {
-    let output = printed(&[&["ratings", "league.jsonl", "--json"], extra].concat());
+    ratings_of("league.jsonl", extra)
+}
+
+/// The list of `file` (in the fixtures' folder) as JSON, the engines' list alone.
+fn ratings_of(file: &str, extra: &[&str]) -> Vec<Value> {
+    let output = printed(&[&["ratings", file, "--json"], extra].concat());
     let value: Value = serde_json::from_slice(&output).unwrap();
-    value.as_array().unwrap().clone()
+    let list = value.get("engines").unwrap_or(&value);
+    list.as_array().unwrap().clone()
 }
 
 fn agree(ours: &[Value], theirs: &[(String, f64, Option<f64>)]) {
@@ -126,6 +132,78 @@ fn the_seat_advantage_agrees_with_ordos_white_advantage() {
             .unwrap()
     };
     assert!((hen(&plain) - hen(&fitted["engines"])).abs() > 1.0);
+}
+
+/// The PGN files Ordo read, read here instead of the records: Ordo's lists, with and without the
+/// seat advantage fitted.
+#[test]
+fn pgn_files_are_rated_as_ordo_rates_them() {
+    agree(&ratings_of("league.pgn", &[]), &ordo("ordo-average.txt"));
+    agree(
+        &ratings_of("league.pgn", &["--anchor", "dog=1500"]),
+        &ordo("ordo-anchor.txt"),
+    );
+    agree(
+        &ratings_of("league-first-seat.pgn", &["--seat-advantage", "fit"]),
+        &ordo("ordo-first-seat.txt"),
+    );
+}
+
+/// A chess list's PGN as people write it: moves, comments (one hiding a tag line), an unfinished
+/// game, a game with no Black, a line far past the standard's 255 characters, and bytes that
+/// are not UTF-8. The finished games are rated, the others counted on stderr.
+#[test]
+fn a_hand_written_pgn_is_read_as_pgn_means_it() {
+    let dir = common::temp_dir("pgn-in");
+    let file = dir.join("games.PGN");
+    let game = |white: &str, black: &str, result: &str| {
+        format!(
+            "[Event \"club\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n\
+             1. e4 e5 {{a comment\n[White \"not a tag\"]\n}} 2. Nf3 ; [Black \"no\"]\n{result}\n\n"
+        )
+    };
+    let mut text = String::new();
+    for _ in 0..3 {
+        text += &game("Ann", "Bob", "1-0");
+        text += &game("Bob", "Ann", "1/2-1/2");
+        text += &game("Cy", "Ann", "0-1");
+        text += &game("Bob", "Cy", "1-0");
+        text += &game("Cy", "Bob", "1-0");
+    }
+    text += &game("Ann", "Bob", "*");
+    text += "[White \"Dee\"]\n[Result \"1-0\"]\n1-0\n\n";
+    text += &format!(
+        "[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"0-1\"]\n{}\n0-1\n\n",
+        "e4 ".repeat(40_000)
+    );
+    let mut bytes = text.into_bytes();
+    bytes.extend_from_slice(b"[White \"Eve\xff\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n1-0\n");
+    std::fs::write(&file, bytes).unwrap();
+    let output = referee()
+        .args(["ratings", "--json"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let list: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let games = |name: &str| {
+        (list.as_array().unwrap().iter())
+            .find(|e| e["name"] == name)
+            .map_or(0, |e| e["games"].as_u64().unwrap())
+    };
+    assert_eq!(
+        (games("Ann"), games("Bob"), games("Cy")),
+        (10, 14, 9),
+        "{list}"
+    );
+    assert_eq!(games("not a tag") + games("no") + games("Dee"), 0, "{list}");
+    assert_eq!(games("Eve\u{fffd}"), 1, "{list}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("2 games without a result or without both players"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -336,7 +336,8 @@ pub enum SeatAdvantageArg {
 /// The flags of `ratings`.
 #[derive(Debug, clap::Args)]
 pub struct RatingsArgs {
-    /// Record files (`.jsonl`); each game is counted once.
+    /// Record files (`.jsonl`; each game is counted once), or PGN files (`.pgn`: White, Black and
+    /// Result of each game, as a chess list is kept; streamed, unfinished games left out).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Fix this engine's rating (default: the rated engines average 0), e.g. --anchor v1=1500.

@@ -2,26 +2,52 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use crate::cli::args::{RatingsArgs, SeatAdvantageArg};
-use crate::cli::error::{CommandResult, Ended};
+use crate::cli::error::{CommandResult, Ended, Error};
+use crate::records::Record;
 use crate::records::file::read_all;
+use crate::records::pgn::read_pgn;
 use crate::stats::ratings::{Options, Pool, RatingsError};
 use crate::stats::results::{Counter, head_to_head};
 
-/// Reads every record (each game once) into the pool, then prints the list.
+/// Whether `path` names a PGN file (by its extension, as chess tools name them).
+fn is_pgn(path: &Path) -> bool {
+    (path.extension()).is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+}
+
+/// Reads every record (each game once) and every PGN game into the pool, then prints the list.
 pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
     let mut pool = Pool::default();
     let mut refused: Option<RatingsError> = None;
     let mut counter = Counter::default();
-    read_all(&args.files, &mut io::stderr(), |record| {
+    let mut add = |record: Record| {
         if refused.is_none() {
             refused = pool.add(&record).err();
         }
         if args.head_to_head {
             counter.add(&record);
         }
-    })?;
+    };
+    let (pgn, records): (Vec<PathBuf>, Vec<PathBuf>) =
+        args.files.iter().cloned().partition(|path| is_pgn(path));
+    read_all(&records, &mut io::stderr(), &mut add)?;
+    for path in &pgn {
+        let file = std::fs::File::open(path).map_err(|e| Error::read(path, e))?;
+        let mut unfinished = 0;
+        read_pgn(io::BufReader::new(file), |game| match game.record() {
+            Some(record) => add(record),
+            None => unfinished += 1,
+        })
+        .map_err(|e| Error::read(path, e))?;
+        if unfinished > 0 {
+            eprintln!(
+                "referee: {}: {unfinished} games without a result or without both players left out",
+                path.display()
+            );
+        }
+    }
     if let Some(error) = refused {
         return Err(error.into());
     }
