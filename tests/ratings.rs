@@ -329,6 +329,14 @@ fn head_to_head_counts_the_game_pairs_of_a_repeated_match() {
         .sum();
     assert_eq!(first["points"].as_f64(), Some(paired));
     assert_eq!(first["wins"], second["losses"]);
+    // The intervals count each pair as one unit, and the list says so.
+    let text = String::from_utf8(printed(&["ratings", out])).unwrap();
+    assert!(
+        text.contains("8 games played from shared seeds, each seed's games one unit"),
+        "{text}"
+    );
+    let single = String::from_utf8(printed(&["ratings", "league.jsonl"])).unwrap();
+    assert!(!single.contains("shared seeds"), "{single}");
 }
 
 /// Four-seat DOUBLE between two levels of the built-in ladder, twice each: the last engine never

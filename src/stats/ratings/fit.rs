@@ -28,6 +28,17 @@ pub struct Game {
     pub count: f64,
 }
 
+/// The games of one seed played in every rotation of its seats (`--repeat`), whose results
+/// lean together, and how many clusters were exactly these: each game as the fit sees it (its
+/// choices, see `stages`).
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    /// Each game's choices.
+    pub games: Vec<Vec<Game>>,
+    /// How many.
+    pub count: f64,
+}
+
 /// The fit: ratings with the first engine at 0, the seats' advantages over the first seat when
 /// fitted, and their covariance.
 #[derive(Clone, Debug)]
@@ -215,6 +226,43 @@ impl Model {
         covariance
     }
 
+    /// Adds to `covariance` the products of the scores of every two games of each cluster at
+    /// `theta`: what makes the covariance of a cluster's summed score that of one unit.
+    fn add_cluster_products(self, clusters: &[Cluster], theta: &[f64], covariance: &mut [f64]) {
+        let n = self.size();
+        for cluster in clusters {
+            // Each game's score, by its nonzero entries (a game touches only its seats' terms).
+            let scores: Vec<Vec<(usize, f64)>> = (cluster.games.iter())
+                .map(|choices| {
+                    let mut score = vec![0.0; n];
+                    for choice in choices {
+                        self.add_score(choice, theta, 1.0, &mut score);
+                    }
+                    let touched = choices.iter().flat_map(|c| {
+                        (0..c.seats.len()).flat_map(move |k| {
+                            let (terms, used) = self.terms(c, k);
+                            terms.into_iter().take(used)
+                        })
+                    });
+                    let mut touched: Vec<usize> = touched.collect();
+                    touched.sort_unstable();
+                    touched.dedup();
+                    touched.into_iter().map(|t| (t, score[t])).collect()
+                })
+                .collect();
+            for (g, a) in scores.iter().enumerate() {
+                for b in scores.iter().skip(g + 1) {
+                    for &(u, au) in a {
+                        for &(v, bv) in b {
+                            covariance[u * n + v] += cluster.count * au * bv;
+                            covariance[v * n + u] += cluster.count * au * bv;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The total log-likelihood.
     fn log_likelihood(self, games: &[Game], theta: &[f64]) -> f64 {
         let strength = |e: usize, position: usize| self.strength_of(e, position, theta);
@@ -238,7 +286,12 @@ fn reduced(matrix: &[f64], n: usize) -> Vec<f64> {
 /// not finite or not unique: the caller passes only engines whose results are strongly
 /// connected (each has gained points against, and lost points to, the rest, directly or through
 /// others), and asks for seat advantages only where every seat has been played.
-pub fn fit(m: usize, seats: usize, games: &[Game]) -> Option<Fit> {
+///
+/// The games of each of `clusters` (which are among `games` too) are one unit in the intervals:
+/// the observed products of their games' scores with each other's are added to the covariance of
+/// the scores, so that a pair whose two results lean opposite ways (an opening that favours one
+/// seat, played from both sides) counts for what its sum varies, not for two independent games.
+pub fn fit(m: usize, seats: usize, games: &[Game], clusters: &[Cluster]) -> Option<Fit> {
     if m < 2 {
         return None;
     }
@@ -280,7 +333,9 @@ pub fn fit(m: usize, seats: usize, games: &[Game]) -> Option<Fit> {
     for game in games {
         model.add_information(game, &theta, game.count, &mut information);
     }
-    let meat = reduced(&model.score_covariance(games, &theta), n);
+    let mut covariance = model.score_covariance(games, &theta);
+    model.add_cluster_products(clusters, &theta, &mut covariance);
+    let meat = reduced(&covariance, n);
     let bread = Cholesky::new(&reduced(&information, n), n - 1)?.inverse();
     let r = n - 1;
     let product = |a: &[f64], b: &[f64]| {
@@ -327,7 +382,7 @@ mod tests {
         // 60 wins, 40 losses: the Elo of a 0.6 score, and the error of `stats` (elo.rs), which
         // maps the score's interval through the same curve, agrees to first order.
         let games = [two(0, 1, 1.0, 60.0), two(0, 1, 0.0, 40.0)];
-        let fit = fit(2, 0, &games).unwrap();
+        let fit = fit(2, 0, &games, &[]).unwrap();
         let expected = -400.0 * (1.0f64 / 0.6 - 1.0).log10();
         assert!((fit.elo[1] + expected).abs() < 1e-6, "{:?}", fit.elo);
         // Var(score) = 0.24 / 100; dElo/dscore = 400 / (ln 10 · s (1 - s)).
@@ -343,7 +398,10 @@ mod tests {
             two(0, 1, 0.0, 10.0),
             two(0, 1, 0.5, 20.0),
         ];
-        let (a, b) = (fit(2, 0, &decisive).unwrap(), fit(2, 0, &drawn).unwrap());
+        let (a, b) = (
+            fit(2, 0, &decisive, &[]).unwrap(),
+            fit(2, 0, &drawn, &[]).unwrap(),
+        );
         // Both scores are 0.6 of 50 games: the same rating, a narrower interval with draws.
         assert!((a.elo[1] - b.elo[1]).abs() < 1e-6);
         assert!(b.variance(&[1.0, -1.0]) < a.variance(&[1.0, -1.0]));

@@ -140,6 +140,9 @@ pub struct Ratings {
     /// When fitted ([`Options::seat_advantage`]): each seat's advantage over the first, from the
     /// second seat on.
     pub seats: Option<Vec<SeatAdvantage>>,
+    /// Games whose intervals count the games of one seed (every rotation of its seats, as
+    /// `--repeat` plays them) as one unit; 0 when every game counts alone.
+    pub clustered: u64,
 }
 
 /// How much stronger than the first seat a seat plays, whoever sits there.
@@ -196,11 +199,19 @@ pub struct Pool {
     /// Each kind of game: its seats' engines, sorted, with each one's place (0 the first, a
     /// winner; 1 every other seat where the game gives only its winners) and seat number; and
     /// how many.
-    kinds: BTreeMap<Vec<(usize, usize, usize)>, u64>,
+    kinds: BTreeMap<Kind, u64>,
+    /// The games played from one seed of a run with `--repeat` (every rotation of its seats),
+    /// whose results are not independent: each closed cluster's kinds, sorted, and how many.
+    clusters: BTreeMap<Vec<Kind>, u64>,
+    /// Clusters still missing games, by run and seed (a run's records come close together).
+    open: HashMap<(String, u64), Vec<Kind>>,
     games: Vec<u32>,
     points: Vec<f64>,
     finished: u64,
 }
+
+/// One game as the pool keeps it: each seat's engine, place and seat number, sorted.
+type Kind = Vec<(usize, usize, usize)>;
 
 impl Pool {
     /// Adds `record` if it is finished.
@@ -250,9 +261,31 @@ impl Pool {
             kind.push((engine, place, seat));
         }
         kind.sort_unstable();
-        *self.kinds.entry(kind).or_default() += 1;
+        *self.kinds.entry(kind.clone()).or_default() += 1;
         self.finished += 1;
+        let run = record.tags.get("tournament").map_or("", String::as_str);
+        if run.split(' ').any(|word| word == "repeat=true") {
+            let key = (run.to_owned(), record.seed);
+            let cluster = self.open.entry(key.clone()).or_default();
+            cluster.push(kind);
+            if cluster.len() >= record.seats.len() {
+                let mut cluster = self.open.remove(&key).unwrap_or_default();
+                cluster.sort_unstable();
+                *self.clusters.entry(cluster).or_default() += 1;
+            }
+        }
         Ok(())
+    }
+
+    /// Every cluster of games from one seed, the closed ones and those still missing games.
+    fn all_clusters(&self) -> BTreeMap<Vec<Kind>, u64> {
+        let mut all = self.clusters.clone();
+        for cluster in self.open.values() {
+            let mut cluster = cluster.clone();
+            cluster.sort_unstable();
+            *all.entry(cluster).or_default() += 1;
+        }
+        all
     }
 
     /// The same games with the engines numbered in the order of their names and the kinds in
@@ -265,13 +298,21 @@ impl Pool {
         for (place, &old) in order.iter().enumerate() {
             new[old] = place;
         }
+        let renumbered = |kind: &Kind| {
+            let mut kind: Kind = (kind.iter())
+                .map(|&(e, place, seat)| (new[e], place, seat))
+                .collect();
+            kind.sort_unstable();
+            kind
+        };
         let kinds = (self.kinds.iter())
-            .map(|(kind, &count)| {
-                let mut kind: Vec<(usize, usize, usize)> = (kind.iter())
-                    .map(|&(e, place, seat)| (new[e], place, seat))
-                    .collect();
-                kind.sort_unstable();
-                (kind, count)
+            .map(|(kind, &count)| (renumbered(kind), count))
+            .collect();
+        let clusters = (self.all_clusters().iter())
+            .map(|(cluster, &count)| {
+                let mut cluster: Vec<Kind> = cluster.iter().map(renumbered).collect();
+                cluster.sort_unstable();
+                (cluster, count)
             })
             .collect();
         Pool {
@@ -283,6 +324,8 @@ impl Pool {
                 .map(|(i, &e)| (self.names[e].clone(), i))
                 .collect(),
             kinds,
+            clusters,
+            open: HashMap::new(),
             games: order.iter().map(|&e| self.games[e]).collect(),
             points: order.iter().map(|&e| self.points[e]).collect(),
             finished: self.finished,
@@ -334,8 +377,7 @@ impl Pool {
                 why,
             });
         }
-        let fitting = (anchor, options.seat_advantage);
-        let (rated, fitted) = self.fit(&main, &games, fitting, &mut standing);
+        let (rated, fitted) = self.fit(&main, &games, (anchor, options), &mut standing);
         let seats = (fitted.as_ref().filter(|_| options.seat_advantage))
             .map(|fit| seat_advantages(fit, main.len()));
         let advantage: Vec<f64> = match &seats {
@@ -382,10 +424,21 @@ impl Pool {
                 })
                 .collect()
         });
+        let clustered = (self.clusters.iter())
+            .filter(|(cluster, _)| cluster.len() > 1)
+            .filter(|(cluster, _)| {
+                cluster
+                    .iter()
+                    .flatten()
+                    .all(|(e, _, _)| rated.contains_key(e))
+            })
+            .map(|(cluster, &count)| cluster.len() as u64 * count)
+            .sum();
         Ok(Ratings {
             engines,
             los,
             seats,
+            clustered,
             games: self.finished,
             reference: match &options.anchor {
                 Some((name, elo)) => Reference::Anchor(name.clone(), *elo),
@@ -394,33 +447,49 @@ impl Pool {
         })
     }
 
-    /// Fits the engines of `main` (and with `seat_advantage` the seats' advantages) and writes
-    /// their standings; returns each rated engine's Elo, and the fit itself (its engines in
-    /// `main`'s order, then the seats from the second), when there is one.
+    /// Fits the engines of `main` (and with `options.seat_advantage` the seats' advantages), the
+    /// games of one seed's cluster counted as one unit in the intervals, and writes their
+    /// standings; returns each rated engine's Elo, and the fit itself (its engines in `main`'s
+    /// order, then the seats from the second), when there is one.
     fn fit(
         &self,
         main: &[usize],
         games: &[Game],
-        (anchor, seat_advantage): (Option<(usize, f64)>, bool),
+        (anchor, options): (Option<(usize, f64)>, &Options),
         standing: &mut [Option<Standing>],
     ) -> (HashMap<usize, f64>, Option<fit::Fit>) {
         let local: HashMap<usize, usize> = main.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-        let inside: Vec<Game> = (games.iter())
-            .filter(|g| g.seats.iter().all(|(e, _)| local.contains_key(e)))
-            .map(|g| Game {
-                seats: g.seats.iter().map(|&(e, p)| (local[&e], p)).collect(),
-                positions: g.positions.clone(),
-                count: g.count,
+        let fitted = |g: &Game| g.seats.iter().all(|(e, _)| local.contains_key(e));
+        let to_local = |g: &Game| Game {
+            seats: g.seats.iter().map(|&(e, p)| (local[&e], p)).collect(),
+            positions: g.positions.clone(),
+            count: g.count,
+        };
+        let inside: Vec<Game> = games.iter().filter(|g| fitted(g)).map(to_local).collect();
+        let clusters: Vec<fit::Cluster> = (self.clusters.iter())
+            .filter(|(cluster, _)| cluster.len() > 1)
+            .map(|(cluster, &count)| fit::Cluster {
+                games: (cluster.iter())
+                    .map(|kind| stages(kind, 1, options.winner_only))
+                    .collect(),
+                count: count as f64,
+            })
+            .filter(|c| c.games.iter().flatten().all(fitted))
+            .map(|c| fit::Cluster {
+                games: (c.games.iter())
+                    .map(|stages| stages.iter().map(to_local).collect())
+                    .collect(),
+                count: c.count,
             })
             .collect();
-        let seats = match seat_advantage {
+        let seats = match options.seat_advantage {
             true => inside
                 .iter()
                 .flat_map(|g| g.positions.iter().map(|p| p + 1))
                 .max(),
             false => None,
         };
-        let Some(fit) = fit::fit(main.len(), seats.unwrap_or(0), &inside) else {
+        let Some(fit) = fit::fit(main.len(), seats.unwrap_or(0), &inside, &clusters) else {
             for &e in main {
                 standing[e] = Some(Standing::Unrated(Unrated::NoFiniteRating));
             }

@@ -124,9 +124,13 @@ impl fmt::Display for Ratings {
             .max()
             .unwrap_or(0)
             .max(6);
+        let units = match self.clustered {
+            0 => String::new(),
+            n => format!("; {n} games played from shared seeds, each seed's games one unit"),
+        };
         writeln!(
             f,
-            "Ratings (Elo with its 95% interval, {}) from {} games:",
+            "Ratings (Elo with its 95% interval, {}{units}) from {} games:",
             self.reference, self.games
         )?;
         write!(

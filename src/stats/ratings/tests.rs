@@ -403,6 +403,109 @@ fn a_faulted_game_counts_its_winners_only() {
     assert_eq!(kinds, [vec![(0, 0, 0), (1, 1, 1), (2, 1, 2)]]);
 }
 
+/// The standard deviation, in Elo, of the bias an opening gives its first seat in
+/// [`paired_league`].
+const OPENING_BIAS: f64 = 200.0;
+
+/// The ratings [`paired_league`]'s games measure, relative to their average: the openings'
+/// biases flatten the Elo curve (a game's expected score is the curve averaged over the biases),
+/// so the engines' strengths are not what any fit of the games tends to. What it tends to is the
+/// fit of the expected scores themselves: every pair of engines meeting once, with the points
+/// each expects over the biases (numerically integrated).
+fn paired_truth(strengths: &[f64]) -> Vec<f64> {
+    let n = strengths.len();
+    let expected = |gap: f64| {
+        let (steps, width) = (4000, 8.0 * OPENING_BIAS);
+        let mut sum = 0.0;
+        let mut weights = 0.0;
+        for k in 0..=steps {
+            let b = -width / 2.0 + width * k as f64 / steps as f64;
+            let w = (-0.5 * (b / OPENING_BIAS).powi(2)).exp();
+            sum += w / (1.0 + (-K * (gap + b)).exp());
+            weights += w;
+        }
+        sum / weights
+    };
+    let mut games = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            if i != j {
+                let p = expected(strengths[i] - strengths[j]);
+                games.push(super::fit::Game {
+                    seats: vec![(i, p), (j, 1.0 - p)],
+                    positions: vec![0, 1],
+                    count: 1.0,
+                });
+            }
+        }
+    }
+    let fit = super::fit::fit(n, 0, &games, &[]).unwrap();
+    let mean = fit.elo.iter().sum::<f64>() / n as f64;
+    fit.elo.iter().map(|e| e - mean).collect()
+}
+
+/// A league of two-seat games played in pairs, as `--repeat` plays them: each pair's opening
+/// favours its first seat by a bias drawn for the pair (normal, [`OPENING_BIAS`] wide), and the
+/// engines play both sides of it, so a pair's two results lean opposite ways and its points vary
+/// less than two independent games'. Draws as in [`coverage`]. How many of the ratings the games
+/// measure ([`paired_truth`]) fell inside their 95% intervals, of how many.
+fn paired_league(seed: u64, pairs: usize, truth: &[f64]) -> (usize, usize) {
+    let strengths = [-250.0, -120.0, -60.0, 0.0, 30.0, 90.0, 160.0, 240.0];
+    let names: Vec<String> = (0..strengths.len()).map(|i| format!("e{i}")).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pool = Pool::default();
+    for pair in 0..pairs {
+        let a = rng.random_range(0..strengths.len());
+        let b = (a + rng.random_range(1..strengths.len())) % strengths.len();
+        // A standard normal from two uniforms (Box-Muller).
+        let (u, v): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
+        let bias = OPENING_BIAS * (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos();
+        for (first, second) in [(a, b), (b, a)] {
+            let gap = strengths[first] + bias - strengths[second];
+            let expected = 1.0 / (1.0 + (-K * gap).exp());
+            let draw = expected * (1.0 - expected);
+            let u: f64 = rng.random();
+            let winners: &[usize] = if u < expected - draw / 2.0 {
+                &[0]
+            } else if u < expected + draw / 2.0 {
+                &[0, 1]
+            } else {
+                &[1]
+            };
+            let at = [names[first].as_str(), names[second].as_str()];
+            let mut record = finished_record(&at, winners, pair as u64);
+            (record.tags).insert("tournament".into(), "game=dvonn repeat=true seed=1".into());
+            pool.add(&record).unwrap();
+        }
+    }
+    let ratings = pool.rate(&Options::default()).unwrap();
+    let mut inside = 0;
+    for (i, name) in names.iter().enumerate() {
+        if let Standing::Rated { elo, error } = standing(&ratings, name) {
+            inside += usize::from((elo - truth[i]).abs() <= error);
+        }
+    }
+    (inside, names.len())
+}
+
+#[test]
+fn paired_games_hold_the_true_ratings_about_95_percent_of_the_time() {
+    let runs: u64 = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(1000, |cases: u64| cases.max(1000));
+    let truth = paired_truth(&[-250.0, -120.0, -60.0, 0.0, 30.0, 90.0, 160.0, 240.0]);
+    let (mut inside, mut total) = (0, 0);
+    for seed in 0..runs {
+        let (i, t) = paired_league(seed, 200, &truth);
+        inside += i;
+        total += t;
+    }
+    let share = inside as f64 / total as f64;
+    eprintln!("paired openings, 200 pairs, {runs} leagues: {share:.4} of {total} inside");
+    assert!((0.93..=0.97).contains(&share), "{share:.4} of {total}");
+}
+
 #[test]
 fn the_order_the_records_are_read_in_changes_nothing() {
     // Sharded runs read the same games in another order: the list must be the same, bit for bit
@@ -538,7 +641,7 @@ fn a_pairs_variance_is_the_variance_of_its_difference() {
         game(&[(0, 0.0), (1, 0.0), (2, 1.0)], 2.0),
         game(&[(0, 1.0), (1, 0.0), (2, 0.0)], 3.0),
     ];
-    let fit = super::fit::fit(3, 0, &games).unwrap();
+    let fit = super::fit::fit(3, 0, &games, &[]).unwrap();
     for (i, j) in [(0, 1), (1, 2), (0, 2), (2, 1)] {
         let mut contrast = [0.0; 3];
         contrast[i] += 1.0;
