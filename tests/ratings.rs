@@ -453,4 +453,26 @@ fn stats_and_report_show_the_same_list() {
         );
         assert!(html.contains(&row), "no row {row}");
     }
+    // The likelihood of superiority as `ratings --los` gives it, row over column.
+    let los = ratings(&["--los"]);
+    let cell = los[0]["los"][los[1]["name"].as_str().unwrap()]
+        .as_f64()
+        .unwrap();
+    assert!(html.contains(r#"<table id="los">"#));
+    let row = format!(
+        "<tr><th>{}</th><td>-</td><td>{:.1}</td>",
+        los[0]["name"].as_str().unwrap(),
+        100.0 * cell
+    );
+    assert!(html.contains(&row), "no LOS row {row}");
+    // Each pair's head to head, as `ratings --head-to-head` counts it.
+    let pairs = ratings(&["--head-to-head"]);
+    let hen = pairs.iter().find(|e| e["name"] == "hen").unwrap();
+    let against = &hen["head_to_head"]["ant"];
+    let row = format!(
+        "<tr><td>ant vs hen</td><td>{} - {} - {}</td>",
+        against["losses"], against["wins"], against["draws"]
+    );
+    assert!(html.contains(r#"<table id="head-to-head">"#));
+    assert!(html.contains(&row), "no head-to-head row {row}");
 }

@@ -63,6 +63,37 @@ pub fn ratings_html(ratings: &Ratings) -> String {
     }
     html.push_str("</table>");
     html.push_str(&picture(ratings));
+    html.push_str(&los_html(ratings));
+    html
+}
+
+/// The likelihood of superiority of each rated engine over each other, row over column, when the
+/// ratings carry it.
+fn los_html(ratings: &Ratings) -> String {
+    let Some(los) = ratings.los.as_ref().filter(|los| !los.is_empty()) else {
+        return String::new();
+    };
+    let names = &ratings.engines[..los.len()];
+    let mut html = String::from(
+        "<h3>Likelihood of superiority</h3><p>The row's engine stronger than the column's, in \
+         percent, from the ratings and their covariance.</p><table id=\"los\"><tr><th></th>",
+    );
+    for r in names {
+        let _ = write!(html, "<th>{}</th>", escape(&r.name));
+    }
+    html.push_str("</tr>");
+    for (r, row) in names.iter().zip(los) {
+        let _ = write!(html, "<tr><th>{}</th>", escape(&r.name));
+        for p in row {
+            let cell = match p.is_nan() {
+                true => "-".to_owned(),
+                false => format!("{:.1}", 100.0 * p),
+            };
+            let _ = write!(html, "<td>{cell}</td>");
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str("</table>");
     html
 }
 

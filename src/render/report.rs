@@ -168,7 +168,11 @@ impl SeriesBuilder {
             elo,
             engines,
             llr,
-            ratings: self.counter.ratings(),
+            // The report shows who is likely stronger than whom, as `ratings --los` does.
+            ratings: self.counter.ratings_with(&crate::stats::ratings::Options {
+                los: true,
+                ..Default::default()
+            }),
         }
     }
 }
@@ -300,6 +304,7 @@ pub fn report_html(series: &Series, sprt: Option<&Sprt>) -> String {
     );
     standings_html(&mut html, results);
     crosstable_html(&mut html, results);
+    head_to_head_html(&mut html, results);
     match &series.ratings {
         Some(Ok(ratings)) => html.push_str(&ratings_html(ratings)),
         Some(Err(why)) => {
@@ -412,6 +417,37 @@ fn crosstable_html(html: &mut String, results: &crate::stats::results::Results) 
         }
         html.push_str("</table>");
     }
+}
+
+/// Each pair's results from the first's side (engines in name order): wins, losses and draws,
+/// score, Elo and LOS, and the game pairs by points (pentanomial), as `ratings --head-to-head`.
+fn head_to_head_html(html: &mut String, results: &crate::stats::results::Results) {
+    if results.pairings.is_empty() {
+        return;
+    }
+    html.push_str(
+        "<h3>Head to head</h3><table id=\"head-to-head\"><tr><th>engines</th>\
+         <th>wins - losses - draws</th><th>score</th><th>Elo</th><th>LOS</th>\
+         <th>game pairs by points 0, ½, 1, 1½, 2</th></tr>",
+    );
+    for pairing in &results.pairings {
+        let t = pairing.tally;
+        let (score, los) = pairing.estimate.map_or((0.0, 0.5), |e| (e.score, e.los));
+        let pairs = pairing.pentanomial.map(|n| n.to_string()).join(", ");
+        let _ = write!(
+            html,
+            "<tr><td>{} vs {}</td><td>{} - {} - {}</td><td>{score:.3}</td><td>{}</td>\
+             <td>{:.1} %</td><td>{pairs}</td></tr>",
+            escape(&pairing.a),
+            escape(&pairing.b),
+            t.wins,
+            t.losses,
+            t.draws,
+            escape(&crate::stats::elo::elo_text(&pairing.tally)),
+            100.0 * los
+        );
+    }
+    html.push_str("</table>");
 }
 
 /// Each engine's Elo against the field (or mean points, in games of more seats) with its 95%

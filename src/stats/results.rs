@@ -212,12 +212,17 @@ impl Counter {
     /// The joint ratings (see `ratings`), for three engines or more: with two, the Elo of their
     /// score says the same. `Err` says why they cannot be computed.
     pub fn ratings(&self) -> Option<Result<Ratings, RatingsError>> {
+        self.ratings_with(&Options::default())
+    }
+
+    /// As [`Counter::ratings`], rated with `options`.
+    pub fn ratings_with(&self, options: &Options) -> Option<Result<Ratings, RatingsError>> {
         if self.sums.len() < 3 {
             return None;
         }
         Some(match &self.refused {
             Some(why) => Err(why.clone()),
-            None => self.pool.rate(&Options::default()),
+            None => self.pool.rate(options),
         })
     }
 
