@@ -1,0 +1,77 @@
+//! Benchmark: a rating list of many engines from many games of 2 to 6 seats, read into the pool
+//! and fitted, on one thread. `cargo bench --bench ratings -- ENGINES GAMES` (default 1600 and
+//! 1000000); prints the time to add the games, the time to rate them, and the pool's kinds.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use referee::records::{End, FORMAT, GameResult, Record, SeatInfo, VERSION};
+use referee::stats::ratings::{Options, Pool, Standing};
+
+fn main() {
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let engines = args.first().copied().unwrap_or(1600);
+    let games = args.get(1).copied().unwrap_or(1_000_000);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let strengths: Vec<f64> = (0..engines).map(|_| rng.random_range(-600.0..600.0)).collect();
+    let names: Vec<String> = (0..engines).map(|e| format!("engine{e:04}")).collect();
+    let k = std::f64::consts::LN_10 / 400.0;
+    let mut pool = Pool::default();
+    let start = Instant::now();
+    for game in 0..games {
+        let seats = rng.random_range(2..=6);
+        let mut table: Vec<usize> = Vec::with_capacity(seats);
+        while table.len() < seats {
+            let e = rng.random_range(0..engines);
+            if !table.contains(&e) {
+                table.push(e);
+            }
+        }
+        // A Plackett-Luce order: strength plus Gumbel noise, the fewest points first.
+        let performance: Vec<f64> = (table.iter())
+            .map(|&e| k * strengths[e] - (-(rng.random::<f64>().max(1e-300)).ln()).ln())
+            .collect();
+        let scores: Vec<i64> = (0..seats)
+            .map(|s| performance.iter().filter(|&&p| p > performance[s]).count() as i64)
+            .collect();
+        let winners = (0..seats).filter(|&s| scores[s] == 0).collect();
+        let record = Record {
+            format: FORMAT.into(),
+            version: VERSION,
+            game: "double".into(),
+            variant: None,
+            seats: (table.iter())
+                .map(|&e| SeatInfo {
+                    name: names[e].clone(),
+                })
+                .collect(),
+            seed: game as u64,
+            setup: None,
+            tags: BTreeMap::new(),
+            moves: Vec::new(),
+            opening: None,
+            faults: Vec::new(),
+            result: Some(GameResult { winners, scores }),
+            end: Some(End::Normal {}),
+        };
+        pool.add(&record).expect("one game");
+    }
+    let added = start.elapsed();
+    let start = Instant::now();
+    let ratings = pool.rate(&Options::default()).expect("a list");
+    let rated = start.elapsed();
+    let listed = (ratings.engines.iter())
+        .filter(|r| matches!(r.standing, Standing::Rated { .. }))
+        .count();
+    println!(
+        "{engines} engines, {games} games of 2 to 6 seats: added in {:.2} s, rated in {:.2} s \
+         ({listed} rated)",
+        added.as_secs_f64(),
+        rated.as_secs_f64()
+    );
+}
