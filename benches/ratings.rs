@@ -18,7 +18,9 @@ fn main() {
     let engines = args.first().copied().unwrap_or(1600);
     let games = args.get(1).copied().unwrap_or(1_000_000);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let strengths: Vec<f64> = (0..engines).map(|_| rng.random_range(-600.0..600.0)).collect();
+    let strengths: Vec<f64> = (0..engines)
+        .map(|_| rng.random_range(-600.0..600.0))
+        .collect();
     let names: Vec<String> = (0..engines).map(|e| format!("engine{e:04}")).collect();
     let k = std::f64::consts::LN_10 / 400.0;
     let mut pool = Pool::default();

@@ -163,6 +163,35 @@ impl Model {
         }
     }
 
+    /// Adds one game's score and information, `count` times each, at `theta`: the chances worked
+    /// out once for both.
+    fn add_score_and_information(
+        self,
+        game: &Game,
+        theta: &[f64],
+        gradient: &mut [f64],
+        information: &mut [f64],
+    ) {
+        let n = self.size();
+        let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
+        let chance = self.chances(game, theta);
+        for (a, &pa) in chance.iter().enumerate() {
+            let (ta, ua) = self.terms(game, a);
+            for &t in &ta[..ua] {
+                gradient[t] += game.count * (game.seats[a].1 - points * pa);
+            }
+            for (b, &pb) in chance.iter().enumerate() {
+                let (tb, ub) = self.terms(game, b);
+                let value = game.count * points * (if a == b { pa } else { 0.0 } - pa * pb);
+                for &u in &ta[..ua] {
+                    for &v in &tb[..ub] {
+                        information[u * n + v] += value;
+                    }
+                }
+            }
+        }
+    }
+
     /// Adds `scale` times one game's information (minus the Hessian) at `theta`.
     fn add_information(self, game: &Game, theta: &[f64], scale: f64, information: &mut [f64]) {
         let n = self.size();
@@ -303,8 +332,7 @@ pub fn fit(m: usize, seats: usize, games: &[Game], clusters: &[Cluster]) -> Opti
         let mut gradient = vec![0.0; n];
         let mut information = vec![0.0; n * n];
         for game in games {
-            model.add_score(game, &theta, game.count, &mut gradient);
-            model.add_information(game, &theta, game.count, &mut information);
+            model.add_score_and_information(game, &theta, &mut gradient, &mut information);
         }
         let step = Cholesky::new(&reduced(&information, n), n - 1)?.solve(&gradient[1..]);
         // Newton's step, halved while it does not improve the likelihood (it is concave).
@@ -333,11 +361,32 @@ pub fn fit(m: usize, seats: usize, games: &[Game], clusters: &[Cluster]) -> Opti
     for game in games {
         model.add_information(game, &theta, game.count, &mut information);
     }
-    let mut covariance = model.score_covariance(games, &theta);
-    model.add_cluster_products(clusters, &theta, &mut covariance);
-    let meat = reduced(&covariance, n);
     let bread = Cholesky::new(&reduced(&information, n), n - 1)?.inverse();
     let r = n - 1;
+    // Without draws in two-seat games and without clusters, the scores' covariance is the
+    // information itself, and the sandwich is the inverse alone.
+    let drawn = |g: &Game| g.seats.len() == 2 && g.seats.iter().all(|&(_, p)| p == 0.5);
+    let sandwich = if clusters.is_empty() && !games.iter().any(drawn) {
+        bread
+    } else {
+        let mut covariance = model.score_covariance(games, &theta);
+        model.add_cluster_products(clusters, &theta, &mut covariance);
+        sandwich(&bread, &reduced(&covariance, n), r)
+    };
+    let mut covariance = vec![0.0; n * n];
+    for i in 1..n {
+        for j in 1..n {
+            covariance[i * n + j] = sandwich[(i - 1) * r + (j - 1)] / (K * K);
+        }
+    }
+    Some(Fit {
+        elo: theta.iter().map(|t| t / K).collect(),
+        covariance,
+    })
+}
+
+/// `bread · meat · bread` of two `r`×`r` matrices.
+fn sandwich(bread: &[f64], meat: &[f64], r: usize) -> Vec<f64> {
     let product = |a: &[f64], b: &[f64]| {
         let mut out = vec![0.0; r * r];
         for i in 0..r {
@@ -352,17 +401,7 @@ pub fn fit(m: usize, seats: usize, games: &[Game], clusters: &[Cluster]) -> Opti
         }
         out
     };
-    let sandwich = product(&product(&bread, &meat), &bread);
-    let mut covariance = vec![0.0; n * n];
-    for i in 1..n {
-        for j in 1..n {
-            covariance[i * n + j] = sandwich[(i - 1) * r + (j - 1)] / (K * K);
-        }
-    }
-    Some(Fit {
-        elo: theta.iter().map(|t| t / K).collect(),
-        covariance,
-    })
+    product(&product(bread, meat), bread)
 }
 
 #[cfg(test)]
@@ -388,6 +427,48 @@ mod tests {
         // Var(score) = 0.24 / 100; dElo/dscore = 400 / (ln 10 · s (1 - s)).
         let sd = (0.24f64 / 100.0).sqrt() * 400.0 / (std::f64::consts::LN_10 * 0.24);
         assert!((fit.variance(&[1.0, -1.0]).sqrt() - sd).abs() < 1e-6);
+    }
+
+    #[test]
+    fn without_draws_the_sandwich_is_the_inverse_information_it_skips() {
+        let three = |seats: [(usize, f64); 3], count: f64| Game {
+            seats: seats.to_vec(),
+            positions: vec![0, 1, 2],
+            count,
+        };
+        let games = [
+            two(0, 1, 1.0, 7.0),
+            two(0, 1, 0.0, 4.0),
+            two(1, 2, 1.0, 5.0),
+            two(2, 1, 1.0, 3.0),
+            three([(0, 0.0), (1, 0.0), (2, 1.0)], 2.0),
+            three([(0, 1.0), (1, 0.0), (2, 0.0)], 3.0),
+        ];
+        let fitted = fit(3, 0, &games, &[]).unwrap();
+        // The long way: the sandwich with the scores' covariance worked out.
+        let model = Model { m: 3, seats: 0 };
+        let theta: Vec<f64> = fitted.elo.iter().map(|e| e * K).collect();
+        let mut information = vec![0.0; 9];
+        for game in &games {
+            model.add_information(game, &theta, game.count, &mut information);
+        }
+        let bread = Cholesky::new(&reduced(&information, 3), 2)
+            .unwrap()
+            .inverse();
+        let meat = reduced(&model.score_covariance(&games, &theta), 3);
+        let long = sandwich(&bread, &meat, 2);
+        for i in 1..3 {
+            for j in 1..3 {
+                let (short, long) = (
+                    fitted.covariance[i * 3 + j],
+                    long[(i - 1) * 2 + j - 1] / (K * K),
+                );
+                assert!(
+                    (short - long).abs() < 1e-9 * long.abs(),
+                    "{i},{j}: {short} vs {long}"
+                );
+            }
+        }
     }
 
     #[test]
