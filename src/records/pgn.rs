@@ -81,7 +81,7 @@ const KEPT_TAGS: [&str; 7] = [
 pub struct PgnGame {
     /// The line (from 1) of its first tag, or of its movetext when it has no tags.
     pub line: usize,
-    /// Its kept tags (see [`KEPT_TAGS`]), values unescaped.
+    /// Its kept tags (White, Black, Result, Game, Variant, Seed and Event), values unescaped.
     pub tags: BTreeMap<String, String>,
 }
 

@@ -4,7 +4,8 @@ use super::{double, double_dutch, dvonn, pegs, wyx};
 use std::fmt;
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Places, Seat, Setup, SetupError,
+    Viewer,
 };
 
 /// Declares `AnyGame`, `AnyMove` and their dispatch from one list of `Variant(Type) = "id"`.
@@ -61,6 +62,14 @@ macro_rules! games {
             pub fn allowed(id: &str) -> Option<&'static Allowed> {
                 match id.to_ascii_lowercase().as_str() {
                     $($id => Some(&<$game>::ALLOWED),)+
+                    _ => None,
+                }
+            }
+
+            /// What a finished game of `id` says of its seats' places beyond its winners.
+            pub fn places(id: &str) -> Option<Places> {
+                match id.to_ascii_lowercase().as_str() {
+                    $($id => Some(<$game as Game>::PLACES),)+
                     _ => None,
                 }
             }

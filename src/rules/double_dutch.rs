@@ -7,8 +7,8 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Places, Seat, Setup, SetupError,
-    Viewer, check_setup,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+    check_setup,
 };
 
 /// Columns and rows.
@@ -332,7 +332,6 @@ impl DoubleDutch {
         variants: &[],
         seats: &[2, 3],
         seats_in_words: "2 or 3",
-        places: Places::Winners,
     };
 }
 

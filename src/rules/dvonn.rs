@@ -8,8 +8,8 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Places, Seat, Setup, SetupError,
-    Viewer, check_setup,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+    check_setup,
 };
 
 /// For each row Y (row digit Y + 1), the first and last column X.
@@ -509,7 +509,6 @@ impl Dvonn {
         variants: &[],
         seats: &[2],
         seats_in_words: "2",
-        places: Places::Winners,
     };
 }
 

@@ -217,8 +217,6 @@ pub struct Allowed {
     pub seats: &'static [usize],
     /// The seat counts in words, for errors.
     pub seats_in_words: &'static str,
-    /// What a finished game says of its seats' places beyond its winners.
-    pub places: Places,
 }
 
 /// What a finished game says of its seats' places beyond who won.
@@ -292,6 +290,9 @@ pub fn refuse_layout(game: &'static str, setup: &Setup) -> Result<(), SetupError
 pub trait Game: Clone + fmt::Debug {
     /// One ply.
     type Move: Clone + PartialEq + fmt::Debug + fmt::Display;
+
+    /// What a finished game says of its seats' places beyond its winners.
+    const PLACES: Places = Places::Winners;
 
     /// Sets up the start position.
     fn new(setup: &Setup) -> Result<Self, SetupError>;

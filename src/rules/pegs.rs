@@ -6,8 +6,8 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Places, Seat, Setup, SetupError,
-    Viewer, check_setup,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
+    check_setup,
 };
 
 const SIZE: i8 = 7;
@@ -345,7 +345,6 @@ impl Pegs {
         variants: &["standard", "turbo"],
         seats: &[2],
         seats_in_words: "2",
-        places: Places::Winners,
     };
 }
 

@@ -6,7 +6,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Places, Setup, SetupError, Viewer,
+    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
     check_setup,
 };
 
@@ -409,7 +409,6 @@ impl Wyx {
         variants: &["double"],
         seats: &[2],
         seats_in_words: "2",
-        places: Places::Winners,
     };
 }
 

@@ -697,12 +697,13 @@ impl Double {
         variants: &[],
         seats: &[2, 3, 4, 5, 6],
         seats_in_words: "2 to 6",
-        places: Places::LowestScoreFirst,
     };
 }
 
 impl Game for Double {
     type Move = Move;
+
+    const PLACES: Places = Places::LowestScoreFirst;
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("double", setup)?;

@@ -233,10 +233,8 @@ impl Pool {
             }
             Some(_) => {}
         }
-        let places = match (&record.end, crate::rules::AnyGame::allowed(&record.game)) {
-            (Some(End::Normal {}), Some(allowed)) => {
-                (allowed.places).of(&result.scores, &result.winners)
-            }
+        let places = match (&record.end, crate::rules::AnyGame::places(&record.game)) {
+            (Some(End::Normal {}), Some(places)) => places.of(&result.scores, &result.winners),
             _ => None,
         };
         let mut kind = Vec::with_capacity(record.seats.len());

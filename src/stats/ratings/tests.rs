@@ -47,10 +47,7 @@ fn two_engines_average_zero_at_the_elo_of_their_score() {
     assert!((elo(&ratings, "b") + gap / 2.0).abs() < 1e-6);
     let anchored = Options {
         anchor: Some(("b".into(), 1500.0)),
-        min_games: 0,
-        los: false,
-        winner_only: false,
-        seat_advantage: false,
+        ..Options::default()
     };
     let ratings = pool(&[
         (&["a", "b"], &[0]),
@@ -83,9 +80,7 @@ fn a_perfect_score_is_a_bound_and_the_rest_are_named() {
     let options = Options {
         anchor: None,
         min_games: 2,
-        los: false,
-        winner_only: false,
-        seat_advantage: false,
+        ..Options::default()
     };
     let ratings = pool(&games).rate(&options).unwrap();
     assert!(
@@ -145,10 +140,7 @@ fn bad_input_is_refused_clearly() {
     let two = pool(&[(&["a", "b"], &[0]), (&["b", "a"], &[0])]);
     let unknown = Options {
         anchor: Some(("c".into(), 0.0)),
-        min_games: 0,
-        los: false,
-        winner_only: false,
-        seat_advantage: false,
+        ..Options::default()
     };
     let error = two.rate(&unknown).unwrap_err().to_string();
     assert!(
@@ -169,15 +161,72 @@ fn bad_input_is_refused_clearly() {
     ]);
     let anchored = Options {
         anchor: Some(("a".into(), 0.0)),
-        min_games: 0,
-        los: false,
-        winner_only: false,
-        seat_advantage: false,
+        ..Options::default()
     };
     assert!(matches!(
         top.rate(&anchored),
         Err(RatingsError::AnchorUnrated { .. })
     ));
+}
+
+/// The simulated engines' strengths, in Elo.
+const STRENGTHS: [f64; 8] = [-250.0, -120.0, -60.0, 0.0, 30.0, 90.0, 160.0, 240.0];
+
+/// How many simulated leagues a coverage test plays: `at_least`, or `PROPTEST_CASES` when more.
+fn leagues(at_least: u64) -> u64 {
+    (std::env::var("PROPTEST_CASES").ok())
+        .and_then(|v| v.parse().ok())
+        .map_or(at_least, |cases: u64| cases.max(at_least))
+}
+
+/// A simulated league's start: its engines' names (`e0` on, as [`STRENGTHS`]), its random
+/// stream seeded `seed`, and an empty pool.
+fn league_start(seed: u64) -> (Vec<String>, ChaCha8Rng, Pool) {
+    let names = (0..STRENGTHS.len()).map(|i| format!("e{i}")).collect();
+    (names, ChaCha8Rng::seed_from_u64(seed), Pool::default())
+}
+
+/// `seats` different engines of `engines`, drawn at random.
+fn random_table(rng: &mut ChaCha8Rng, seats: usize, engines: usize) -> Vec<usize> {
+    let mut table = Vec::with_capacity(seats);
+    while table.len() < seats {
+        let e = rng.random_range(0..engines);
+        if !table.contains(&e) {
+            table.push(e);
+        }
+    }
+    table
+}
+
+/// A Plackett-Luce finishing order of `table`: each seat's strength plus Gumbel noise, its
+/// points how many seats performed better (0 for the winner).
+fn luce_points(rng: &mut ChaCha8Rng, strengths: &[f64], table: &[usize]) -> Vec<i64> {
+    let performance: Vec<f64> = (table.iter())
+        .map(|&e| K * strengths[e] - (-(rng.random::<f64>().max(1e-300)).ln()).ln())
+        .collect();
+    (0..table.len())
+        .map(|s| performance.iter().filter(|&&p| p > performance[s]).count() as i64)
+        .collect()
+}
+
+/// `strengths` relative to their average.
+fn around_average(strengths: &[f64]) -> Vec<f64> {
+    let mean = strengths.iter().sum::<f64>() / strengths.len() as f64;
+    strengths.iter().map(|s| s - mean).collect()
+}
+
+/// How many of the engines `names` (in the order of `truth`) are rated with `truth` inside their
+/// 95% intervals, of how many are rated, and their intervals' summed half-widths.
+fn covered(ratings: &Ratings, names: &[String], truth: &[f64]) -> (usize, usize, f64) {
+    let (mut inside, mut total, mut width) = (0, 0, 0.0);
+    for (name, truth) in names.iter().zip(truth) {
+        if let Standing::Rated { elo, error } = standing(ratings, name) {
+            inside += usize::from((elo - truth).abs() <= error);
+            total += 1;
+            width += error;
+        }
+    }
+    (inside, total, width)
 }
 
 /// Engines of known strength play `games` games at tables of `seats`, each won by the argmax of
@@ -187,18 +236,10 @@ fn bad_input_is_refused_clearly() {
 /// which is all the model says about draws. Returns how many of the engines' true
 /// ratings (relative to their average) fell inside their 95% intervals, of how many.
 fn coverage(seed: u64, seats: usize, games: usize) -> (usize, usize) {
-    let strengths = [-250.0, -120.0, -60.0, 0.0, 30.0, 90.0, 160.0, 240.0];
-    let names: Vec<String> = (0..strengths.len()).map(|i| format!("e{i}")).collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut pool = Pool::default();
+    let strengths = STRENGTHS;
+    let (names, mut rng, mut pool) = league_start(seed);
     for game in 0..games {
-        let mut table: Vec<usize> = Vec::new();
-        while table.len() < seats {
-            let e = rng.random_range(0..strengths.len());
-            if !table.contains(&e) {
-                table.push(e);
-            }
-        }
+        let table = random_table(&mut rng, seats, strengths.len());
         let expected = 1.0 / (1.0 + (K * (strengths[table[1]] - strengths[table[0]])).exp());
         let draw = expected * (1.0 - expected);
         let winners = if seats == 2 {
@@ -211,38 +252,21 @@ fn coverage(seed: u64, seats: usize, games: usize) -> (usize, usize) {
                 vec![1]
             }
         } else {
-            let performance = |e: usize, u: f64| K * strengths[e] - (-(u.max(1e-300)).ln()).ln();
-            let scores: Vec<f64> = table
-                .iter()
-                .map(|&e| performance(e, rng.random()))
-                .collect();
-            let best = (0..seats)
-                .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
-                .unwrap();
-            vec![best]
+            let points = luce_points(&mut rng, &strengths, &table);
+            vec![(0..seats).position(|s| points[s] == 0).unwrap()]
         };
         let at: Vec<&str> = table.iter().map(|&e| names[e].as_str()).collect();
         pool.add(&finished_record(&at, &winners, game as u64))
             .unwrap();
     }
     let ratings = pool.rate(&Options::default()).unwrap();
-    let mean = strengths.iter().sum::<f64>() / strengths.len() as f64;
-    let mut inside = 0;
-    for (i, name) in names.iter().enumerate() {
-        if let Standing::Rated { elo, error } = standing(&ratings, name) {
-            let truth = strengths[i] - mean;
-            inside += usize::from((elo - truth).abs() <= error);
-        }
-    }
+    let (inside, _, _) = covered(&ratings, &names, &around_average(&strengths));
     (inside, names.len())
 }
 
 #[test]
 fn the_intervals_hold_the_true_ratings_about_95_percent_of_the_time() {
-    let runs: u64 = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(150);
+    let runs = leagues(150);
     for (seats, games) in [(2, 400), (4, 300)] {
         let (mut inside, mut total) = (0, 0);
         for seed in 0..runs {
@@ -268,25 +292,11 @@ fn the_intervals_hold_the_true_ratings_about_95_percent_of_the_time() {
 /// same games: for each, how many true ratings (relative to their average) fell inside their 95%
 /// intervals, of how many, and the intervals' summed half-widths.
 fn full_order_league(seed: u64, seats: usize, games: usize) -> [(usize, usize, f64); 2] {
-    let strengths = [-250.0, -120.0, -60.0, 0.0, 30.0, 90.0, 160.0, 240.0];
-    let names: Vec<String> = (0..strengths.len()).map(|i| format!("e{i}")).collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut pool = Pool::default();
+    let strengths = STRENGTHS;
+    let (names, mut rng, mut pool) = league_start(seed);
     for game in 0..games {
-        let mut table: Vec<usize> = Vec::new();
-        while table.len() < seats {
-            let e = rng.random_range(0..strengths.len());
-            if !table.contains(&e) {
-                table.push(e);
-            }
-        }
-        let performance: Vec<f64> = (table.iter())
-            .map(|&e| K * strengths[e] - (-(rng.random::<f64>().max(1e-300)).ln()).ln())
-            .collect();
-        // Points: how many seats performed better (0 for the winner).
-        let scores: Vec<i64> = (0..seats)
-            .map(|s| performance.iter().filter(|&&p| p > performance[s]).count() as i64)
-            .collect();
+        let table = random_table(&mut rng, seats, strengths.len());
+        let scores = luce_points(&mut rng, &strengths, &table);
         let winners: Vec<usize> = (0..seats).filter(|&s| scores[s] == 0).collect();
         let at: Vec<&str> = table.iter().map(|&e| names[e].as_str()).collect();
         let mut record = finished_record(&at, &winners, game as u64);
@@ -294,31 +304,19 @@ fn full_order_league(seed: u64, seats: usize, games: usize) -> [(usize, usize, f
         record.result = Some(crate::records::GameResult { winners, scores });
         pool.add(&record).unwrap();
     }
-    let mean = strengths.iter().sum::<f64>() / strengths.len() as f64;
+    let truth = around_average(&strengths);
     [false, true].map(|winner_only| {
         let options = Options {
             winner_only,
             ..Options::default()
         };
-        let ratings = pool.rate(&options).unwrap();
-        let (mut inside, mut total, mut width) = (0, 0, 0.0);
-        for (i, name) in names.iter().enumerate() {
-            if let Standing::Rated { elo, error } = standing(&ratings, name) {
-                inside += usize::from((elo - (strengths[i] - mean)).abs() <= error);
-                total += 1;
-                width += error;
-            }
-        }
-        (inside, total, width)
+        covered(&pool.rate(&options).unwrap(), &names, &truth)
     })
 }
 
 #[test]
 fn full_finishing_orders_hold_the_true_ratings_and_narrow_the_intervals() {
-    let runs: u64 = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(1000, |cases: u64| cases.max(1000));
+    let runs = leagues(1000);
     let mut sums = [(0, 0, 0.0); 2];
     for seed in 0..runs {
         for (sum, (inside, total, width)) in sums.iter_mut().zip(full_order_league(seed, 4, 300)) {
@@ -450,10 +448,8 @@ fn paired_truth(strengths: &[f64]) -> Vec<f64> {
 /// less than two independent games'. Draws as in [`coverage`]. How many of the ratings the games
 /// measure ([`paired_truth`]) fell inside their 95% intervals, of how many.
 fn paired_league(seed: u64, pairs: usize, truth: &[f64]) -> (usize, usize) {
-    let strengths = [-250.0, -120.0, -60.0, 0.0, 30.0, 90.0, 160.0, 240.0];
-    let names: Vec<String> = (0..strengths.len()).map(|i| format!("e{i}")).collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut pool = Pool::default();
+    let strengths = STRENGTHS;
+    let (names, mut rng, mut pool) = league_start(seed);
     for pair in 0..pairs {
         let a = rng.random_range(0..strengths.len());
         let b = (a + rng.random_range(1..strengths.len())) % strengths.len();
@@ -478,23 +474,14 @@ fn paired_league(seed: u64, pairs: usize, truth: &[f64]) -> (usize, usize) {
             pool.add(&record).unwrap();
         }
     }
-    let ratings = pool.rate(&Options::default()).unwrap();
-    let mut inside = 0;
-    for (i, name) in names.iter().enumerate() {
-        if let Standing::Rated { elo, error } = standing(&ratings, name) {
-            inside += usize::from((elo - truth[i]).abs() <= error);
-        }
-    }
+    let (inside, _, _) = covered(&pool.rate(&Options::default()).unwrap(), &names, truth);
     (inside, names.len())
 }
 
 #[test]
 fn paired_games_hold_the_true_ratings_about_95_percent_of_the_time() {
-    let runs: u64 = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(1000, |cases: u64| cases.max(1000));
-    let truth = paired_truth(&[-250.0, -120.0, -60.0, 0.0, 30.0, 90.0, 160.0, 240.0]);
+    let runs = leagues(1000);
+    let truth = paired_truth(&STRENGTHS);
     let (mut inside, mut total) = (0, 0);
     for seed in 0..runs {
         let (i, t) = paired_league(seed, 200, &truth);
