@@ -2,7 +2,7 @@
 //! says how Ordo 1.2.6 was run on them) give every engine Ordo's rating within 1 Elo, its
 //! interval within 15% and its likelihood of superiority over each other within 1.5 points; the
 //! PGN the referee exports is the file Ordo read; a fitted seat advantage is Ordo's white
-//! advantage; bad input is refused.
+//! advantage, the draw rate Ordo's; bad input is refused.
 
 // The engines these tests run, and what they look at (/proc, bubblewrap), are Linux's.
 #![cfg(target_os = "linux")]
@@ -124,14 +124,14 @@ fn the_seat_advantage_agrees_with_ordos_white_advantage() {
         "±{error} vs Ordo's sd {sd}"
     );
     let plain: Value = serde_json::from_slice(&printed(&["ratings", file, "--json"])).unwrap();
-    assert!(plain.is_array(), "{plain}");
+    assert!(plain.get("seats").is_none(), "{plain}");
     let hen = |list: &Value| {
         (list.as_array().unwrap().iter())
             .find(|e| e["name"] == "hen")
             .map(|e| e["rating"].as_f64().unwrap())
             .unwrap()
     };
-    assert!((hen(&plain) - hen(&fitted["engines"])).abs() > 1.0);
+    assert!((hen(&plain["engines"]) - hen(&fitted["engines"])).abs() > 1.0);
 }
 
 /// The PGN files Ordo read, read here instead of the records: Ordo's lists, with and without the
@@ -186,7 +186,8 @@ fn a_hand_written_pgn_is_read_as_pgn_means_it() {
         .success()
         .get_output()
         .clone();
-    let list: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let list = &document["engines"];
     let games = |name: &str| {
         (list.as_array().unwrap().iter())
             .find(|e| e["name"] == name)
@@ -204,6 +205,59 @@ fn a_hand_written_pgn_is_read_as_pgn_means_it() {
         said.contains("2 games without a result or without both players"),
         "{said}"
     );
+}
+
+/// The draw rate between equal opponents is Ordo's (`-D`): the rate within a tenth of a point and
+/// its interval 1.96 of Ordo's standard deviation within 10%, on both leagues.
+#[test]
+fn the_draw_rate_agrees_with_ordos() {
+    for (file, table, extra) in [
+        ("league.jsonl", "ordo-average.txt", &[][..]),
+        (
+            "league-first-seat.pgn",
+            "ordo-first-seat.txt",
+            &["--seat-advantage", "fit"][..],
+        ),
+    ] {
+        let output = printed(&[&["ratings", file, "--json"], extra].concat());
+        let document: Value = serde_json::from_slice(&output).unwrap();
+        let text = std::fs::read_to_string(Path::new(FIXTURES).join(table)).unwrap();
+        let line = (text.lines())
+            .find_map(|l| l.strip_prefix("Draw rate (equal opponents) = "))
+            .unwrap();
+        let (rate, sd) = line.split_once(" % +/- ").unwrap();
+        let (rate, sd): (f64, f64) = (rate.parse().unwrap(), sd.parse().unwrap());
+        let ours = &document["draw_rate"];
+        let (got, error) = (
+            ours["rate"].as_f64().unwrap(),
+            ours["error"].as_f64().unwrap(),
+        );
+        assert!(
+            (100.0 * got - rate).abs() <= 0.1,
+            "{file}: {got} vs Ordo's {rate} %"
+        );
+        assert!(
+            (100.0 * error - 1.96 * sd).abs() <= 0.1 * 1.96 * sd,
+            "{file}: ±{error} vs Ordo's sd {sd} %"
+        );
+    }
+    // Games without a draw have no draw rate to fit.
+    let dir = common::temp_dir("no-draws");
+    let file = dir.join("decisive.pgn");
+    let game = |white: &str, black: &str, result: &str| {
+        format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n{result}\n\n")
+    };
+    let text = [("a", "b", "1-0"), ("b", "a", "1-0"), ("a", "b", "0-1")]
+        .map(|(w, b, r)| game(w, b, r))
+        .concat();
+    std::fs::write(&file, text).unwrap();
+    let output = referee()
+        .args(["ratings", "--json"])
+        .arg(&file)
+        .assert()
+        .success();
+    let document: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    assert!(document.get("draw_rate").is_none(), "{document}");
 }
 
 #[test]
@@ -306,7 +360,8 @@ fn head_to_head_counts_the_game_pairs_of_a_repeated_match() {
         .success();
     let out = out.to_str().expect("a path in UTF-8");
     let output = printed(&["ratings", out, "--head-to-head", "--json"]);
-    let list: Value = serde_json::from_slice(&output).unwrap();
+    let document: Value = serde_json::from_slice(&output).unwrap();
+    let list = &document["engines"];
     let side = |me: usize| {
         let engine = &list[me];
         let other = list[1 - me]["name"].as_str().unwrap();
@@ -354,8 +409,8 @@ fn four_seat_games_are_rated_from_their_finishing_orders() {
         .assert()
         .success();
     let out = out.to_str().expect("a path in UTF-8");
-    let rated = |list: &Value| {
-        (list.as_array().unwrap().iter())
+    let rated = |document: &Value| {
+        (document["engines"].as_array().unwrap().iter())
             .filter(|engine| engine["rating"].is_number())
             .count()
     };
@@ -364,7 +419,7 @@ fn four_seat_games_are_rated_from_their_finishing_orders() {
         serde_json::from_slice(&printed(&["ratings", out, "--json", "--winner-only"])).unwrap();
     assert_eq!(rated(&full), 4, "{full}");
     assert!(
-        (full.as_array().unwrap().iter()).any(|engine| engine["points"] == 0.0),
+        (full["engines"].as_array().unwrap().iter()).any(|engine| engine["points"] == 0.0),
         "an engine that never won: {full}"
     );
     assert_eq!(rated(&winners), 0, "{winners}");

@@ -74,15 +74,15 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
                     engine["head_to_head"] = serde_json::Value::Object(row);
                 }
             }
-            if let Some(seats) = ratings.seats_json() {
-                list = serde_json::json!({"engines": list, "seats": seats});
-            }
-            writeln!(stdout, "{list}")?;
+            writeln!(stdout, "{}", ratings.document(list))?;
         }
         false => {
             let mut text = ratings.to_string();
             if let Some(seats) = ratings.seats_text() {
                 text = format!("{text}\n\n{seats}");
+            }
+            if let Some(draws) = ratings.draw_rate_text() {
+                text = format!("{text}\n\n{draws}");
             }
             if let Some(table) = ratings.los_table() {
                 text = format!("{text}\n\n{table}");

@@ -3,6 +3,7 @@
 //! be rated named with the reason. The model and its rules are in `fit` and docs/ratings.md.
 
 mod cholesky;
+mod draws;
 mod fit;
 mod groups;
 mod show;
@@ -12,6 +13,7 @@ use std::fmt;
 
 use crate::records::End;
 use crate::records::Record;
+pub use draws::DrawRate;
 use fit::Game;
 use groups::{bounds, main_group};
 
@@ -140,6 +142,9 @@ pub struct Ratings {
     /// When fitted ([`Options::seat_advantage`]): each seat's advantage over the first, from the
     /// second seat on.
     pub seats: Option<Vec<SeatAdvantage>>,
+    /// The draw rate between equal opponents, fitted to the two-seat games between rated engines
+    /// once they are rated, when any of those games was drawn.
+    pub draw_rate: Option<DrawRate>,
     /// Games whose intervals count the games of one seed (every rotation of its seats, as
     /// `--repeat` plays them) as one unit; 0 when every game counts alone.
     pub clustered: u64,
@@ -385,6 +390,7 @@ impl Pool {
             None => Vec::new(),
         };
         bounds(&games, &rated, &advantage, &mut standing);
+        let draw_rate = self.draw_rate(&rated, &advantage);
         let mut engines: Vec<Rating> = (0..n)
             .map(|e| Rating {
                 name: self.names[e].clone(),
@@ -436,6 +442,7 @@ impl Pool {
             engines,
             los,
             seats,
+            draw_rate,
             clustered,
             games: self.finished,
             reference: match &options.anchor {
@@ -443,6 +450,34 @@ impl Pool {
                 None => Reference::Average,
             },
         })
+    }
+
+    /// The draw rate of the two-seat games between `rated` engines (their Elo, with the seats'
+    /// `advantage` by seat number when fitted), see [`draws`].
+    fn draw_rate(&self, rated: &HashMap<usize, f64>, advantage: &[f64]) -> Option<DrawRate> {
+        let seat = |position: usize| advantage.get(position).copied().unwrap_or(0.0);
+        let mut tables: BTreeMap<(usize, usize, usize, usize), [f64; 3]> = BTreeMap::new();
+        for (kind, &count) in &self.kinds {
+            let &[(a, place_a, seat_a), (b, place_b, seat_b)] = kind.as_slice() else {
+                continue;
+            };
+            if !(rated.contains_key(&a) && rated.contains_key(&b)) {
+                continue;
+            }
+            let outcome = match place_a.cmp(&place_b) {
+                std::cmp::Ordering::Less => 0,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Greater => 2,
+            };
+            tables.entry((a, seat_a, b, seat_b)).or_default()[outcome] += count as f64;
+        }
+        let games: Vec<(f64, [f64; 3])> = (tables.into_iter())
+            .map(|((a, seat_a, b, seat_b), results)| {
+                let gap = rated[&a] + seat(seat_a) - rated[&b] - seat(seat_b);
+                (1.0 / (1.0 + 10f64.powf(-gap / 400.0)), results)
+            })
+            .collect();
+        draws::fit(&games)
     }
 
     /// Fits the engines of `main` (and with `options.seat_advantage` the seats' advantages), the

@@ -54,6 +54,45 @@ impl Ratings {
         ))
     }
 
+    /// The whole list as one JSON object: `games`, `reference` (`average`, or the anchor's
+    /// `name` and `elo`), `engines` (the list of [`Ratings::to_json`], with what the caller added
+    /// to it), `clustered` (games counted as one unit with the others of their seed), and when
+    /// there are any, `seats` ([`Ratings::seats_json`]) and `draw_rate` (`rate` and the half-width
+    /// `error` of its 95% interval, as shares).
+    pub fn document(&self, engines: serde_json::Value) -> serde_json::Value {
+        let reference = match &self.reference {
+            super::Reference::Average => serde_json::json!("average"),
+            super::Reference::Anchor(name, elo) => serde_json::json!({"name": name, "elo": elo}),
+        };
+        let mut document = serde_json::json!({
+            "games": self.games,
+            "reference": reference,
+            "clustered": self.clustered,
+            "engines": engines,
+        });
+        if let Some(seats) = self.seats_json() {
+            document["seats"] = seats;
+        }
+        if let Some(draws) = self.draw_rate {
+            document["draw_rate"] = serde_json::json!({
+                "rate": round_to(draws.rate, 4),
+                "error": round_to(super::Z_95 * draws.sd, 4),
+            });
+        }
+        document
+    }
+
+    /// The fitted draw rate in words, when there is one.
+    pub fn draw_rate_text(&self) -> Option<String> {
+        let draws = self.draw_rate?;
+        Some(format!(
+            "Draw rate between equal opponents (Elo curve, draws ν √(wins · losses)): {:.1}% ± {:.1} \
+             (95%)",
+            100.0 * draws.rate,
+            100.0 * super::Z_95 * draws.sd
+        ))
+    }
+
     /// The seats' advantages in words, when fitted.
     pub fn seats_text(&self) -> Option<String> {
         let seats = self.seats.as_ref()?;
