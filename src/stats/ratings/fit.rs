@@ -105,6 +105,14 @@ pub fn game_log_likelihood(game: &Game, strength: impl Fn(usize, usize) -> f64) 
         - points * lse
 }
 
+/// The log-likelihood of the games at some strengths, its gradient, and the information
+/// (`n`×`n`).
+struct Pass {
+    log_likelihood: f64,
+    gradient: Vec<f64>,
+    information: Vec<f64>,
+}
+
 /// What is fitted: `m` engines' strengths, then (when `seats` is above 1) the advantage of each
 /// seat number from 1 to `seats - 1` over seat 0.
 #[derive(Clone, Copy, Debug)]
@@ -163,33 +171,50 @@ impl Model {
         }
     }
 
-    /// Adds one game's score and information, `count` times each, at `theta`: the chances worked
-    /// out once for both.
-    fn add_score_and_information(
-        self,
-        game: &Game,
-        theta: &[f64],
-        gradient: &mut [f64],
-        information: &mut [f64],
-    ) {
+    /// The log-likelihood of `games` at `theta`, its gradient and the information, in one pass:
+    /// each game's chances worked out once for all three.
+    fn pass(self, games: &[Game], theta: &[f64]) -> Pass {
         let n = self.size();
-        let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
-        let chance = self.chances(game, theta);
-        for (a, &pa) in chance.iter().enumerate() {
-            let (ta, ua) = self.terms(game, a);
-            for &t in &ta[..ua] {
-                gradient[t] += game.count * (game.seats[a].1 - points * pa);
+        let mut pass = Pass {
+            log_likelihood: 0.0,
+            gradient: vec![0.0; n],
+            information: vec![0.0; n * n],
+        };
+        let mut strengths = Vec::new();
+        let mut chance = Vec::new();
+        for game in games {
+            strengths.clear();
+            strengths.extend((0..game.seats.len()).map(|k| self.strength(game, k, theta)));
+            let top = strengths.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            chance.clear();
+            chance.extend(strengths.iter().map(|s| libm::exp(s - top)));
+            let sum: f64 = chance.iter().sum();
+            for c in &mut chance {
+                *c /= sum;
             }
-            for (b, &pb) in chance.iter().enumerate() {
-                let (tb, ub) = self.terms(game, b);
-                let value = game.count * points * (if a == b { pa } else { 0.0 } - pa * pb);
-                for &u in &ta[..ua] {
-                    for &v in &tb[..ub] {
-                        information[u * n + v] += value;
+            let lse = top + libm::log(sum);
+            let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
+            let won: f64 = (game.seats.iter().zip(&strengths))
+                .map(|(&(_, p), s)| p * s)
+                .sum();
+            pass.log_likelihood += game.count * (won - points * lse);
+            for (a, &pa) in chance.iter().enumerate() {
+                let (ta, ua) = self.terms(game, a);
+                for &t in &ta[..ua] {
+                    pass.gradient[t] += game.count * (game.seats[a].1 - points * pa);
+                }
+                for (b, &pb) in chance.iter().enumerate() {
+                    let (tb, ub) = self.terms(game, b);
+                    let value = game.count * points * (if a == b { pa } else { 0.0 } - pa * pb);
+                    for &u in &ta[..ua] {
+                        for &v in &tb[..ub] {
+                            pass.information[u * n + v] += value;
+                        }
                     }
                 }
             }
         }
+        pass
     }
 
     /// Adds `scale` times one game's information (minus the Hessian) at `theta`.
@@ -291,14 +316,6 @@ impl Model {
             }
         }
     }
-
-    /// The total log-likelihood.
-    fn log_likelihood(self, games: &[Game], theta: &[f64]) -> f64 {
-        let strength = |e: usize, position: usize| self.strength_of(e, position, theta);
-        (games.iter())
-            .map(|g| g.count * game_log_likelihood(g, strength))
-            .sum()
-    }
 }
 
 /// Rows and columns 1.. of an `n`×`n` matrix: the first engine's rating is fixed at 0.
@@ -327,40 +344,33 @@ pub fn fit(m: usize, seats: usize, games: &[Game], clusters: &[Cluster]) -> Opti
     let model = Model { m, seats };
     let n = model.size();
     let mut theta = vec![0.0; n];
-    let mut current = model.log_likelihood(games, &theta);
+    let mut at = model.pass(games, &theta);
     for _ in 0..200 {
-        let mut gradient = vec![0.0; n];
-        let mut information = vec![0.0; n * n];
-        for game in games {
-            model.add_score_and_information(game, &theta, &mut gradient, &mut information);
-        }
-        let step = Cholesky::new(&reduced(&information, n), n - 1)?.solve(&gradient[1..]);
-        // Newton's step, halved while it does not improve the likelihood (it is concave).
+        let step = Cholesky::new(&reduced(&at.information, n), n - 1)?.solve(&at.gradient[1..]);
+        // Newton's step, halved while it does not improve the likelihood (it is concave); the
+        // pass that checks it also gives the next step's gradient and information.
         let mut scale = 1.0;
-        let (next, value) = loop {
+        let (next, next_at) = loop {
             let mut next = theta.clone();
             for (t, s) in next[1..].iter_mut().zip(&step) {
                 *t += scale * s;
             }
-            let value = model.log_likelihood(games, &next);
-            if value >= current - 1e-12 * current.abs() || scale < 1e-6 {
-                break (next, value);
+            let next_at = model.pass(games, &next);
+            let current = at.log_likelihood;
+            if next_at.log_likelihood >= current - 1e-12 * current.abs() || scale < 1e-6 {
+                break (next, next_at);
             }
             scale /= 2.0;
         };
         let moved = step.iter().fold(0.0f64, |a, s| a.max((scale * s).abs()));
-        theta = next;
-        current = value;
+        (theta, at) = (next, next_at);
         if moved < 1e-11 {
             break;
         }
     }
     // The information at the maximum, and the covariance of the games' scores as the model
     // gives it there (see `score_covariance`), for the sandwich.
-    let mut information = vec![0.0; n * n];
-    for game in games {
-        model.add_information(game, &theta, game.count, &mut information);
-    }
+    let information = at.information;
     let bread = Cholesky::new(&reduced(&information, n), n - 1)?.inverse();
     let r = n - 1;
     // Without draws in two-seat games and without clusters, the scores' covariance is the

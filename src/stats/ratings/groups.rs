@@ -2,7 +2,7 @@
 //! "took points from"), the engines only linked to it, and the bounds of those that won or lost
 //! everything against it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::fit::{self, Game, K};
 use super::{BOUND_RATIO, Standing, Unrated};
@@ -18,21 +18,33 @@ pub fn main_group(
     anchor: Option<usize>,
     standing: &mut [Option<Standing>],
 ) -> Vec<usize> {
-    let mut beats: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut linked: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Each pair once (memory by pairs, not games), in a fixed order.
+    let mut beat_pairs: HashSet<(usize, usize)> = HashSet::new();
+    let mut linked_pairs: HashSet<(usize, usize)> = HashSet::new();
     for game in games {
         for &(a, pa) in &game.seats {
             for &(b, pb) in &game.seats {
                 if a != b {
-                    linked[a].push(b);
+                    linked_pairs.insert((a, b));
                     // Points taken from b: a got more, or shared a win with it.
                     if pa > pb || (pa > 0.0 && pa == pb) {
-                        beats[a].push(b);
+                        beat_pairs.insert((a, b));
                     }
                 }
             }
         }
     }
+    let adjacency = |pairs: HashSet<(usize, usize)>| {
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (a, b) in pairs {
+            edges[a].push(b);
+        }
+        for e in &mut edges {
+            e.sort_unstable();
+        }
+        edges
+    };
+    let (beats, linked) = (adjacency(beat_pairs), adjacency(linked_pairs));
     let active: Vec<usize> = (0..n).filter(|&e| !linked[e].is_empty()).collect();
     let pick = |groups: Vec<Vec<usize>>| {
         let by_anchor = anchor.and_then(|a| groups.iter().position(|g| g.contains(&a)));

@@ -498,7 +498,12 @@ impl Pool {
             positions: g.positions.clone(),
             count: g.count,
         };
-        let inside: Vec<Game> = games.iter().filter(|g| fitted(g)).map(to_local).collect();
+        // Numbered as the fit numbers them; the games themselves when that changes nothing.
+        let same = main.iter().enumerate().all(|(i, &e)| i == e) && games.iter().all(fitted);
+        let inside: std::borrow::Cow<[Game]> = match same {
+            true => std::borrow::Cow::Borrowed(games),
+            false => games.iter().filter(|g| fitted(g)).map(to_local).collect(),
+        };
         let clusters: Vec<fit::Cluster> = (self.clusters.iter())
             .filter(|(cluster, _)| cluster.len() > 1)
             .map(|(cluster, &count)| fit::Cluster {
