@@ -151,22 +151,63 @@ impl Model {
         self.strength_of(game.seats[k].0, game.positions[k], theta)
     }
 
-    /// Each seat's chance to win `game` at `theta`.
-    fn chances(self, game: &Game, theta: &[f64]) -> Vec<f64> {
-        let strengths: Vec<f64> = (0..game.seats.len())
-            .map(|k| self.strength(game, k, theta))
-            .collect();
-        let lse = log_sum_exp(strengths.iter().copied());
-        strengths.iter().map(|s| libm::exp(s - lse)).collect()
+    /// Each seat's chance to win `game` at `theta`, into `chance` (its seats' strengths into
+    /// `strengths`); returns `log Σ exp` of the strengths.
+    fn chances_into(
+        self,
+        game: &Game,
+        theta: &[f64],
+        strengths: &mut Vec<f64>,
+        chance: &mut Vec<f64>,
+    ) -> f64 {
+        strengths.clear();
+        strengths.extend((0..game.seats.len()).map(|k| self.strength(game, k, theta)));
+        let top = strengths.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        chance.clear();
+        chance.extend(strengths.iter().map(|s| libm::exp(s - top)));
+        let sum: f64 = chance.iter().sum();
+        for c in chance.iter_mut() {
+            *c /= sum;
+        }
+        top + libm::log(sum)
     }
 
-    /// Adds `scale` times one game's score (the gradient of its log-likelihood) at `theta`.
-    fn add_score(self, game: &Game, theta: &[f64], scale: f64, gradient: &mut [f64]) {
+    /// Each seat's chance to win `game` at `theta`.
+    fn chances(self, game: &Game, theta: &[f64]) -> Vec<f64> {
+        let (mut strengths, mut chance) = (Vec::new(), Vec::new());
+        self.chances_into(game, theta, &mut strengths, &mut chance);
+        chance
+    }
+
+    /// One game's score (the gradient of its log-likelihood) at its seats' `chance`s, entry by
+    /// entry: each term of each seat with what that seat adds to it.
+    fn score_entries<'a>(
+        self,
+        game: &'a Game,
+        chance: &'a [f64],
+    ) -> impl Iterator<Item = (usize, f64)> + 'a {
         let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
-        for (k, pi) in self.chances(game, theta).into_iter().enumerate() {
+        chance.iter().enumerate().flat_map(move |(k, &pk)| {
             let (terms, used) = self.terms(game, k);
-            for &t in &terms[..used] {
-                gradient[t] += scale * (game.seats[k].1 - points * pi);
+            let value = game.seats[k].1 - points * pk;
+            terms.into_iter().take(used).map(move |t| (t, value))
+        })
+    }
+
+    /// Adds `scale` times one game's information (minus the Hessian) at its seats' `chance`s.
+    fn add_information_at(self, game: &Game, chance: &[f64], scale: f64, information: &mut [f64]) {
+        let n = self.size();
+        let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
+        for (a, &pa) in chance.iter().enumerate() {
+            let (ta, ua) = self.terms(game, a);
+            for (b, &pb) in chance.iter().enumerate() {
+                let (tb, ub) = self.terms(game, b);
+                let value = scale * points * (if a == b { pa } else { 0.0 } - pa * pb);
+                for &u in &ta[..ua] {
+                    for &v in &tb[..ub] {
+                        information[u * n + v] += value;
+                    }
+                }
             }
         }
     }
@@ -180,60 +221,20 @@ impl Model {
             gradient: vec![0.0; n],
             information: vec![0.0; n * n],
         };
-        let mut strengths = Vec::new();
-        let mut chance = Vec::new();
+        let (mut strengths, mut chance) = (Vec::new(), Vec::new());
         for game in games {
-            strengths.clear();
-            strengths.extend((0..game.seats.len()).map(|k| self.strength(game, k, theta)));
-            let top = strengths.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            chance.clear();
-            chance.extend(strengths.iter().map(|s| libm::exp(s - top)));
-            let sum: f64 = chance.iter().sum();
-            for c in &mut chance {
-                *c /= sum;
-            }
-            let lse = top + libm::log(sum);
+            let lse = self.chances_into(game, theta, &mut strengths, &mut chance);
             let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
             let won: f64 = (game.seats.iter().zip(&strengths))
                 .map(|(&(_, p), s)| p * s)
                 .sum();
             pass.log_likelihood += game.count * (won - points * lse);
-            for (a, &pa) in chance.iter().enumerate() {
-                let (ta, ua) = self.terms(game, a);
-                for &t in &ta[..ua] {
-                    pass.gradient[t] += game.count * (game.seats[a].1 - points * pa);
-                }
-                for (b, &pb) in chance.iter().enumerate() {
-                    let (tb, ub) = self.terms(game, b);
-                    let value = game.count * points * (if a == b { pa } else { 0.0 } - pa * pb);
-                    for &u in &ta[..ua] {
-                        for &v in &tb[..ub] {
-                            pass.information[u * n + v] += value;
-                        }
-                    }
-                }
+            for (t, value) in self.score_entries(game, &chance) {
+                pass.gradient[t] += game.count * value;
             }
+            self.add_information_at(game, &chance, game.count, &mut pass.information);
         }
         pass
-    }
-
-    /// Adds `scale` times one game's information (minus the Hessian) at `theta`.
-    fn add_information(self, game: &Game, theta: &[f64], scale: f64, information: &mut [f64]) {
-        let n = self.size();
-        let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
-        let chance = self.chances(game, theta);
-        for (a, &pa) in chance.iter().enumerate() {
-            let (ta, ua) = self.terms(game, a);
-            for (b, &pb) in chance.iter().enumerate() {
-                let (tb, ub) = self.terms(game, b);
-                let value = scale * points * (if a == b { pa } else { 0.0 } - pa * pb);
-                for &u in &ta[..ua] {
-                    for &v in &tb[..ub] {
-                        information[u * n + v] += value;
-                    }
-                }
-            }
-        }
     }
 
     /// The covariance of the games' scores at `theta`, as the model says with draws: a
@@ -249,30 +250,29 @@ impl Model {
         let n = self.size();
         let two_seat = games.iter().filter(|g| g.seats.len() == 2);
         let played: f64 = two_seat.clone().map(|g| g.count).sum();
-        let drawn: f64 = (two_seat.filter(|g| g.seats.iter().all(|&(_, p)| p == 0.5)))
-            .map(|g| g.count)
-            .sum();
+        let drawn: f64 = two_seat.filter(|g| drawn(g)).map(|g| g.count).sum();
         let draw_share = drawn / (played + 2.0);
         let mut covariance = vec![0.0; n * n];
         for game in games {
+            let chance = self.chances(game, theta);
             let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
             if game.seats.len() != 2 || points <= 0.0 {
-                self.add_information(game, theta, game.count, &mut covariance);
+                self.add_information_at(game, &chance, game.count, &mut covariance);
                 continue;
             }
-            let e = self.chances(game, theta)[0];
+            let e = chance[0];
             let d = draw_share.min(2.0 * e.min(1.0 - e));
             let variance = game.count * (e * (1.0 - e) - d / 4.0).max(0.0);
             // The score's direction: +1 on the first seat's terms, -1 on the second's.
-            let mut direction = vec![0.0; n];
-            for (k, sign) in [(0, 1.0), (1, -1.0)] {
-                let (terms, used) = self.terms(game, k);
-                for &t in &terms[..used] {
-                    direction[t] += sign;
-                }
-            }
-            for (u, du) in direction.iter().enumerate().filter(|(_, d)| **d != 0.0) {
-                for (v, dv) in direction.iter().enumerate().filter(|(_, d)| **d != 0.0) {
+            let direction: Vec<(usize, f64)> = [(0, 1.0), (1, -1.0)]
+                .into_iter()
+                .flat_map(|(k, sign)| {
+                    let (terms, used) = self.terms(game, k);
+                    terms.into_iter().take(used).map(move |t| (t, sign))
+                })
+                .collect();
+            for &(u, du) in &direction {
+                for &(v, dv) in &direction {
                     covariance[u * n + v] += variance * du * dv;
                 }
             }
@@ -285,23 +285,15 @@ impl Model {
     fn add_cluster_products(self, clusters: &[Cluster], theta: &[f64], covariance: &mut [f64]) {
         let n = self.size();
         for cluster in clusters {
-            // Each game's score, by its nonzero entries (a game touches only its seats' terms).
+            // Each game's score, entry by entry (a game touches only its seats' terms).
             let scores: Vec<Vec<(usize, f64)>> = (cluster.games.iter())
                 .map(|choices| {
-                    let mut score = vec![0.0; n];
-                    for choice in choices {
-                        self.add_score(choice, theta, 1.0, &mut score);
-                    }
-                    let touched = choices.iter().flat_map(|c| {
-                        (0..c.seats.len()).flat_map(move |k| {
-                            let (terms, used) = self.terms(c, k);
-                            terms.into_iter().take(used)
+                    (choices.iter())
+                        .flat_map(|c| {
+                            let chance = self.chances(c, theta);
+                            self.score_entries(c, &chance).collect::<Vec<_>>()
                         })
-                    });
-                    let mut touched: Vec<usize> = touched.collect();
-                    touched.sort_unstable();
-                    touched.dedup();
-                    touched.into_iter().map(|t| (t, score[t])).collect()
+                        .collect()
                 })
                 .collect();
             for (g, a) in scores.iter().enumerate() {
@@ -316,6 +308,11 @@ impl Model {
             }
         }
     }
+}
+
+/// Whether `game` is a drawn two-seat game.
+fn drawn(game: &Game) -> bool {
+    game.seats.len() == 2 && game.seats.iter().all(|&(_, p)| p == 0.5)
 }
 
 /// Rows and columns 1.. of an `n`×`n` matrix: the first engine's rating is fixed at 0.
@@ -375,7 +372,6 @@ pub fn fit(m: usize, seats: usize, games: &[Game], clusters: &[Cluster]) -> Opti
     let r = n - 1;
     // Without draws in two-seat games and without clusters, the scores' covariance is the
     // information itself, and the sandwich is the inverse alone.
-    let drawn = |g: &Game| g.seats.len() == 2 && g.seats.iter().all(|&(_, p)| p == 0.5);
     let sandwich = if clusters.is_empty() && !games.iter().any(drawn) {
         bread
     } else {
@@ -460,7 +456,12 @@ mod tests {
         let theta: Vec<f64> = fitted.elo.iter().map(|e| e * K).collect();
         let mut information = vec![0.0; 9];
         for game in &games {
-            model.add_information(game, &theta, game.count, &mut information);
+            model.add_information_at(
+                game,
+                &model.chances(game, &theta),
+                game.count,
+                &mut information,
+            );
         }
         let bread = Cholesky::new(&reduced(&information, 3), 2)
             .unwrap()
