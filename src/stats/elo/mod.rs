@@ -290,7 +290,8 @@ pub enum SprtState {
     H1,
 }
 
-fn expected_score(elo: f64) -> f64 {
+/// The expected score of a side `elo` points stronger: the Elo curve.
+pub fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + libm::pow(10.0, -elo / 400.0))
 }
 

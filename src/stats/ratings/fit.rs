@@ -63,6 +63,11 @@ impl Fit {
         sum.max(0.0)
     }
 
+    /// The variance of `elo[i]`.
+    pub fn variance_at(&self, i: usize) -> f64 {
+        self.covariance[i * self.elo.len() + i].max(0.0)
+    }
+
     /// The variance of `R_i - R_j`, from the covariance's three entries.
     pub fn difference_variance(&self, i: usize, j: usize) -> f64 {
         let n = self.elo.len();

@@ -264,19 +264,19 @@ impl Pool {
             kind.push((engine, place, seat));
         }
         kind.sort_unstable();
-        *self.kinds.entry(kind.clone()).or_default() += 1;
-        self.finished += 1;
         let run = record.tags.get("tournament").map_or("", String::as_str);
         if run.split(' ').any(|word| word == "repeat=true") {
             let key = (run.to_owned(), record.seed);
             let cluster = self.open.entry(key.clone()).or_default();
-            cluster.push(kind);
+            cluster.push(kind.clone());
             if cluster.len() >= record.seats.len() {
                 let mut cluster = self.open.remove(&key).unwrap_or_default();
                 cluster.sort_unstable();
                 *self.clusters.entry(cluster).or_default() += 1;
             }
         }
+        *self.kinds.entry(kind).or_default() += 1;
+        self.finished += 1;
         Ok(())
     }
 
@@ -428,15 +428,8 @@ impl Pool {
                 })
                 .collect()
         });
-        let clustered = (self.clusters.iter())
-            .filter(|(cluster, _)| cluster.len() > 1)
-            .filter(|(cluster, _)| {
-                cluster
-                    .iter()
-                    .flatten()
-                    .all(|(e, _, _)| rated.contains_key(e))
-            })
-            .map(|(cluster, &count)| cluster.len() as u64 * count)
+        let clustered = (self.clusters_among(|e| rated.contains_key(&e)))
+            .map(|(cluster, count)| cluster.len() as u64 * count)
             .sum();
         Ok(Ratings {
             engines,
@@ -450,6 +443,18 @@ impl Pool {
                 None => Reference::Average,
             },
         })
+    }
+
+    /// The clusters of more than one game whose engines are all `among`, and how many.
+    fn clusters_among(
+        &self,
+        among: impl Fn(usize) -> bool,
+    ) -> impl Iterator<Item = (&Vec<Kind>, u64)> {
+        (self.clusters.iter())
+            .filter(move |(cluster, _)| {
+                cluster.len() > 1 && cluster.iter().flatten().all(|&(e, _, _)| among(e))
+            })
+            .map(|(cluster, &count)| (cluster, count))
     }
 
     /// The draw rate of the two-seat games between `rated` engines (their Elo, with the seats'
@@ -474,7 +479,7 @@ impl Pool {
         let games: Vec<(f64, [f64; 3])> = (tables.into_iter())
             .map(|((a, seat_a, b, seat_b), results)| {
                 let gap = rated[&a] + seat(seat_a) - rated[&b] - seat(seat_b);
-                (1.0 / (1.0 + 10f64.powf(-gap / 400.0)), results)
+                (crate::stats::elo::expected_score(gap), results)
             })
             .collect();
         draws::fit(&games)
@@ -504,20 +509,15 @@ impl Pool {
             true => std::borrow::Cow::Borrowed(games),
             false => games.iter().filter(|g| fitted(g)).map(to_local).collect(),
         };
-        let clusters: Vec<fit::Cluster> = (self.clusters.iter())
-            .filter(|(cluster, _)| cluster.len() > 1)
-            .map(|(cluster, &count)| fit::Cluster {
+        let clusters: Vec<fit::Cluster> = (self.clusters_among(|e| local.contains_key(&e)))
+            .map(|(cluster, count)| fit::Cluster {
                 games: (cluster.iter())
-                    .map(|kind| stages(kind, 1, options.winner_only))
+                    .map(|kind| {
+                        let choices = stages(kind, 1, options.winner_only);
+                        choices.iter().map(to_local).collect()
+                    })
                     .collect(),
                 count: count as f64,
-            })
-            .filter(|c| c.games.iter().flatten().all(fitted))
-            .map(|c| fit::Cluster {
-                games: (c.games.iter())
-                    .map(|stages| stages.iter().map(to_local).collect())
-                    .collect(),
-                count: c.count,
             })
             .collect();
         let seats = match options.seat_advantage {
@@ -564,16 +564,9 @@ fn seat_advantages(fit: &fit::Fit, m: usize) -> Vec<SeatAdvantage> {
         .map(|t| SeatAdvantage {
             seat: t - m + 1,
             elo: fit.elo[t],
-            error: Z_95 * fit.variance(&unit(t)).sqrt(),
+            error: Z_95 * fit.variance_at(t).sqrt(),
         })
         .collect()
-}
-
-/// The contrast of parameter `t` alone.
-fn unit(t: usize) -> Vec<f64> {
-    let mut c = vec![0.0; t + 1];
-    c[t] = 1.0;
-    c
 }
 
 /// One kind of game as the fit sees it (docs/ratings.md): the winners chosen from all its seats,
