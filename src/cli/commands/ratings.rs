@@ -78,14 +78,13 @@ pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
         }
         false => {
             let mut text = ratings.to_string();
-            if let Some(seats) = ratings.seats_text() {
-                text = format!("{text}\n\n{seats}");
-            }
-            if let Some(draws) = ratings.draw_rate_text() {
-                text = format!("{text}\n\n{draws}");
-            }
-            if let Some(table) = ratings.los_table() {
-                text = format!("{text}\n\n{table}");
+            let parts = [
+                ratings.seats_text(),
+                ratings.draw_rate_text(),
+                ratings.los_table(),
+            ];
+            for part in parts.into_iter().flatten() {
+                let _ = write!(text, "\n\n{part}");
             }
             if args.head_to_head {
                 text.push_str(

@@ -43,21 +43,10 @@ impl Ratings {
 }
 
 impl Ratings {
-    /// The seats' advantages as JSON (`seat` from 0, `elo`, `error`), when fitted.
-    pub fn seats_json(&self) -> Option<serde_json::Value> {
-        let seats = self.seats.as_ref()?;
-        let round = |x: f64| round_to(x, 1);
-        Some(serde_json::Value::Array(
-            (seats.iter())
-                .map(|s| serde_json::json!({"seat": s.seat, "elo": round(s.elo), "error": round(s.error)}))
-                .collect(),
-        ))
-    }
-
     /// The whole list as one JSON object: `games`, `reference` (`average`, or the anchor's
     /// `name` and `elo`), `engines` (the list of [`Ratings::to_json`], with what the caller added
     /// to it), `clustered` (games counted as one unit with the others of their seed), and when
-    /// there are any, `seats` ([`Ratings::seats_json`]) and `draw_rate` (`rate` and the half-width
+    /// there are any, `seats` (each `seat` from 0, `elo`, `error`) and `draw_rate` (`rate` and the half-width
     /// `error` of its 95% interval, as shares).
     pub fn document(&self, engines: serde_json::Value) -> serde_json::Value {
         let reference = match &self.reference {
@@ -70,8 +59,12 @@ impl Ratings {
             "clustered": self.clustered,
             "engines": engines,
         });
-        if let Some(seats) = self.seats_json() {
-            document["seats"] = seats;
+        if let Some(seats) = &self.seats {
+            let round = |x: f64| round_to(x, 1);
+            let seats = seats.iter().map(|s| {
+                serde_json::json!({"seat": s.seat, "elo": round(s.elo), "error": round(s.error)})
+            });
+            document["seats"] = seats.collect();
         }
         if let Some(draws) = self.draw_rate {
             document["draw_rate"] = serde_json::json!({
