@@ -2,12 +2,11 @@
 //! and fitted, on one thread. `cargo bench --bench ratings -- ENGINES GAMES` (default 1600 and
 //! 1000000); prints the time to add the games, the time to rate them, and the pool's kinds.
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use referee::records::{End, FORMAT, GameResult, Record, SeatInfo, VERSION};
+use referee::records::{GameResult, Record};
 use referee::stats::ratings::{Options, Pool, Standing};
 
 fn main() {
@@ -42,25 +41,9 @@ fn main() {
             .map(|s| performance.iter().filter(|&&p| p > performance[s]).count() as i64)
             .collect();
         let winners = (0..seats).filter(|&s| scores[s] == 0).collect();
-        let record = Record {
-            format: FORMAT.into(),
-            version: VERSION,
-            game: "double".into(),
-            variant: None,
-            seats: (table.iter())
-                .map(|&e| SeatInfo {
-                    name: names[e].clone(),
-                })
-                .collect(),
-            seed: game as u64,
-            setup: None,
-            tags: BTreeMap::new(),
-            moves: Vec::new(),
-            opening: None,
-            faults: Vec::new(),
-            result: Some(GameResult { winners, scores }),
-            end: Some(End::Normal {}),
-        };
+        let at: Vec<&str> = table.iter().map(|&e| names[e].as_str()).collect();
+        let result = GameResult { winners, scores };
+        let record = Record::result_only("double", &at, game as u64, result);
         pool.add(&record).expect("one game");
     }
     let added = start.elapsed();

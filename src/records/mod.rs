@@ -19,25 +19,9 @@ pub use record::*;
 /// statistics count (tests of `stats` and `report`).
 #[cfg(test)]
 pub(crate) fn finished_record(names: &[&str], winners: &[usize], seed: u64) -> Record {
-    Record {
-        format: FORMAT.into(),
-        version: VERSION,
-        game: "dvonn".into(),
-        variant: None,
-        seats: names
-            .iter()
-            .map(|n| SeatInfo { name: (*n).into() })
-            .collect(),
-        seed,
-        setup: None,
-        tags: Default::default(),
-        moves: Vec::new(),
-        opening: None,
-        faults: Vec::new(),
-        result: Some(GameResult {
-            winners: winners.to_vec(),
-            scores: vec![0; names.len()],
-        }),
-        end: Some(End::Normal {}),
-    }
+    let result = GameResult {
+        winners: winners.to_vec(),
+        scores: vec![0; names.len()],
+    };
+    Record::result_only("dvonn", names, seed, result)
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, BufRead};
 
-use super::{End, GameResult, Record, SeatInfo};
+use super::{GameResult, Record};
 
 /// A PGN tag value, quoted. Ordo takes a tag's value as the text up to the first `"]` of its
 /// line, without unescaping, so the PGN escape (`\"`) would cut a name such as `a"]x` short
@@ -98,33 +98,19 @@ impl PgnGame {
             "1/2-1/2" => vec![0, 1],
             _ => return None,
         };
-        let mut tags = BTreeMap::new();
-        tags.insert("game".to_owned(), self.line.to_string());
+        let result = GameResult {
+            winners,
+            scores: vec![0, 0],
+        };
+        let seed = tag("Seed").and_then(|s| s.parse().ok()).unwrap_or(0);
+        let game = tag("Game").unwrap_or("pgn");
+        let mut record = Record::result_only(game, &[white, black], seed, result);
+        record.variant = tag("Variant").map(str::to_owned);
+        (record.tags).insert("game".to_owned(), self.line.to_string());
         if let Some(event) = tag("Event") {
-            tags.insert("event".to_owned(), event.to_owned());
+            (record.tags).insert("event".to_owned(), event.to_owned());
         }
-        Some(Record {
-            format: super::FORMAT.into(),
-            version: super::VERSION,
-            game: tag("Game").unwrap_or("pgn").to_owned(),
-            variant: tag("Variant").map(str::to_owned),
-            seats: [white, black]
-                .map(|name| SeatInfo {
-                    name: name.to_owned(),
-                })
-                .into(),
-            seed: tag("Seed").and_then(|s| s.parse().ok()).unwrap_or(0),
-            setup: None,
-            tags,
-            moves: Vec::new(),
-            opening: None,
-            faults: Vec::new(),
-            result: Some(GameResult {
-                winners,
-                scores: vec![0, 0],
-            }),
-            end: Some(End::Normal {}),
-        })
+        Some(record)
     }
 }
 
@@ -148,7 +134,7 @@ pub fn read_pgn(mut input: impl BufRead, mut each: impl FnMut(PgnGame)) -> io::R
             if started && !in_tags {
                 each(std::mem::take(&mut game));
             }
-            if !in_tags || !started {
+            if !in_tags {
                 game.line = number;
             }
             (in_tags, started) = (true, true);

@@ -264,6 +264,31 @@ impl Verdict {
 }
 
 impl Record {
+    /// A finished record of `game` between `names` (seat by seat) with `result`, seed `seed`,
+    /// no moves and no tags: a result alone, as statistics and ratings count it (a game read
+    /// from PGN, tests' and benchmarks' games).
+    pub fn result_only(game: &str, names: &[&str], seed: u64, result: GameResult) -> Record {
+        Record {
+            format: FORMAT.into(),
+            version: VERSION,
+            game: game.to_owned(),
+            variant: None,
+            seats: (names.iter())
+                .map(|&name| SeatInfo {
+                    name: name.to_owned(),
+                })
+                .collect(),
+            seed,
+            setup: None,
+            tags: BTreeMap::new(),
+            moves: Vec::new(),
+            opening: None,
+            faults: Vec::new(),
+            result: Some(result),
+            end: Some(End::Normal {}),
+        }
+    }
+
     /// The name in `seat`, or `?` for a seat the record does not have.
     pub fn seat_name(&self, seat: Seat) -> &str {
         self.seats.get(seat).map_or("?", |s| s.name.as_str())

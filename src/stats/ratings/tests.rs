@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::fit::K;
 use super::*;
-use crate::records::finished_record;
+use crate::records::{GameResult, Record, finished_record};
 
 fn pool(games: &[(&[&str], &[usize])]) -> Pool {
     let mut pool = Pool::default();
@@ -299,10 +299,9 @@ fn full_order_league(seed: u64, seats: usize, games: usize) -> [(usize, usize, f
         let scores = luce_points(&mut rng, &strengths, &table);
         let winners: Vec<usize> = (0..seats).filter(|&s| scores[s] == 0).collect();
         let at: Vec<&str> = table.iter().map(|&e| names[e].as_str()).collect();
-        let mut record = finished_record(&at, &winners, game as u64);
-        record.game = "double".into();
-        record.result = Some(crate::records::GameResult { winners, scores });
-        pool.add(&record).unwrap();
+        let result = GameResult { winners, scores };
+        pool.add(&Record::result_only("double", &at, game as u64, result))
+            .unwrap();
     }
     let truth = around_average(&strengths);
     [false, true].map(|winner_only| {
@@ -349,10 +348,9 @@ fn orders(games: &[&str]) -> Pool {
             }
         }
         let winners: Vec<usize> = (0..names.len()).filter(|&s| scores[s] == 0).collect();
-        let mut record = finished_record(&names, &winners, i as u64);
-        record.game = "double".into();
-        record.result = Some(crate::records::GameResult { winners, scores });
-        pool.add(&record).unwrap();
+        let result = GameResult { winners, scores };
+        pool.add(&Record::result_only("double", &names, i as u64, result))
+            .unwrap();
     }
     pool
 }
@@ -390,13 +388,12 @@ fn a_faulted_game_counts_its_winners_only() {
     // The scores put c first, but a fault ended the game and a won it: the order is not the
     // scores', so only a's win counts.
     let mut pool = Pool::default();
-    let mut record = finished_record(&["a", "b", "c"], &[0], 0);
-    record.game = "double".into();
-    record.result = Some(crate::records::GameResult {
+    let result = GameResult {
         winners: vec![0],
         scores: vec![5, 3, 1],
-    });
-    pool.add(&record).unwrap();
+    };
+    pool.add(&Record::result_only("double", &["a", "b", "c"], 0, result))
+        .unwrap();
     let kinds: Vec<_> = pool.kinds.keys().cloned().collect();
     assert_eq!(kinds, [vec![(0, 0, 0), (1, 1, 1), (2, 1, 2)]]);
 }
