@@ -85,9 +85,8 @@ impl RunPlan {
             // Enough rounds for the games; the schedule stops after them.
             (None, games) => (games.unwrap_or(10), Some(games.unwrap_or(10))),
         };
-        let plan = RunPlan::of(args.play, &game)?;
         let shape = (Format::RoundRobin, rounds, games);
-        plan.with(args.run, shape, args.out, &game)
+        RunPlan::of(args.play, args.run, shape, args.out, &game)
     }
 
     /// A `tournament`, whose records go to a file of their own unless `--out` names one.
@@ -115,8 +114,7 @@ impl RunPlan {
         let fresh =
             (args.out.is_none() && !args.run.resume).then(|| fresh_records(&args.play.game));
         let out = args.out.or(fresh.clone());
-        let plan =
-            RunPlan::of(args.play, &game)?.with(args.run, (format, rounds, None), out, &game)?;
+        let plan = RunPlan::of(args.play, args.run, (format, rounds, None), out, &game)?;
         if let Some(fresh) = fresh {
             let shown = fresh.display();
             eprintln!(
@@ -127,50 +125,26 @@ impl RunPlan {
         Ok(plan)
     }
 
-    /// The match configuration of `play` for `game`, before the run's own flags.
-    fn of(play: PlayArgs, game: &AnyGame) -> Result<Partial, Error> {
-        let seed_given = play.seed.is_some();
-        let json = play.json;
-        let config = play_config(play, game)?;
-        Ok(Partial {
-            config,
-            seed_given,
-            json,
-        })
-    }
-}
-
-/// A run's match configuration, waiting for the run's flags.
-struct Partial {
-    config: MatchConfig,
-    seed_given: bool,
-    json: bool,
-}
-
-impl Partial {
-    /// The plan, with the run's `(format, rounds, games)`, its records file and the rest of its
-    /// flags; the run's files hidden from sandboxed engines, and its secret where `game` hides
-    /// information.
-    fn with(
-        mut self,
+    /// The plan of `game` from the flags `play` and `run`, the run's `(format, rounds, games)`
+    /// and its records file: the run's files hidden from sandboxed engines, and its secret where
+    /// `game` hides information.
+    fn of(
+        play: PlayArgs,
         run: RunArgs,
         (format, rounds, games): (Format, usize, Option<usize>),
         out: Option<PathBuf>,
         game: &AnyGame,
     ) -> Result<RunPlan, Error> {
+        let (seed_given, json) = (play.seed.is_some(), play.json);
+        let mut config = play_config(play, game)?;
         let secret_file = run.secret.clone();
         let tournament = tournament_of(run, format, rounds, games, game.seats(), out)?;
-        keep_private(
-            &mut self.config,
-            self.seed_given,
-            game.hides_information(),
-            secret_file,
-            &tournament,
-        )?;
+        let hides = game.hides_information();
+        keep_private(&mut config, seed_given, hides, secret_file, &tournament)?;
         Ok(RunPlan {
-            config: self.config,
+            config,
             tournament,
-            json: self.json,
+            json,
         })
     }
 }
@@ -179,12 +153,16 @@ impl PlayArgs {
     /// The game these flags ask for, with `seats` seats (its default when `None`): created once,
     /// for the plan to read its seats and what it hides.
     fn start(&self, seats: Option<usize>) -> Result<AnyGame, Error> {
-        let setup = Setup {
+        Ok(AnyGame::create(&self.game, &self.setup(seats))?)
+    }
+
+    /// The set-up these flags ask for, with `seats` seats (the game's default when `None`).
+    fn setup(&self, seats: Option<usize>) -> Setup {
+        Setup {
             variant: self.variant.clone(),
             seats,
             ..Setup::default()
-        };
-        Ok(AnyGame::create(&self.game, &setup)?)
+        }
     }
 }
 
@@ -237,11 +215,7 @@ fn openings_of(play: &PlayArgs, seats: usize, seed: u64) -> Result<Openings, Err
     if play.openings.is_empty() {
         return Ok(Openings::None);
     }
-    let setup = Setup {
-        variant: play.variant.clone(),
-        seats: Some(seats),
-        ..Setup::default()
-    };
+    let setup = play.setup(Some(seats));
     Ok(Openings::Book(
         BookSpec::parse(&play.openings)?.load(&play.game, &setup, seed)?,
     ))
