@@ -139,6 +139,33 @@ fn crash_mid_game_is_a_crash_with_the_engines_last_stderr_lines() {
     );
 }
 
+/// An engine's last answer, written just before it exits, is read: each of 200 games ends with
+/// the move it sent (unparseable), never with a crash, whichever seat it had. The portable path's
+/// pipe threads had lost it in about one game in thirty.
+#[test]
+fn an_answer_written_just_before_an_exit_is_read() {
+    let work = Workspace::new("last-word");
+    let engine = common::engine_copies(work.dir(), &["last_word.sh"]).join("last_word.sh");
+    let records = common::run_to_records(
+        common::referee()
+            .args(["match", "--game", "pegs", "--games", "200", "--seed", "9"])
+            .arg("--engine")
+            .arg(format!("name=last cmd='{}'", engine.display()))
+            .arg("--engine")
+            .arg(common::bot_spec("random", "pegs", None)),
+        &work.file("games.jsonl"),
+        120,
+    );
+    assert_eq!(records.len(), 200);
+    for record in &records {
+        let end = &record["end"];
+        assert_eq!(end["verdict"], "unparseable_move", "{end}");
+        assert_eq!(
+            record["seats"][end["seat"].as_u64().unwrap() as usize]["name"],
+            "last"
+        );
+    }
+}
 /// An answer 5 ms late (and a little more: the engine's own round trip) loses on time, unless
 /// `--timemargin 20` lets it count, with its lateness recorded.
 #[test]

@@ -3,7 +3,7 @@
 //! cgroup.
 
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::process::{ChildStderr, ChildStdin, ChildStdout, ExitStatus};
 use std::time::{Duration, Instant};
 
@@ -138,10 +138,14 @@ impl Child {
         let fds = &mut fds[..len];
         poll(fds, Some(&timeout)).map_err(io::Error::from)?;
         let ready = |i: usize| !fds[i].revents().is_empty();
+        let exited = pidfd_at.is_some_and(ready);
+        // A poll looks at its descriptors one after another: the exit may be seen after the
+        // output was looked at, and what was written before the exit is there now.
+        let main = ready(0) || (exited && poll_now(main, main_flags));
         Ok(Some(Ready {
-            main: ready(0),
+            main,
             err: stderr_at.is_some_and(ready),
-            exited: pidfd_at.is_some_and(ready),
+            exited,
         }))
     }
 
@@ -290,4 +294,14 @@ impl io::Read for Fused<'_> {
             None => Err(io::ErrorKind::WouldBlock.into()),
         }
     }
+}
+
+/// Whether `fd` is ready for `flags` now, without waiting.
+fn poll_now(fd: BorrowedFd<'_>, flags: PollFlags) -> bool {
+    let mut fds = [PollFd::from_borrowed_fd(fd, flags)];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    poll(&mut fds, Some(&now)).is_ok_and(|_| !fds[0].revents().is_empty())
 }

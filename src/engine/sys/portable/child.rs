@@ -22,6 +22,11 @@ const HELD: usize = 2 * CHUNK;
 /// holds them open.
 const EXIT_LOOK: Duration = Duration::from_millis(10);
 
+/// How long after its exit a wait still waits for the last of its output: the thread reading the
+/// pipe may not have taken its last answer yet, and a child of the engine's may hold the pipe open
+/// (then the exit is told after this).
+const EXIT_DRAIN: Duration = Duration::from_millis(250);
+
 /// One direction of a pipe, as its thread and the referee share it.
 #[derive(Default)]
 struct Stream {
@@ -66,6 +71,8 @@ pub struct Child {
     /// Whether the referee still has each pipe: input, output, stderr.
     open: [bool; 3],
     ended: Option<Ending>,
+    /// When its end was first seen.
+    ended_at: Option<Instant>,
     /// Its process tree's job (Windows), closed with it.
     _job: Job,
 }
@@ -86,6 +93,7 @@ impl Child {
             shared,
             open: [true; 3],
             ended: None,
+            ended_at: None,
             _job: job,
         })
     }
@@ -142,8 +150,13 @@ impl Child {
         }
         let deadline = Instant::now() + timeout;
         loop {
-            let exited = self.try_wait().is_some();
+            let ended = self.try_wait().is_some();
             let mut pipes = self.shared.lock();
+            // An exit is told once its output is read to its end, or a while after, so that an
+            // answer written just before it is not lost.
+            let drained = pipes[OUTPUT].closed
+                || (self.ended_at).is_some_and(|at| at.elapsed() >= EXIT_DRAIN);
+            let exited = ended && drained;
             let has = |s: &Stream| !s.bytes.is_empty() || s.closed;
             let ready = Ready {
                 main: match want {
@@ -203,6 +216,7 @@ impl Child {
         if self.ended.is_none() {
             let status = self.process.try_wait().ok().flatten()?;
             self.ended = Some(crate::engine::sys::ending(status));
+            self.ended_at = Some(Instant::now());
         }
         self.ended
     }
