@@ -51,7 +51,9 @@ pub struct Fit {
 }
 
 impl Fit {
-    /// The variance of `Σ c_i elo_i` (`c` may be shorter than `elo`: the rest are 0).
+    /// The variance of `Σ c_i elo_i` (`c` may be shorter than `elo`: the rest are 0): the long
+    /// way the tests hold the short ones to.
+    #[cfg(test)]
     pub fn variance(&self, c: &[f64]) -> f64 {
         let n = self.elo.len();
         let mut sum = 0.0;
@@ -61,6 +63,24 @@ impl Fit {
             }
         }
         sum.max(0.0)
+    }
+
+    /// The variance of each of the first `m` ratings less the reference: the rating of
+    /// `anchor`, or else the average of the `m` (`c_i = e_i - 1/m`, whose variance takes each
+    /// row's sum once instead of a whole sum per engine).
+    pub fn reference_variances(&self, m: usize, anchor: Option<usize>) -> Vec<f64> {
+        if let Some(a) = anchor {
+            return (0..m).map(|i| self.difference_variance(i, a)).collect();
+        }
+        let n = self.elo.len();
+        let rows: Vec<f64> = (0..m)
+            .map(|i| self.covariance[i * n..i * n + m].iter().sum())
+            .collect();
+        let total: f64 = rows.iter().sum();
+        let m = m as f64;
+        (rows.iter().enumerate())
+            .map(|(i, row)| (self.covariance[i * n + i] - 2.0 * row / m + total / (m * m)).max(0.0))
+            .collect()
     }
 
     /// The variance of `elo[i]`.
@@ -203,6 +223,18 @@ impl Model {
     fn add_information_at(self, game: &Game, chance: &[f64], scale: f64, information: &mut [f64]) {
         let n = self.size();
         let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
+        if self.seats <= 1 {
+            // Each seat's one term is its engine's: straight into the engines' rows.
+            for (&(ea, _), &pa) in game.seats.iter().zip(chance) {
+                let weight = scale * points * pa;
+                let row = &mut information[ea * n..(ea + 1) * n];
+                row[ea] += weight;
+                for (&(eb, _), &pb) in game.seats.iter().zip(chance) {
+                    row[eb] -= weight * pb;
+                }
+            }
+            return;
+        }
         for (a, &pa) in chance.iter().enumerate() {
             let (ta, ua) = self.terms(game, a);
             for (b, &pb) in chance.iter().enumerate() {

@@ -2,7 +2,9 @@
 //! "took points from"), the engines only linked to it, and the bounds of those that won or lost
 //! everything against it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use rustc_hash::FxHashSet;
 
 use super::fit::{self, Game, K};
 use super::{BOUND_RATIO, Standing, Unrated};
@@ -18,9 +20,10 @@ pub fn main_group(
     anchor: Option<usize>,
     standing: &mut [Option<Standing>],
 ) -> Vec<usize> {
-    // Each pair once (memory by pairs, not games), in a fixed order.
-    let mut beat_pairs: HashSet<(usize, usize)> = HashSet::new();
-    let mut linked_pairs: HashSet<(usize, usize)> = HashSet::new();
+    // Each pair once (memory by pairs, not games), in a fixed order; a fast hash, since every
+    // game adds each of its pairs.
+    let mut beat_pairs: FxHashSet<(usize, usize)> = FxHashSet::default();
+    let mut linked_pairs: FxHashSet<(usize, usize)> = FxHashSet::default();
     for game in games {
         for &(a, pa) in &game.seats {
             for &(b, pb) in &game.seats {
@@ -34,7 +37,7 @@ pub fn main_group(
             }
         }
     }
-    let adjacency = |pairs: HashSet<(usize, usize)>| {
+    let adjacency = |pairs: FxHashSet<(usize, usize)>| {
         let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (a, b) in pairs {
             edges[a].push(b);

@@ -535,21 +535,17 @@ impl Pool {
         };
         let m = main.len();
         // The contrast that fixes the zero: the anchor, or the average of the rated engines.
-        let reference = |c: &mut [f64]| match anchor.and_then(|(e, _)| local.get(&e)) {
-            Some(&a) => c[a] -= 1.0,
-            None => c.iter_mut().for_each(|x| *x -= 1.0 / m as f64),
+        let anchored = anchor.and_then(|(e, _)| local.get(&e).copied());
+        let zero = match anchored {
+            Some(a) => fit.elo[a],
+            None => fit.elo[..m].iter().sum::<f64>() / m as f64,
         };
-        let mut zero = vec![0.0; m];
-        reference(&mut zero);
-        let shift = -zero.iter().zip(&fit.elo).map(|(c, r)| c * r).sum::<f64>()
-            - anchor.map_or(0.0, |(_, elo)| elo);
+        let shift = zero - anchor.map_or(0.0, |(_, elo)| elo);
+        let variances = fit.reference_variances(m, anchored);
         let mut rated = HashMap::new();
-        for (i, &e) in main.iter().enumerate() {
-            let mut c = vec![0.0; m];
-            c[i] += 1.0;
-            reference(&mut c);
+        for ((i, &e), variance) in main.iter().enumerate().zip(variances) {
             let elo = fit.elo[i] - shift;
-            let error = Z_95 * fit.variance(&c).sqrt();
+            let error = Z_95 * variance.sqrt();
             standing[e] = Some(Standing::Rated { elo, error });
             rated.insert(e, elo);
         }

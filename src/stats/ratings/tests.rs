@@ -634,4 +634,20 @@ fn a_pairs_variance_is_the_variance_of_its_difference() {
         assert!(general > 0.0);
         assert!((fit.difference_variance(i, j) - general).abs() < 1e-9 * general);
     }
+    // Each rating less the average, and less an anchor, as the general contrast gives them.
+    let average = fit.reference_variances(3, None);
+    let anchored = fit.reference_variances(3, Some(2));
+    for i in 0..3 {
+        let mut contrast = [-1.0 / 3.0; 3];
+        contrast[i] += 1.0;
+        let general = fit.variance(&contrast);
+        assert!((average[i] - general).abs() < 1e-9 * general, "{i}");
+        let mut contrast = [0.0; 3];
+        contrast[i] += 1.0;
+        contrast[2] -= 1.0;
+        assert!(
+            (anchored[i] - fit.variance(&contrast)).abs() < 1e-9 * general,
+            "{i}"
+        );
+    }
 }
