@@ -12,6 +12,10 @@
 
 use super::cholesky::Cholesky;
 
+/// The longest Newton step (natural units) after which the information is no longer worked out
+/// and factored at every step.
+const CHORD_FROM: f64 = 0.01;
+
 /// Natural-log units per Elo point: `ln 10 / 400`.
 pub const K: f64 = std::f64::consts::LN_10 / 400.0;
 
@@ -131,11 +135,11 @@ pub fn game_log_likelihood(game: &Game, strength: impl Fn(usize, usize) -> f64) 
 }
 
 /// The log-likelihood of the games at some strengths, its gradient, and the information
-/// (`n`×`n`).
+/// (`n`×`n`) when asked for.
 struct Pass {
     log_likelihood: f64,
     gradient: Vec<f64>,
-    information: Vec<f64>,
+    information: Option<Vec<f64>>,
 }
 
 /// What is fitted: `m` engines' strengths, then (when `seats` is above 1) the advantage of each
@@ -249,14 +253,14 @@ impl Model {
         }
     }
 
-    /// The log-likelihood of `games` at `theta`, its gradient and the information, in one pass:
-    /// each game's chances worked out once for all three.
-    fn pass(self, games: &[Game], theta: &[f64]) -> Pass {
+    /// The log-likelihood of `games` at `theta`, its gradient and (with `information`) the
+    /// information, in one pass: each game's chances worked out once for all three.
+    fn pass(self, games: &[Game], theta: &[f64], information: bool) -> Pass {
         let n = self.size();
         let mut pass = Pass {
             log_likelihood: 0.0,
             gradient: vec![0.0; n],
-            information: vec![0.0; n * n],
+            information: information.then(|| vec![0.0; n * n]),
         };
         let (mut strengths, mut chance) = (Vec::new(), Vec::new());
         for game in games {
@@ -269,7 +273,9 @@ impl Model {
             for (t, value) in self.score_entries(game, &chance) {
                 pass.gradient[t] += game.count * value;
             }
-            self.add_information_at(game, &chance, game.count, &mut pass.information);
+            if let Some(information) = &mut pass.information {
+                self.add_information_at(game, &chance, game.count, information);
+            }
         }
         pass
     }
@@ -378,33 +384,46 @@ pub fn fit(m: usize, seats: usize, games: &[Game], clusters: &[Cluster]) -> Opti
     let model = Model { m, seats };
     let n = model.size();
     let mut theta = vec![0.0; n];
-    let mut at = model.pass(games, &theta);
+    let mut at = model.pass(games, &theta, true);
+    // Newton's method; once its steps are short, the last factored information serves the
+    // following steps too (a chord method: a pass without the information, and no factoring),
+    // as long as each step is under half the one before.
+    let mut factored: Option<Cholesky> = None;
+    let mut last_moved = f64::INFINITY;
     for _ in 0..200 {
-        let step = Cholesky::new(&reduced(&at.information, n), n - 1)?.solve(&at.gradient[1..]);
-        // Newton's step, halved while it does not improve the likelihood (it is concave); the
-        // pass that checks it also gives the next step's gradient and information.
+        if let Some(information) = &at.information {
+            factored = Some(Cholesky::new(&reduced(information, n), n - 1)?);
+        }
+        let step = factored.as_ref()?.solve(&at.gradient[1..]);
+        let longest = step.iter().fold(0.0f64, |a, s| a.max(s.abs()));
+        let chord_next = longest < CHORD_FROM && longest < last_moved / 2.0;
+        // The step, halved while it does not improve the likelihood (it is concave); the pass
+        // that checks it also gives the next step's gradient (and information).
         let mut scale = 1.0;
         let (next, next_at) = loop {
             let mut next = theta.clone();
             for (t, s) in next[1..].iter_mut().zip(&step) {
                 *t += scale * s;
             }
-            let next_at = model.pass(games, &next);
+            let next_at = model.pass(games, &next, !chord_next);
             let current = at.log_likelihood;
             if next_at.log_likelihood >= current - 1e-12 * current.abs() || scale < 1e-6 {
                 break (next, next_at);
             }
             scale /= 2.0;
         };
-        let moved = step.iter().fold(0.0f64, |a, s| a.max((scale * s).abs()));
-        (theta, at) = (next, next_at);
+        let moved = scale * longest;
+        (theta, at, last_moved) = (next, next_at, moved);
         if moved < 1e-11 {
             break;
         }
     }
     // The information at the maximum, and the covariance of the games' scores as the model
     // gives it there (see `score_covariance`), for the sandwich.
-    let information = at.information;
+    let information = match at.information {
+        Some(information) => information,
+        None => model.pass(games, &theta, true).information?,
+    };
     let bread = Cholesky::new(&reduced(&information, n), n - 1)?.inverse();
     let r = n - 1;
     // Without draws in two-seat games and without clusters, the scores' covariance is the

@@ -20,28 +20,24 @@ pub fn main_group(
     anchor: Option<usize>,
     standing: &mut [Option<Standing>],
 ) -> Vec<usize> {
-    // Each pair once (memory by pairs, not games), in a fixed order; a fast hash, since every
-    // game adds each of its pairs.
-    let mut beat_pairs: FxHashSet<(usize, usize)> = FxHashSet::default();
-    let mut linked_pairs: FxHashSet<(usize, usize)> = FxHashSet::default();
+    let mut beat_pairs = Pairs::new(n);
+    let mut linked_pairs = Pairs::new(n);
     for game in games {
         for &(a, pa) in &game.seats {
             for &(b, pb) in &game.seats {
                 if a != b {
-                    linked_pairs.insert((a, b));
+                    linked_pairs.insert(a, b);
                     // Points taken from b: a got more, or shared a win with it.
                     if pa > pb || (pa > 0.0 && pa == pb) {
-                        beat_pairs.insert((a, b));
+                        beat_pairs.insert(a, b);
                     }
                 }
             }
         }
     }
-    let adjacency = |pairs: FxHashSet<(usize, usize)>| {
+    let adjacency = |pairs: Pairs| {
         let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (a, b) in pairs {
-            edges[a].push(b);
-        }
+        pairs.for_each(|a, b| edges[a].push(b));
         for e in &mut edges {
             e.sort_unstable();
         }
@@ -69,6 +65,58 @@ pub fn main_group(
     }
     main.sort_unstable();
     main
+}
+
+/// The most engines whose pairs are kept as one bit each (8 MiB); more keep the pairs met in a
+/// hash set.
+const DENSE_ENGINES: usize = 8192;
+
+/// A set of ordered pairs of engines: memory by engines (a bit per pair) while that is small,
+/// else by the pairs met; every game adds each of its pairs, so a look-up must be cheap.
+enum Pairs {
+    Dense { n: usize, bits: Vec<u64> },
+    Hashed(FxHashSet<(usize, usize)>),
+}
+
+impl Pairs {
+    fn new(n: usize) -> Pairs {
+        match n <= DENSE_ENGINES {
+            true => Pairs::Dense {
+                n,
+                bits: vec![0; (n * n).div_ceil(64)],
+            },
+            false => Pairs::Hashed(FxHashSet::default()),
+        }
+    }
+
+    fn insert(&mut self, a: usize, b: usize) {
+        match self {
+            Pairs::Dense { n, bits } => {
+                let at = a * *n + b;
+                bits[at / 64] |= 1 << (at % 64);
+            }
+            Pairs::Hashed(set) => {
+                set.insert((a, b));
+            }
+        }
+    }
+
+    /// Calls `f` with each pair.
+    fn for_each(self, mut f: impl FnMut(usize, usize)) {
+        match self {
+            Pairs::Dense { n, bits } => {
+                for (word, &value) in bits.iter().enumerate() {
+                    let mut value = value;
+                    while value != 0 {
+                        let at = word * 64 + value.trailing_zeros() as usize;
+                        f(at / n, at % n);
+                        value &= value - 1;
+                    }
+                }
+            }
+            Pairs::Hashed(set) => set.into_iter().for_each(|(a, b)| f(a, b)),
+        }
+    }
 }
 
 /// The strongly connected components of the graph `edges` over `nodes` (Kosaraju: one pass
@@ -198,5 +246,32 @@ pub fn bounds(
         } else {
             Standing::AtMost(bound)
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_kinds_of_pair_set_hold_the_same_pairs_once() {
+        let n = 70;
+        let pairs = [(0, 1), (1, 0), (69, 68), (3, 64), (3, 64), (64, 3), (5, 5)];
+        let held = |mut set: Pairs| {
+            pairs.iter().for_each(|&(a, b)| set.insert(a, b));
+            let mut out = Vec::new();
+            set.for_each(|a, b| out.push((a, b)));
+            out.sort_unstable();
+            out
+        };
+        let dense = held(Pairs::new(n));
+        assert!(matches!(Pairs::new(n), Pairs::Dense { .. }));
+        let hashed = held(Pairs::Hashed(FxHashSet::default()));
+        let mut expected = pairs.to_vec();
+        expected.sort_unstable();
+        expected.dedup();
+        assert_eq!(dense, expected);
+        assert_eq!(hashed, expected);
+        assert!(matches!(Pairs::new(DENSE_ENGINES + 1), Pairs::Hashed(_)));
     }
 }
