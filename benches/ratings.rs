@@ -1,6 +1,7 @@
 //! Benchmark: a rating list of many engines from many games of 2 to 6 seats, read into the pool
 //! and fitted, on one thread. `cargo bench --bench ratings -- ENGINES GAMES` (default 1600 and
-//! 1000000); prints the time to add the games, the time to rate them, and the pool's kinds.
+//! 1000000); prints the time to add the games, the time to rate them, and the peak memory
+//! where the system says it (Linux).
 
 use std::time::Instant;
 
@@ -53,9 +54,17 @@ fn main() {
     let listed = (ratings.engines.iter())
         .filter(|r| matches!(r.standing, Standing::Rated { .. }))
         .count();
+    // The process's peak resident memory, from /proc (Linux only).
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(String::new(), |kib| format!(", peak memory {} MB", kib / 1024));
     println!(
         "{engines} engines, {games} games of 2 to 6 seats: added in {:.2} s, rated in {:.2} s \
-         ({listed} rated)",
+         ({listed} rated{peak})",
         added.as_secs_f64(),
         rated.as_secs_f64()
     );
