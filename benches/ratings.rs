@@ -61,7 +61,9 @@ fn main() {
             let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
             line.split_whitespace().nth(1)?.parse::<u64>().ok()
         })
-        .map_or(String::new(), |kib| format!(", peak memory {} MB", kib / 1024));
+        .map_or(String::new(), |kib| {
+            format!(", peak memory {} MB", kib / 1024)
+        });
     println!(
         "{engines} engines, {games} games of 2 to 6 seats: added in {:.2} s, rated in {:.2} s \
          ({listed} rated{peak})",

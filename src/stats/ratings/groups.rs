@@ -258,7 +258,9 @@ mod tests {
         let n = 70;
         let pairs = [(0, 1), (1, 0), (69, 68), (3, 64), (3, 64), (64, 3), (5, 5)];
         let held = |mut set: Pairs| {
-            pairs.iter().for_each(|&(a, b)| set.insert(a, b));
+            for &(a, b) in &pairs {
+                set.insert(a, b);
+            }
             let mut out = Vec::new();
             set.for_each(|a, b| out.push((a, b)));
             out.sort_unstable();

@@ -651,3 +651,31 @@ fn a_pairs_variance_is_the_variance_of_its_difference() {
         );
     }
 }
+
+#[test]
+fn two_seat_games_are_held_by_pair_seats_and_result_whatever_their_number() {
+    // Five engines, every ordered pair, wins, losses and draws: at most 5 x 4 x 3 kinds, as many
+    // after 20,000 games as after the first 600.
+    let names = ["a", "b", "c", "d", "e"];
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut pool = Pool::default();
+    let mut kinds_early = 0;
+    for i in 0..20_000u64 {
+        let a = rng.random_range(0..5);
+        let b = (a + rng.random_range(1..5)) % 5;
+        let winners = match rng.random_range(0..3) {
+            0 => vec![0],
+            1 => vec![1],
+            _ => vec![0, 1],
+        };
+        pool.add(&finished_record(&[names[a], names[b]], &winners, i))
+            .unwrap();
+        if i == 599 {
+            kinds_early = pool.kinds.len();
+        }
+    }
+    assert_eq!(kinds_early, 60);
+    assert_eq!(pool.kinds.len(), 60);
+    assert_eq!(pool.finished, 20_000);
+    assert!(pool.clusters.is_empty() && pool.open.is_empty());
+}
