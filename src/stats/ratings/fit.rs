@@ -32,6 +32,67 @@ pub struct Game {
     pub count: f64,
 }
 
+impl Game {
+    /// The game as the fit reads it.
+    pub fn view(&self) -> GameRef<'_> {
+        GameRef {
+            seats: &self.seats,
+            positions: &self.positions,
+            count: self.count,
+        }
+    }
+}
+
+/// One kind of game as the fit reads it, borrowed from a [`Game`] or from [`Games`].
+#[derive(Clone, Copy, Debug)]
+pub struct GameRef<'a> {
+    /// Each seat's engine and points.
+    pub seats: &'a [(usize, f64)],
+    /// Each seat's number at the table.
+    pub positions: &'a [usize],
+    /// How many games.
+    pub count: f64,
+}
+
+/// Many kinds of game in flat lists: no allocation for each (there may be millions), and every
+/// pass over them reads memory in order.
+#[derive(Clone, Debug, Default)]
+pub struct Games {
+    seats: Vec<(usize, f64)>,
+    positions: Vec<usize>,
+    /// Where each game's seats end.
+    ends: Vec<usize>,
+    counts: Vec<f64>,
+}
+
+impl Games {
+    /// Adds `game`.
+    pub fn push(&mut self, game: GameRef<'_>) {
+        self.seats.extend_from_slice(game.seats);
+        self.positions.extend_from_slice(game.positions);
+        self.ends.push(self.seats.len());
+        self.counts.push(game.count);
+    }
+
+    /// The games, in the order they were added.
+    pub fn iter(&self) -> impl Iterator<Item = GameRef<'_>> + Clone {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        (starts.zip(&self.ends).zip(&self.counts)).map(|((start, &end), &count)| GameRef {
+            seats: &self.seats[start..end],
+            positions: &self.positions[start..end],
+            count,
+        })
+    }
+}
+
+impl<'a> FromIterator<GameRef<'a>> for Games {
+    fn from_iter<I: IntoIterator<Item = GameRef<'a>>>(games: I) -> Games {
+        let mut all = Games::default();
+        games.into_iter().for_each(|game| all.push(game));
+        all
+    }
+}
+
 /// The games of one seed played in every rotation of its seats (`--repeat`), whose results
 /// lean together, and how many clusters were exactly these: each game as the fit sees it (its
 /// choices, see `stages`).
@@ -124,7 +185,7 @@ fn log_sum_exp(values: impl Iterator<Item = f64> + Clone) -> f64 {
 }
 
 /// One game's log-likelihood with `strength(engine, seat number)` in natural units.
-pub fn game_log_likelihood(game: &Game, strength: impl Fn(usize, usize) -> f64) -> f64 {
+pub fn game_log_likelihood(game: GameRef<'_>, strength: impl Fn(usize, usize) -> f64) -> f64 {
     let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
     let at = |k: usize| strength(game.seats[k].0, game.positions[k]);
     let lse = log_sum_exp((0..game.seats.len()).map(at));
@@ -157,7 +218,7 @@ impl Model {
     }
 
     /// The parameters seat `k` of `game` plays with: its engine's, and its seat's when fitted.
-    fn terms(self, game: &Game, k: usize) -> ([usize; 2], usize) {
+    fn terms(self, game: GameRef<'_>, k: usize) -> ([usize; 2], usize) {
         let engine = game.seats[k].0;
         match self.seat_term(game.positions[k]) {
             Some(seat) => ([engine, seat], 2),
@@ -176,7 +237,7 @@ impl Model {
     }
 
     /// Seat `k`'s strength at `theta`.
-    fn strength(self, game: &Game, k: usize, theta: &[f64]) -> f64 {
+    fn strength(self, game: GameRef<'_>, k: usize, theta: &[f64]) -> f64 {
         self.strength_of(game.seats[k].0, game.positions[k], theta)
     }
 
@@ -184,7 +245,7 @@ impl Model {
     /// `strengths`); returns `log Σ exp` of the strengths.
     fn chances_into(
         self,
-        game: &Game,
+        game: GameRef<'_>,
         theta: &[f64],
         strengths: &mut Vec<f64>,
         chance: &mut Vec<f64>,
@@ -202,7 +263,7 @@ impl Model {
     }
 
     /// Each seat's chance to win `game` at `theta`.
-    fn chances(self, game: &Game, theta: &[f64]) -> Vec<f64> {
+    fn chances(self, game: GameRef<'_>, theta: &[f64]) -> Vec<f64> {
         let (mut strengths, mut chance) = (Vec::new(), Vec::new());
         self.chances_into(game, theta, &mut strengths, &mut chance);
         chance
@@ -212,7 +273,7 @@ impl Model {
     /// entry: each term of each seat with what that seat adds to it.
     fn score_entries<'a>(
         self,
-        game: &'a Game,
+        game: GameRef<'a>,
         chance: &'a [f64],
     ) -> impl Iterator<Item = (usize, f64)> + 'a {
         let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
@@ -224,7 +285,13 @@ impl Model {
     }
 
     /// Adds `scale` times one game's information (minus the Hessian) at its seats' `chance`s.
-    fn add_information_at(self, game: &Game, chance: &[f64], scale: f64, information: &mut [f64]) {
+    fn add_information_at(
+        self,
+        game: GameRef<'_>,
+        chance: &[f64],
+        scale: f64,
+        information: &mut [f64],
+    ) {
         let n = self.size();
         let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
         if self.seats <= 1 {
@@ -255,7 +322,7 @@ impl Model {
 
     /// The log-likelihood of `games` at `theta`, its gradient and (with `information`) the
     /// information, in one pass: each game's chances worked out once for all three.
-    fn pass(self, games: &[Game], theta: &[f64], information: bool) -> Pass {
+    fn pass(self, games: &Games, theta: &[f64], information: bool) -> Pass {
         let n = self.size();
         let mut pass = Pass {
             log_likelihood: 0.0,
@@ -263,7 +330,7 @@ impl Model {
             information: information.then(|| vec![0.0; n * n]),
         };
         let (mut strengths, mut chance) = (Vec::new(), Vec::new());
-        for game in games {
+        for game in games.iter() {
             let lse = self.chances_into(game, theta, &mut strengths, &mut chance);
             let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
             let won: f64 = (game.seats.iter().zip(&strengths))
@@ -289,14 +356,14 @@ impl Model {
     /// counts its information: the model's own variance, which shared wins can only make
     /// smaller. (The scores' observed outer products, the usual sandwich, are no estimate at all
     /// with few games: two engines that drew once would be rated equal with no error.)
-    fn score_covariance(self, games: &[Game], theta: &[f64]) -> Vec<f64> {
+    fn score_covariance(self, games: &Games, theta: &[f64]) -> Vec<f64> {
         let n = self.size();
         let two_seat = games.iter().filter(|g| g.seats.len() == 2);
         let played: f64 = two_seat.clone().map(|g| g.count).sum();
-        let drawn: f64 = two_seat.filter(|g| drawn(g)).map(|g| g.count).sum();
+        let drawn: f64 = two_seat.filter(|&g| drawn(g)).map(|g| g.count).sum();
         let draw_share = drawn / (played + 2.0);
         let mut covariance = vec![0.0; n * n];
-        for game in games {
+        for game in games.iter() {
             let chance = self.chances(game, theta);
             let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
             if game.seats.len() != 2 || points <= 0.0 {
@@ -333,8 +400,8 @@ impl Model {
                 .map(|choices| {
                     (choices.iter())
                         .flat_map(|c| {
-                            let chance = self.chances(c, theta);
-                            self.score_entries(c, &chance).collect::<Vec<_>>()
+                            let chance = self.chances(c.view(), theta);
+                            self.score_entries(c.view(), &chance).collect::<Vec<_>>()
                         })
                         .collect()
                 })
@@ -354,7 +421,7 @@ impl Model {
 }
 
 /// Whether `game` is a drawn two-seat game.
-fn drawn(game: &Game) -> bool {
+fn drawn(game: GameRef<'_>) -> bool {
     game.seats.len() == 2 && game.seats.iter().all(|&(_, p)| p == 0.5)
 }
 
@@ -377,7 +444,7 @@ fn reduced(matrix: &[f64], n: usize) -> Vec<f64> {
 /// the observed products of their games' scores with each other's are added to the covariance of
 /// the scores, so that a pair whose two results lean opposite ways (an opening that favours one
 /// seat, played from both sides) counts for what its sum varies, not for two independent games.
-pub fn fit(m: usize, seats: usize, games: &[Game], clusters: &[Cluster]) -> Option<Fit> {
+pub fn fit(m: usize, seats: usize, games: &Games, clusters: &[Cluster]) -> Option<Fit> {
     if m < 2 {
         return None;
     }
@@ -470,6 +537,10 @@ fn sandwich(bread: &[f64], meat: &[f64], r: usize) -> Vec<f64> {
 mod tests {
     use super::*;
 
+    fn flat(games: &[Game]) -> Games {
+        games.iter().map(Game::view).collect()
+    }
+
     fn two(a: usize, b: usize, points_a: f64, count: f64) -> Game {
         Game {
             seats: vec![(a, points_a), (b, 1.0 - points_a)],
@@ -483,7 +554,7 @@ mod tests {
         // 60 wins, 40 losses: the Elo of a 0.6 score, and the error of `stats` (elo.rs), which
         // maps the score's interval through the same curve, agrees to first order.
         let games = [two(0, 1, 1.0, 60.0), two(0, 1, 0.0, 40.0)];
-        let fit = fit(2, 0, &games, &[]).unwrap();
+        let fit = fit(2, 0, &flat(&games), &[]).unwrap();
         let expected = -400.0 * (1.0f64 / 0.6 - 1.0).log10();
         assert!((fit.elo[1] + expected).abs() < 1e-6, "{:?}", fit.elo);
         // Var(score) = 0.24 / 100; dElo/dscore = 400 / (ln 10 · s (1 - s)).
@@ -506,15 +577,15 @@ mod tests {
             three([(0, 0.0), (1, 0.0), (2, 1.0)], 2.0),
             three([(0, 1.0), (1, 0.0), (2, 0.0)], 3.0),
         ];
-        let fitted = fit(3, 0, &games, &[]).unwrap();
+        let fitted = fit(3, 0, &flat(&games), &[]).unwrap();
         // The long way: the sandwich with the scores' covariance worked out.
         let model = Model { m: 3, seats: 0 };
         let theta: Vec<f64> = fitted.elo.iter().map(|e| e * K).collect();
         let mut information = vec![0.0; 9];
         for game in &games {
             model.add_information_at(
-                game,
-                &model.chances(game, &theta),
+                game.view(),
+                &model.chances(game.view(), &theta),
                 game.count,
                 &mut information,
             );
@@ -522,7 +593,7 @@ mod tests {
         let bread = Cholesky::new(&reduced(&information, 3), 2)
             .unwrap()
             .inverse();
-        let meat = reduced(&model.score_covariance(&games, &theta), 3);
+        let meat = reduced(&model.score_covariance(&flat(&games), &theta), 3);
         let long = sandwich(&bread, &meat, 2);
         for i in 1..3 {
             for j in 1..3 {
@@ -547,8 +618,8 @@ mod tests {
             two(0, 1, 0.5, 20.0),
         ];
         let (a, b) = (
-            fit(2, 0, &decisive, &[]).unwrap(),
-            fit(2, 0, &drawn, &[]).unwrap(),
+            fit(2, 0, &flat(&decisive), &[]).unwrap(),
+            fit(2, 0, &flat(&drawn), &[]).unwrap(),
         );
         // Both scores are 0.6 of 50 games: the same rating, a narrower interval with draws.
         assert!((a.elo[1] - b.elo[1]).abs() < 1e-6);

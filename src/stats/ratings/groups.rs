@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashSet;
 
-use super::fit::{self, Game, K};
+use super::fit::{self, GameRef, Games, K};
 use super::{BOUND_RATIO, Standing, Unrated};
 
 /// The engines that can be fitted together: of the engines linked by games, the group (the
@@ -16,15 +16,15 @@ use super::{BOUND_RATIO, Standing, Unrated};
 /// disconnected.
 pub fn main_group(
     n: usize,
-    games: &[Game],
+    games: &Games,
     anchor: Option<usize>,
     standing: &mut [Option<Standing>],
 ) -> Vec<usize> {
     let mut beat_pairs = Pairs::new(n);
     let mut linked_pairs = Pairs::new(n);
-    for game in games {
-        for &(a, pa) in &game.seats {
-            for &(b, pb) in &game.seats {
+    for game in games.iter() {
+        for &(a, pa) in game.seats {
+            for &(b, pb) in game.seats {
                 if a != b {
                     linked_pairs.insert(a, b);
                     // Points taken from b: a got more, or shared a win with it.
@@ -188,7 +188,7 @@ fn components(nodes: &[usize], edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
 /// the rated engines held at their ratings and the seats at their `advantage` (Elo by seat number;
 /// none when empty).
 pub fn bounds(
-    games: &[Game],
+    games: &Games,
     rated: &HashMap<usize, f64>,
     advantage: &[f64],
     standing: &mut [Option<Standing>],
@@ -205,7 +205,7 @@ pub fn bounds(
         if slot.is_some() {
             continue;
         }
-        let own: Vec<&Game> = (games.iter())
+        let own: Vec<GameRef> = (games.iter())
             .filter(|g| g.seats.iter().any(|&(e, _)| e == engine))
             .filter(|g| {
                 g.seats
@@ -223,7 +223,7 @@ pub fn bounds(
                 K * (if e == engine { elo } else { rated[&e] } + seat(position))
             };
             (own.iter())
-                .map(|g| g.count * fit::game_log_likelihood(g, theta))
+                .map(|g| g.count * fit::game_log_likelihood(*g, theta))
                 .sum()
         };
         let (at_high, at_low) = (likelihood(high), likelihood(low));

@@ -14,7 +14,7 @@ use std::fmt;
 use crate::records::End;
 use crate::records::Record;
 pub use draws::DrawRate;
-use fit::Game;
+use fit::{Game, GameRef, Games};
 use groups::{bounds, main_group};
 
 /// The 97.5% quantile of the standard normal distribution.
@@ -340,7 +340,7 @@ impl Pool {
         self.canonical().rate_canonical(options)
     }
 
-    fn rate_canonical(&self, options: &Options) -> Result<Ratings, RatingsError> {
+    fn rate_canonical(mut self, options: &Options) -> Result<Ratings, RatingsError> {
         match self.names.as_slice() {
             [] => return Err(RatingsError::NoGames),
             [one] => return Err(RatingsError::OneEngine(one.clone())),
@@ -365,10 +365,21 @@ impl Pool {
             .collect();
         // The games of the engines that count, each a Luce choice of its winners, then of the
         // next place among the rest, and so on down (Plackett-Luce).
-        let games: Vec<Game> = (self.kinds.iter())
-            .filter(|(kind, _)| kind.iter().all(|&(e, _, _)| standing[e].is_none()))
-            .flat_map(|(kind, &count)| stages(kind, count, options.winner_only))
-            .collect();
+        // Taken from this copy of the pool as they are made, so that the kinds and their choices
+        // are not both held whole; the two-seat kinds stay for the draw rate.
+        let mut games = Games::default();
+        let mut two_seat = BTreeMap::new();
+        for (kind, count) in std::mem::take(&mut self.kinds) {
+            if kind.iter().all(|&(e, _, _)| standing[e].is_none()) {
+                for stage in stages(&kind, count, options.winner_only) {
+                    games.push(stage.view());
+                }
+            }
+            if kind.len() == 2 {
+                two_seat.insert(kind, count);
+            }
+        }
+        self.kinds = two_seat;
         let main = main_group(n, &games, anchor.map(|(e, _)| e), &mut standing);
         if let Some((engine, _)) = anchor.filter(|(e, _)| !main.contains(e)) {
             let why = match standing[engine] {
@@ -457,7 +468,8 @@ impl Pool {
             .map(|(cluster, &count)| (cluster, count))
     }
 
-    /// The draw rate of the two-seat games between `rated` engines (their Elo, with the seats'
+    /// The draw rate of the two-seat games (the kinds the fit left: those alone) between `rated`
+    /// engines (their Elo, with the seats'
     /// `advantage` by seat number when fitted), see [`draws`].
     fn draw_rate(&self, rated: &HashMap<usize, f64>, advantage: &[f64]) -> Option<DrawRate> {
         let seat = |position: usize| advantage.get(position).copied().unwrap_or(0.0);
@@ -492,29 +504,36 @@ impl Pool {
     fn fit(
         &self,
         main: &[usize],
-        games: &[Game],
+        games: &Games,
         (anchor, options): (Option<(usize, f64)>, &Options),
         standing: &mut [Option<Standing>],
     ) -> (HashMap<usize, f64>, Option<fit::Fit>) {
         let local: HashMap<usize, usize> = main.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-        let fitted = |g: &Game| g.seats.iter().all(|(e, _)| local.contains_key(e));
-        let to_local = |g: &Game| Game {
+        let fitted = |g: &GameRef| g.seats.iter().all(|(e, _)| local.contains_key(e));
+        let to_local = |g: GameRef| Game {
             seats: g.seats.iter().map(|&(e, p)| (local[&e], p)).collect(),
-            positions: g.positions.clone(),
+            positions: g.positions.to_vec(),
             count: g.count,
         };
         // Numbered as the fit numbers them; the games themselves when that changes nothing.
-        let same = main.iter().enumerate().all(|(i, &e)| i == e) && games.iter().all(fitted);
-        let inside: std::borrow::Cow<[Game]> = match same {
+        let same =
+            main.iter().enumerate().all(|(i, &e)| i == e) && games.iter().all(|g| fitted(&g));
+        let inside: std::borrow::Cow<Games> = match same {
             true => std::borrow::Cow::Borrowed(games),
-            false => games.iter().filter(|g| fitted(g)).map(to_local).collect(),
+            false => {
+                let mut inside = Games::default();
+                for game in games.iter().filter(fitted) {
+                    inside.push(to_local(game).view());
+                }
+                std::borrow::Cow::Owned(inside)
+            }
         };
         let clusters: Vec<fit::Cluster> = (self.clusters_among(|e| local.contains_key(&e)))
             .map(|(cluster, count)| fit::Cluster {
                 games: (cluster.iter())
                     .map(|kind| {
                         let choices = stages(kind, 1, options.winner_only);
-                        choices.iter().map(to_local).collect()
+                        choices.iter().map(|c| to_local(c.view())).collect()
                     })
                     .collect(),
                 count: count as f64,

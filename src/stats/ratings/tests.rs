@@ -434,7 +434,7 @@ fn paired_truth(strengths: &[f64]) -> Vec<f64> {
             }
         }
     }
-    let fit = super::fit::fit(n, 0, &games, &[]).unwrap();
+    let fit = super::fit::fit(n, 0, &games.iter().map(Game::view).collect(), &[]).unwrap();
     let mean = fit.elo.iter().sum::<f64>() / n as f64;
     fit.elo.iter().map(|e| e - mean).collect()
 }
@@ -625,7 +625,7 @@ fn a_pairs_variance_is_the_variance_of_its_difference() {
         game(&[(0, 0.0), (1, 0.0), (2, 1.0)], 2.0),
         game(&[(0, 1.0), (1, 0.0), (2, 0.0)], 3.0),
     ];
-    let fit = super::fit::fit(3, 0, &games, &[]).unwrap();
+    let fit = super::fit::fit(3, 0, &games.iter().map(Game::view).collect(), &[]).unwrap();
     for (i, j) in [(0, 1), (1, 2), (0, 2), (2, 1)] {
         let mut contrast = [0.0; 3];
         contrast[i] += 1.0;
