@@ -66,6 +66,23 @@ pub struct Games {
 }
 
 impl Games {
+    /// Room for `games` more games of `seats` seats in all, so that the lists are not copied as
+    /// they grow (with millions of seats, a copy is the peak of memory).
+    pub fn reserve(&mut self, games: usize, seats: usize) {
+        self.seats.reserve_exact(seats);
+        self.positions.reserve_exact(seats);
+        self.ends.reserve_exact(games);
+        self.counts.reserve_exact(games);
+    }
+
+    /// Gives back the room not used.
+    pub fn shrink_to_fit(&mut self) {
+        self.seats.shrink_to_fit();
+        self.positions.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        self.counts.shrink_to_fit();
+    }
+
     /// Adds `game`.
     pub fn push(&mut self, game: GameRef<'_>) {
         self.seats.extend_from_slice(game.seats);

@@ -215,8 +215,15 @@ pub struct Pool {
     finished: u64,
 }
 
-/// One game as the pool keeps it: each seat's engine, place and seat number, sorted.
-type Kind = Vec<(usize, usize, usize)>;
+/// One game as the pool keeps it: each seat's engine, place and seat number, sorted; in 32 bits
+/// each, since the pool may hold millions.
+type Kind = Vec<(u32, u32, u32)>;
+
+/// An index or a seat number as a [`Kind`] holds it: no record has more seats or places, and no
+/// pool more engines, than 32 bits count (a record is one line of bounded length).
+fn small(x: usize) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
 
 impl Pool {
     /// Adds `record` if it is finished.
@@ -261,7 +268,7 @@ impl Pool {
             };
             self.games[engine] += 1;
             self.points[engine] += result.points(seat);
-            kind.push((engine, place, seat));
+            kind.push((small(engine), small(place), small(seat)));
         }
         kind.sort_unstable();
         let run = record.tags.get("tournament").map_or("", String::as_str);
@@ -303,7 +310,7 @@ impl Pool {
         }
         let renumbered = |kind: &Kind| {
             let mut kind: Kind = (kind.iter())
-                .map(|&(e, place, seat)| (new[e], place, seat))
+                .map(|&(e, place, seat)| (small(new[e as usize]), place, seat))
                 .collect();
             kind.sort_unstable();
             kind
@@ -368,9 +375,18 @@ impl Pool {
         // Taken from this copy of the pool as they are made, so that the kinds and their choices
         // are not both held whole; the two-seat kinds stay for the draw rate.
         let mut games = Games::default();
+        // At most a choice per seat but the last, each of the seats left (a whole order).
+        let (choices, seats) = (self.kinds.keys()).fold((0, 0), |(choices, seats), kind| {
+            let k = kind.len();
+            (
+                choices + k.saturating_sub(1),
+                seats + (k * (k + 1) / 2).saturating_sub(1),
+            )
+        });
+        games.reserve(choices, seats);
         let mut two_seat = BTreeMap::new();
         for (kind, count) in std::mem::take(&mut self.kinds) {
-            if kind.iter().all(|&(e, _, _)| standing[e].is_none()) {
+            if kind.iter().all(|&(e, _, _)| standing[e as usize].is_none()) {
                 for stage in stages(&kind, count, options.winner_only) {
                     games.push(stage.view());
                 }
@@ -380,6 +396,7 @@ impl Pool {
             }
         }
         self.kinds = two_seat;
+        games.shrink_to_fit();
         let main = main_group(n, &games, anchor.map(|(e, _)| e), &mut standing);
         if let Some((engine, _)) = anchor.filter(|(e, _)| !main.contains(e)) {
             let why = match standing[engine] {
@@ -463,7 +480,7 @@ impl Pool {
     ) -> impl Iterator<Item = (&Vec<Kind>, u64)> {
         (self.clusters.iter())
             .filter(move |(cluster, _)| {
-                cluster.len() > 1 && cluster.iter().flatten().all(|&(e, _, _)| among(e))
+                cluster.len() > 1 && cluster.iter().flatten().all(|&(e, _, _)| among(e as usize))
             })
             .map(|(cluster, &count)| (cluster, count))
     }
@@ -478,6 +495,7 @@ impl Pool {
             let &[(a, place_a, seat_a), (b, place_b, seat_b)] = kind.as_slice() else {
                 continue;
             };
+            let (a, seat_a, b, seat_b) = (a as usize, seat_a as usize, b as usize, seat_b as usize);
             if !(rated.contains_key(&a) && rated.contains_key(&b)) {
                 continue;
             }
@@ -589,7 +607,10 @@ fn seat_advantages(fit: &fit::Fit, m: usize) -> Vec<SeatAdvantage> {
 /// point the seats sharing the place split. The last place chooses nothing; a game all its seats
 /// won (a draw) is one choice they all share, and a game nobody won tells nothing. With
 /// `winner_only`, every seat but the winners is in second place.
-fn stages(kind: &[(usize, usize, usize)], count: u64, winner_only: bool) -> Vec<Game> {
+fn stages(kind: &[(u32, u32, u32)], count: u64, winner_only: bool) -> Vec<Game> {
+    let kind: Vec<(usize, usize, usize)> = (kind.iter())
+        .map(|&(e, place, seat)| (e as usize, place as usize, seat as usize))
+        .collect();
     let place = |p: usize| if winner_only { p.min(1) } else { p };
     let mut places: Vec<usize> = kind.iter().map(|&(_, p, _)| place(p)).collect();
     places.sort_unstable();
