@@ -531,3 +531,44 @@ fn stats_and_report_show_the_same_list() {
     assert!(html.contains(r#"<table id="head-to-head">"#));
     assert!(html.contains(&row), "no head-to-head row {row}");
 }
+
+/// A chess list's memory is by its pairs, not its games: 500,000 games of ten players (a 25 MB
+/// PGN) are rated under an address-space limit of 30 MB, which the program's own needs (about
+/// 10 MB) leave 20 MB of, where 40 bytes a game would take all of it.
+#[test]
+fn many_two_seat_games_are_rated_in_memory_by_pairs() {
+    use std::io::Write;
+    let work = common::Workspace::new("ratings-memory");
+    let path = work.file("games.pgn");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for game in 0..500_000u32 {
+        let (white, black) = (game % 10, (game / 10 + game % 10 + 1) % 10);
+        let black = if black == white {
+            (white + 1) % 10
+        } else {
+            black
+        };
+        let result = ["1-0", "0-1", "1/2-1/2"][(game as usize * 7 / 3) % 3];
+        write!(
+            file,
+            "[White \"e{white}\"]\n[Black \"e{black}\"]\n[Result \"{result}\"]\n\n{result}\n\n"
+        )
+        .unwrap();
+    }
+    file.flush().unwrap();
+    drop(file);
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 30000 && exec \"$0\" ratings \"$1\"")
+        .arg(common::shared_referee())
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("from 500000 games"), "{stdout}");
+}
