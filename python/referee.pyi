@@ -1,6 +1,6 @@
 """The exact rules of DVONN, Double Dutch, Pegs, Wyx and DOUBLE: the referee's own Rust rules."""
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 class RefereeError(ValueError):
     """Anything the referee refuses: the base of ParseError, IllegalMove and SetupError."""
@@ -60,6 +60,11 @@ class Game:
         """The seed of the chance events."""
     def to_move(self) -> Optional[int]:
         """The seat to move (from 0), or None when the game is over."""
+    def move_space(self) -> Tuple[List[str], List[str]]:
+        """Every move the game, as set up, can ever list, each once in a fixed order: the seats'
+        moves, and chance's outcomes (empty where chance acts only at setup). Every position's
+        legal moves are among them; a move's number is its place in its list (the numbered action
+        space of OpenSpiel and PettingZoo)."""
     def legal_moves(self) -> List[str]:
         """The legal moves of the seat to move, as the protocol writes them (a pass is `pass`)."""
     def play(self, move: str) -> str:

@@ -24,7 +24,8 @@ const GAMES: [(&str, Option<&str>, usize); 10] = [
     ("double", None, 6),
 ];
 
-fn new_game(which: usize, seed: u64) -> Replay {
+/// Game `which`'s id and its setup from `seed`.
+fn setup_of(which: usize, seed: u64) -> (&'static str, Setup) {
     let (id, variant, seats) = GAMES[which];
     let setup = Setup {
         variant: variant.map(str::to_owned),
@@ -32,6 +33,11 @@ fn new_game(which: usize, seed: u64) -> Replay {
         seed,
         layout: None,
     };
+    (id, setup)
+}
+
+fn new_game(which: usize, seed: u64) -> Replay {
+    let (id, setup) = setup_of(which, seed);
     let mut replay = Replay::new(id, &setup).unwrap();
     replay.settle_chance();
     replay
@@ -370,4 +376,65 @@ proptest! {
         prop_assert_eq!(problem.ply, Some(ply));
         prop_assert_eq!(problem.kind, ProblemKind::Chance);
     }
+}
+
+proptest! {
+    // Each case plays every game and variant for up to 3,000 plies: 30 of each by default.
+    #![proptest_config(config(30))]
+
+    #[test]
+    fn every_legal_move_is_in_the_games_move_space(
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 500),
+    ) {
+        for which in 0..GAMES.len() {
+            within_move_space(which, seed, &choices)?;
+        }
+    }
+}
+
+/// Plays game `which` by `choices`, checking that its move space holds each text once (seats'
+/// moves and chance's apart) and that every position's legal moves are in it: a seat's among the
+/// seats' moves, chance's among its outcomes.
+fn within_move_space(which: usize, seed: u64, choices: &[u16]) -> Result<(), TestCaseError> {
+    use referee::rules::AnyGame;
+    use referee::rules::game::Actor;
+    use std::collections::HashSet;
+    let (id, setup) = setup_of(which, seed);
+    let mut game = AnyGame::create(id, &setup).unwrap();
+    let space = game.move_space();
+    let texts =
+        |moves: &[AnyMove]| -> HashSet<String> { moves.iter().map(ToString::to_string).collect() };
+    let (seat_texts, chance_texts) = (texts(&space.seats), texts(&space.chance));
+    prop_assert_eq!(seat_texts.len(), space.seats.len(), "{} repeats a move", id);
+    prop_assert_eq!(
+        chance_texts.len(),
+        space.chance.len(),
+        "{} repeats an outcome",
+        id
+    );
+    prop_assert!(seat_texts.is_disjoint(&chance_texts), "{}", id);
+    for &choice in choices.iter().cycle().take(3000) {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let (within, whose) = match game.to_move() {
+            Some(Actor::Chance) => (&chance_texts, "chance's outcomes"),
+            _ => (&seat_texts, "the seats' moves"),
+        };
+        for mv in &moves {
+            prop_assert!(
+                within.contains(&mv.to_string()),
+                "{}: {} is not among {}",
+                id,
+                mv,
+                whose
+            );
+        }
+        let mv = moves[usize::from(choice) % moves.len()];
+        game.play_unchecked(&mv);
+    }
+    Ok(())
 }

@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use rules::records::Record;
 use rules::records::replay::{ReplayError, replay_record};
 use rules::rules::game::{Actor, MoveError, Outcome, Setup, Viewer};
-use rules::rules::{AnyGame, Game as _, perft_within};
+use rules::rules::{AnyGame, AnyMove, Game as _, perft_within};
 
 use crate::{IllegalMove, ParseError, RefereeError, SetupError, brief};
 
@@ -132,6 +132,16 @@ impl Game {
             Some(Actor::Seat(seat)) => Some(seat),
             _ => None,
         }
+    }
+
+    /// Every move the game, as set up, can ever list, each once in a fixed order: the seats'
+    /// moves, and chance's outcomes (empty where chance acts only at setup). Every position's
+    /// legal moves are among them; a move's number is its place in its list (the numbered
+    /// action space of OpenSpiel and PettingZoo).
+    fn move_space(&self) -> (Vec<String>, Vec<String>) {
+        let space = self.game.move_space();
+        let texts = |moves: Vec<AnyMove>| moves.iter().map(ToString::to_string).collect();
+        (texts(space.seats), texts(space.chance))
     }
 
     /// The legal moves of the seat to move, as the protocol writes them (a pass is `pass`).

@@ -101,6 +101,24 @@ class Api(unittest.TestCase):
             self.assertEqual(game.legal_moves(), [])
             self.assertIn("game over", game.render())
 
+    def test_every_legal_move_is_in_the_move_space(self):
+        # The same games as above, to their end: each legal move a seat has is one of the space's,
+        # whose texts are distinct; DOUBLE's chance outcomes are a list of their own.
+        for game_id, variant, seats in [
+            ("dvonn", None, None), ("double-dutch", None, 3), ("pegs", "turbo", None),
+            ("wyx", "double", None), ("double", None, 4),
+        ]:
+            game = referee.Game(game_id, variant=variant, seats=seats, seed=7)
+            moves, chance = game.move_space()
+            self.assertEqual(len(set(moves)), len(moves), game_id)
+            self.assertEqual(bool(chance), game_id == "double", game_id)
+            space = set(moves)
+            while not game.is_over():
+                legal = game.legal_moves()
+                self.assertTrue(set(legal) <= space, (game_id, set(legal) - space))
+                game.play(legal[len(legal) // 2])
+        self.assertEqual(len(referee.Game("dvonn").move_space()[0]), 49 + 49 * 48 + 1)
+
     def test_double_hides_other_hands(self):
         game = referee.Game("double", seats=3, seed=5)
         mine = game.render(seat=1)

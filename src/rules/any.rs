@@ -4,8 +4,8 @@ use super::{double, double_dutch, dvonn, pegs, wyx};
 use std::fmt;
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Places, Seat, Setup, SetupError,
-    Viewer,
+    Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Places, Seat, Setup,
+    SetupError, Viewer,
 };
 
 /// Declares `AnyGame`, `AnyMove` and their dispatch from one list of `Variant(Type) = "id"`.
@@ -107,6 +107,18 @@ macro_rules! games {
             /// DVONN; use [`AnyGame::create`] to choose the game.
             fn new(setup: &Setup) -> Result<Self, SetupError> {
                 AnyGame::create("dvonn", setup)
+            }
+
+            fn move_space(&self) -> MoveSpace<AnyMove> {
+                match self {
+                    $(AnyGame::$variant(g) => {
+                        let space = g.move_space();
+                        MoveSpace {
+                            seats: space.seats.into_iter().map(AnyMove::$variant).collect(),
+                            chance: space.chance.into_iter().map(AnyMove::$variant).collect(),
+                        }
+                    })+
+                }
             }
 
             fn id(&self) -> &'static str {

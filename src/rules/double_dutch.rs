@@ -7,8 +7,8 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
-    check_setup,
+    Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Seat, Setup, SetupError,
+    Viewer, check_setup,
 };
 
 /// Columns and rows.
@@ -337,6 +337,15 @@ impl DoubleDutch {
 
 impl Game for DoubleDutch {
     type Move = Move;
+
+    fn move_space(&self) -> MoveSpace<Move> {
+        let places = Cell::all().map(Move::Place);
+        let slides = Cell::all().flat_map(|from| {
+            (Cell::all().filter(move |&to| to != from)).map(move |to| Move::Slide { from, to })
+        });
+        let seats = places.chain(slides).chain([Move::Pass]).collect();
+        MoveSpace::new(seats, Vec::new())
+    }
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("double-dutch", setup)?;

@@ -8,8 +8,8 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
-    check_setup,
+    Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Seat, Setup, SetupError,
+    Viewer, check_setup,
 };
 
 /// For each row Y (row digit Y + 1), the first and last column X.
@@ -514,6 +514,15 @@ impl Dvonn {
 
 impl Game for Dvonn {
     type Move = Move;
+
+    fn move_space(&self) -> MoveSpace<Move> {
+        let places = Cell::all().map(Move::Place);
+        let steps = Cell::all().flat_map(|from| {
+            (Cell::all().filter(move |&to| to != from)).map(move |to| Move::Step { from, to })
+        });
+        let seats = places.chain(steps).chain([Move::Pass]).collect();
+        MoveSpace::new(seats, Vec::new())
+    }
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("dvonn", setup)?;

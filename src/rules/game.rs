@@ -283,6 +283,35 @@ pub fn refuse_layout(game: &'static str, setup: &Setup) -> Result<(), SetupError
     }
 }
 
+/// Every move a game can ever list, each once, in a fixed order: what a seat may play, and the
+/// outcomes of chance (none where chance acts only at setup). Every position's legal moves are
+/// among them (a move may be in the space and never legal). It is the numbered action space of
+/// the AI toolkits (OpenSpiel, PettingZoo), which need one size for a whole game: a move's number
+/// is its place in its list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveSpace<M> {
+    /// What a seat may play.
+    pub seats: Vec<M>,
+    /// What chance may draw.
+    pub chance: Vec<M>,
+}
+
+impl<M: fmt::Display> MoveSpace<M> {
+    /// The space of these moves, each text kept once where several moves write the same (a card
+    /// that reads the same turned round).
+    pub fn new(seats: Vec<M>, chance: Vec<M>) -> MoveSpace<M> {
+        let mut seen = std::collections::HashSet::new();
+        let mut once = |moves: Vec<M>| -> Vec<M> {
+            (moves.into_iter())
+                .filter(|m| seen.insert(m.to_string()))
+                .collect()
+        };
+        let seats = once(seats);
+        let chance = once(chance);
+        MoveSpace { seats, chance }
+    }
+}
+
 /// The rules of one game: a pure state machine over plies.
 ///
 /// Shaped like shakmaty's `Position`: parsing a move and checking its legality are separate steps
@@ -296,6 +325,9 @@ pub trait Game: Clone + fmt::Debug {
 
     /// Sets up the start position.
     fn new(setup: &Setup) -> Result<Self, SetupError>;
+
+    /// Every move this game, as set up, can ever list (see [`MoveSpace`]).
+    fn move_space(&self) -> MoveSpace<Self::Move>;
 
     /// The game's id, as typed after `newgame`.
     fn id(&self) -> &'static str;

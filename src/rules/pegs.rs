@@ -6,8 +6,8 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Seat, Setup, SetupError, Viewer,
-    check_setup,
+    Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Seat, Setup, SetupError,
+    Viewer, check_setup,
 };
 
 const SIZE: i8 = 7;
@@ -350,6 +350,15 @@ impl Pegs {
 
 impl Game for Pegs {
     type Move = Move;
+
+    fn move_space(&self) -> MoveSpace<Move> {
+        let seats = Cell::all()
+            .flat_map(|from| {
+                (Cell::all().filter(move |&to| to != from)).map(move |to| Move { from, to })
+            })
+            .collect();
+        MoveSpace::new(seats, Vec::new())
+    }
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("pegs", setup)?;

@@ -6,8 +6,8 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Setup, SetupError, Viewer,
-    check_setup,
+    Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Setup, SetupError,
+    Viewer, check_setup,
 };
 
 /// Strong squares and the pawns each receives.
@@ -453,6 +453,11 @@ enum Blocked {
 
 impl Game for Wyx {
     type Move = Move;
+
+    fn move_space(&self) -> MoveSpace<Move> {
+        let columns = (0..COLUMNS as u8).map(Move::Column);
+        MoveSpace::new(columns.chain([Move::Pass]).collect(), Vec::new())
+    }
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         let double = check_setup(setup, &Self::ALLOWED)?.0 == Some(0);

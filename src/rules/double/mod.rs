@@ -16,8 +16,8 @@ pub use cards::{Card, Laid, Side};
 use cards::{DECK, Kind, matches, parse_card, sectors};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, Outcome, ParseMoveError, Places, Seat, Setup, SetupError,
-    Viewer, check_setup,
+    Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Places, Seat, Setup,
+    SetupError, Viewer, check_setup,
 };
 
 /// Cards dealt to each seat, the total that ends the match, and the most seats.
@@ -704,6 +704,26 @@ impl Game for Double {
     type Move = Move;
 
     const PLACES: Places = Places::LowestScoreFirst;
+
+    fn move_space(&self) -> MoveSpace<Move> {
+        let cards = || (0..DECK as u8).map(Card);
+        let mut seats = Vec::new();
+        for card in cards() {
+            for side in [Side::Left, Side::Right] {
+                for turned in [false, true] {
+                    seats.push(Move::Cover { side, card, turned });
+                    seats.push(Move::Single { side, card, turned });
+                }
+            }
+        }
+        seats.extend([Move::TakeCard, Move::Stop]);
+        let mut chance: Vec<Move> = cards().map(|card| Move::Start { card }).collect();
+        for seat in 0..self.seats() as u8 {
+            chance.extend(cards().map(|card| Move::Deal { seat, card }));
+            chance.extend(cards().map(|card| Move::Draw { seat, card }));
+        }
+        MoveSpace::new(seats, chance)
+    }
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("double", setup)?;
