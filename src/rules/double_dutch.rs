@@ -8,7 +8,7 @@ use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Seat, Setup, SetupError,
-    Viewer, check_setup,
+    Viewer, cell_pairs, check_setup,
 };
 
 /// Columns and rows.
@@ -340,9 +340,9 @@ impl Game for DoubleDutch {
 
     fn move_space(&self) -> MoveSpace<Move> {
         let places = Cell::all().map(Move::Place);
-        let slides = Cell::all().flat_map(|from| {
-            (Cell::all().filter(move |&to| to != from)).map(move |to| Move::Slide { from, to })
-        });
+        let slides = cell_pairs(Cell::all())
+            .into_iter()
+            .map(|(from, to)| Move::Slide { from, to });
         let seats = places.chain(slides).chain([Move::Pass]).collect();
         MoveSpace::new(seats, Vec::new())
     }

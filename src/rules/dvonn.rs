@@ -9,7 +9,7 @@ use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Seat, Setup, SetupError,
-    Viewer, check_setup,
+    Viewer, cell_pairs, check_setup,
 };
 
 /// For each row Y (row digit Y + 1), the first and last column X.
@@ -517,9 +517,9 @@ impl Game for Dvonn {
 
     fn move_space(&self) -> MoveSpace<Move> {
         let places = Cell::all().map(Move::Place);
-        let steps = Cell::all().flat_map(|from| {
-            (Cell::all().filter(move |&to| to != from)).map(move |to| Move::Step { from, to })
-        });
+        let steps = cell_pairs(Cell::all())
+            .into_iter()
+            .map(|(from, to)| Move::Step { from, to });
         let seats = places.chain(steps).chain([Move::Pass]).collect();
         MoveSpace::new(seats, Vec::new())
     }

@@ -46,6 +46,20 @@ pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
     })
 }
 
+/// Every ordered pair of two different cells of `cells` (from, to), `from` by `from` in the
+/// order given: the moves from one cell to another that a move space lists.
+pub fn cell_pairs<C: Copy + PartialEq>(cells: impl Iterator<Item = C>) -> Vec<(C, C)> {
+    let cells: Vec<C> = cells.collect();
+    (cells.iter())
+        .flat_map(|&from| {
+            cells
+                .iter()
+                .filter(move |&&to| to != from)
+                .map(move |&to| (from, to))
+        })
+        .collect()
+}
+
 /// A seat at the table, numbered from 0 in the rulebook's order.
 pub type Seat = usize;
 

@@ -7,7 +7,7 @@ use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Seat, Setup, SetupError,
-    Viewer, check_setup,
+    Viewer, cell_pairs, check_setup,
 };
 
 const SIZE: i8 = 7;
@@ -352,10 +352,8 @@ impl Game for Pegs {
     type Move = Move;
 
     fn move_space(&self) -> MoveSpace<Move> {
-        let seats = Cell::all()
-            .flat_map(|from| {
-                (Cell::all().filter(move |&to| to != from)).map(move |to| Move { from, to })
-            })
+        let seats = (cell_pairs(Cell::all()).into_iter())
+            .map(|(from, to)| Move { from, to })
             .collect();
         MoveSpace::new(seats, Vec::new())
     }

@@ -486,8 +486,8 @@ impl Pool {
     }
 
     /// The draw rate of the two-seat games (the kinds the fit left: those alone) between `rated`
-    /// engines (their Elo, with the seats'
-    /// `advantage` by seat number when fitted), see [`draws`].
+    /// engines (their Elo, with the seats' `advantage` by seat number when fitted), see
+    /// [`draws`].
     fn draw_rate(&self, rated: &HashMap<usize, f64>, advantage: &[f64]) -> Option<DrawRate> {
         let seat = |position: usize| advantage.get(position).copied().unwrap_or(0.0);
         let mut tables: BTreeMap<(usize, usize, usize, usize), [f64; 3]> = BTreeMap::new();
