@@ -106,11 +106,9 @@ impl Pairs {
         match self {
             Pairs::Dense { n, bits } => {
                 for (word, &value) in bits.iter().enumerate() {
-                    let mut value = value;
-                    while value != 0 {
-                        let at = word * 64 + value.trailing_zeros() as usize;
+                    for bit in crate::rules::game::bits(value) {
+                        let at = word * 64 + usize::from(bit);
                         f(at / n, at % n);
-                        value &= value - 1;
                     }
                 }
             }
