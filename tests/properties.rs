@@ -393,6 +393,36 @@ proptest! {
     }
 }
 
+proptest! {
+    // Each case plays every game and variant to its end: 20 of each by default.
+    #![proptest_config(config(20))]
+
+    #[test]
+    fn every_game_ends_within_its_max_plies(
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 500),
+    ) {
+        use referee::rules::AnyGame;
+        for which in 0..GAMES.len() {
+            let (id, setup) = setup_of(which, seed);
+            let mut game = AnyGame::create(id, &setup).unwrap();
+            let most = game.max_plies();
+            let mut moves = Vec::new();
+            for &choice in choices.iter().cycle().take(most + 1) {
+                moves.clear();
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[usize::from(choice) % moves.len()];
+                game.play_unchecked(&mv);
+            }
+            prop_assert!(game.to_move().is_none(), "{} {:?} goes on past {} plies", id, setup.variant, most);
+            prop_assert!(game.ply() <= most, "{}: {} plies", id, game.ply());
+        }
+    }
+}
+
 /// Plays game `which` by `choices`, checking that its move space holds each text once (seats'
 /// moves and chance's apart) and that every position's legal moves are in it: a seat's among the
 /// seats' moves, chance's among its outcomes.

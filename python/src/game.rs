@@ -1,6 +1,7 @@
 //! `referee.Game`: a position of any game, its moves as the protocol's strings, and play.
 
 use pyo3::prelude::*;
+use rules::protocol::{Command, NewGame, PlayLine};
 use rules::records::Record;
 use rules::records::replay::{ReplayError, replay_record};
 use rules::rules::game::{Actor, MoveError, Outcome, Setup, Viewer};
@@ -11,13 +12,16 @@ use crate::{IllegalMove, ParseError, RefereeError, SetupError, brief};
 /// A game of DVONN, Double Dutch, Pegs, Wyx or DOUBLE, from its start or a record.
 ///
 /// Chance events (Wyx's rack, DOUBLE's deal and draws) come from `seed` and are played as soon
-/// as they are due, so a seat is always to move until the game is over. `copy()` is cheap: search
-/// by copying, playing, and throwing the copy away.
+/// as they are due, so a seat is always to move until the game is over; unless
+/// `explicit_chance`, when the caller plays DOUBLE's cards itself. `copy()` is cheap: search by
+/// copying, playing, and throwing the copy away.
 #[pyclass(module = "referee", from_py_object)]
 #[derive(Clone)]
 pub struct Game {
     game: AnyGame,
     seed: u64,
+    /// Whether chance plies wait for `play` instead of coming from the seed.
+    explicit_chance: bool,
 }
 
 /// The most positions [`Game::perft`] expands unless told otherwise: a bound on work, not time,
@@ -33,23 +37,86 @@ pub fn move_error(error: MoveError) -> PyErr {
 }
 
 impl Game {
-    /// Plays the chance plies that are due, as the seed draws them.
-    fn settle(&mut self) {
-        while self.game.to_move() == Some(Actor::Chance) {
+    /// Plays the chance plies that are due, as the seed draws them (none with explicit chance),
+    /// adding to `told` what each seat is told of them.
+    fn settle(&mut self, mut told: Option<&mut Vec<String>>) {
+        while !self.explicit_chance && self.game.to_move() == Some(Actor::Chance) {
             let Some(mv) = self.game.seeded_chance(self.seed) else {
                 return;
             };
-            if self.game.try_play(&mv).is_err() {
+            if self.game.check(&mv).is_err() {
                 return;
             }
+            self.apply(&mv, told.as_deref_mut());
         }
     }
 
+    /// Plays `mv`, legal here, adding to `told` (one text per seat) the lines the referee sends
+    /// each seat's engine of it: the ply as the seat may see it, and the round's scores when it
+    /// ends one.
+    fn apply(&mut self, mv: &AnyMove, told: Option<&mut Vec<String>>) {
+        let Some(told) = told else {
+            self.game.play_unchecked(mv);
+            return;
+        };
+        let seats = self.game.seats();
+        let (rounds, before) = (self.game.rounds_finished(), self.game.scores());
+        let lines: Vec<String> = match self.game.to_move() {
+            Some(Actor::Seat(seat)) => {
+                let line = PlayLine {
+                    seat: Some(seat),
+                    mv: &mv.to_string(),
+                }
+                .to_string();
+                vec![line; seats]
+            }
+            _ => (0..seats)
+                .map(|seat| Command::Event(self.game.visible_text(mv, Viewer::Seat(seat))))
+                .map(|event| event.to_string())
+                .collect(),
+        };
+        self.game.play_unchecked(mv);
+        told.resize(seats, String::new());
+        for (text, line) in told.iter_mut().zip(lines) {
+            push_line(text, &line);
+        }
+        if self.game.rounds_finished() != rounds {
+            let event =
+                Command::round_event(self.game.rounds_finished(), &before, &self.game.scores());
+            let line = event.to_string();
+            told.iter_mut().for_each(|text| push_line(text, &line));
+        }
+    }
+
+    /// Checks and plays `text` for whoever is to act, then any chance plies due.
+    fn play_text(&mut self, text: &str, mut told: Option<&mut Vec<String>>) -> PyResult<String> {
+        let mv = (self.game.parse_move(text)).map_err(|e| move_error(MoveError::Parse(e)))?;
+        self.game
+            .check(&mv)
+            .map_err(|e| move_error(MoveError::Illegal(e)))?;
+        let mv = self.game.resolve(&mv);
+        self.apply(&mv, told.as_deref_mut());
+        self.settle(told);
+        Ok(mv.to_string())
+    }
+
     pub fn from_any(game: AnyGame, seed: u64) -> Game {
-        let mut game = Game { game, seed };
-        game.settle();
+        let mut game = Game {
+            game,
+            seed,
+            explicit_chance: false,
+        };
+        game.settle(None);
         game
     }
+}
+
+/// Appends `line` to `text`, a line after the ones before.
+fn push_line(text: &mut String, line: &str) {
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(line);
 }
 
 #[pymethods]
@@ -57,13 +124,14 @@ impl Game {
     /// Sets up `game_id` (`games()` lists them) with its variant, number of seats, the seed of
     /// its chance events, and (Wyx) the public rack as records store it in `setup`.
     #[new]
-    #[pyo3(signature = (game_id, variant=None, seats=None, seed=0, setup=None))]
+    #[pyo3(signature = (game_id, variant=None, seats=None, seed=0, setup=None, explicit_chance=false))]
     fn new(
         game_id: &str,
         variant: Option<String>,
         seats: Option<usize>,
         seed: u64,
         setup: Option<String>,
+        explicit_chance: bool,
     ) -> PyResult<Game> {
         let setup = Setup {
             variant,
@@ -73,7 +141,13 @@ impl Game {
         };
         let game = AnyGame::create(game_id, &setup)
             .map_err(|e| SetupError::new_err(brief(e.to_string())))?;
-        Ok(Game::from_any(game, seed))
+        let mut game = Game {
+            game,
+            seed,
+            explicit_chance,
+        };
+        game.settle(None);
+        Ok(game)
     }
 
     /// The position of a record (one line of a `--out` file, as text) after `plies` plies (all
@@ -126,6 +200,25 @@ impl Game {
         self.seed
     }
 
+    /// Whether the game is played with explicit chance (see `chance_due`).
+    #[getter]
+    fn explicit_chance(&self) -> bool {
+        self.explicit_chance
+    }
+
+    /// Whether a chance ply is due (only with `explicit_chance`): then `to_move()` is None,
+    /// `legal_moves()` lists the cards that may leave the stock, each as likely as any other, and
+    /// `play()` plays the one drawn.
+    fn chance_due(&self) -> bool {
+        self.game.to_move() == Some(Actor::Chance)
+    }
+
+    /// An upper bound on the plies (chance plies included) of any game from this one's start,
+    /// worked out from the rules: the horizon OpenSpiel's `max_game_length` asks for.
+    fn max_plies(&self) -> usize {
+        self.game.max_plies()
+    }
+
     /// The seat to move (from 0), or None when the game is over.
     fn to_move(&self) -> Option<usize> {
         match self.game.to_move() {
@@ -155,15 +248,34 @@ impl Game {
     /// Raises ParseError for a text that is no move of the game, IllegalMove (with the reason)
     /// for a move the rules forbid here; either way the game is unchanged.
     fn play(&mut self, r#move: &str) -> PyResult<String> {
-        let mv = (self.game.parse_move(r#move)).map_err(|e| move_error(MoveError::Parse(e)))?;
-        self.game
-            .check(&mv)
-            .map_err(|e| move_error(MoveError::Illegal(e)))?;
-        let mv = self.game.resolve(&mv);
-        let text = mv.to_string();
-        self.game.play_unchecked(&mv);
-        self.settle();
-        Ok(text)
+        self.play_text(r#move, None)
+    }
+
+    /// Plays `move` as `play` does, and returns what the referee tells each seat's engine of it
+    /// (and of the chance plies that follow it from the seed), in seat order, one text of lines
+    /// per seat: `play 1 C1`; `event draw 0 c31:RYB` to seat 0 but `event draw 0` to the others;
+    /// `event round N points=.. totals=..` when a round of DOUBLE ends.
+    fn tell(&mut self, r#move: &str) -> PyResult<Vec<String>> {
+        let mut told = vec![String::new(); self.game.seats()];
+        self.play_text(r#move, Some(&mut told))?;
+        Ok(told)
+    }
+
+    /// The `newgame` line the referee sends `seat`'s engine at the start, without its seed and
+    /// clock: the game, variant, seats, the seat, and the public setup (Wyx's rack).
+    fn newgame_line(&self, seat: usize) -> PyResult<String> {
+        self.check_seat(seat)?;
+        let mut options = vec![
+            ("seats".to_owned(), self.game.seats().to_string()),
+            ("seat".to_owned(), seat.to_string()),
+        ];
+        options.extend(self.game.public_setup().map(|s| ("setup".to_owned(), s)));
+        let newgame = NewGame {
+            game: self.game.id().to_owned(),
+            variant: self.game.variant().map(str::to_owned),
+            options,
+        };
+        Ok(Command::NewGame(newgame).to_string())
     }
 
     /// An independent copy, to search from.
@@ -239,13 +351,7 @@ impl Game {
     fn render(&self, seat: Option<usize>) -> PyResult<String> {
         let viewer = match seat {
             None => Viewer::Everyone,
-            Some(seat) if seat < self.game.seats() => Viewer::Seat(seat),
-            Some(seat) => {
-                return Err(RefereeError::new_err(format!(
-                    "no seat {seat} in a game of {} seats",
-                    self.game.seats()
-                )));
-            }
+            Some(seat) => Viewer::Seat(self.check_seat(seat)?),
         };
         Ok(self.game.render(viewer))
     }
@@ -276,6 +382,17 @@ impl Game {
 }
 
 impl Game {
+    /// `seat`, when the game has it.
+    fn check_seat(&self, seat: usize) -> PyResult<usize> {
+        match seat < self.game.seats() {
+            true => Ok(seat),
+            false => Err(RefereeError::new_err(format!(
+                "no seat {seat} in a game of {} seats",
+                self.game.seats()
+            ))),
+        }
+    }
+
     /// The game inside.
     pub fn inner(&self) -> &AnyGame {
         &self.game

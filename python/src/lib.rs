@@ -68,7 +68,7 @@ fn rules_text(game_id: &str) -> PyResult<&'static str> {
 }
 
 #[pymodule]
-fn referee(m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _referee(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("RefereeError", py.get_type::<RefereeError>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;

@@ -11,6 +11,11 @@ import unittest
 import referee
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[2] / "fixtures"
+GAMES = [
+    ("dvonn", None, None), ("double-dutch", None, 2), ("double-dutch", None, 3),
+    ("pegs", "standard", None), ("pegs", "turbo", None), ("wyx", None, None),
+    ("wyx", "double", None), ("double", None, 2), ("double", None, 4), ("double", None, 6),
+]
 
 
 class Api(unittest.TestCase):
@@ -118,6 +123,71 @@ class Api(unittest.TestCase):
                 self.assertTrue(set(legal) <= space, (game_id, set(legal) - space))
                 game.play(legal[len(legal) // 2])
         self.assertEqual(len(referee.Game("dvonn").move_space()[0]), 49 + 49 * 48 + 1)
+
+    def test_explicit_chance_waits_for_each_card_and_replays_as_a_record(self):
+        game = referee.Game("double", seats=3, explicit_chance=True)
+        self.assertTrue(game.explicit_chance and game.chance_due())
+        self.assertIsNone(game.to_move())
+        self.assertEqual(len(game.legal_moves()), 72)
+        self.assertTrue(all(m.startswith("deal 0 ") for m in game.legal_moves()))
+        moves = []
+        while not game.is_over():
+            legal = game.legal_moves()
+            seat = game.to_move()
+            self.assertEqual(seat is None, game.chance_due())
+            moves.append({"ply": game.ply, "seat": seat, "move": game.play(legal[(game.ply * 5) % len(legal)])})
+        self.assertGreater(sum(m["seat"] is None for m in moves), 3 * 6 + 1)
+        record = {
+            "format": "referee-record", "version": 1, "game": "double",
+            "seats": [{"name": n} for n in "abc"], "seed": 0, "moves": moves,
+        }
+        replayed = referee.Game.from_record(json.dumps(record))
+        self.assertTrue(replayed.is_over())
+        self.assertEqual(replayed.scores(), game.scores())
+
+    def test_max_plies_bounds_every_game(self):
+        self.assertEqual(referee.Game("dvonn").max_plies(), 49 + 48 + 49)
+        self.assertEqual(referee.Game("wyx", variant="double").max_plies(), 2 * (64 + 65))
+        for game_id, variant, seats in GAMES:
+            game = referee.Game(game_id, variant=variant, seats=seats, seed=3)
+            while not game.is_over():
+                legal = game.legal_moves()
+                game.play(legal[game.ply % len(legal)])
+            self.assertLessEqual(game.ply, game.max_plies(), game_id)
+
+    def test_each_seat_is_told_its_own_cards_and_no_one_elses(self):
+        game = referee.Game("double", seats=3, seed=4, explicit_chance=True)
+        self.assertEqual(game.newgame_line(2), "newgame double seats=3 seat=2")
+        self.assertTrue(referee.Game("wyx").newgame_line(0).startswith("newgame wyx seats=2 seat=0 setup="))
+        # Each seat's view follows the lines it is told, as an engine would.
+        views = [referee.SeatView("double", seats=3, seat=s) for s in range(3)]
+        told = [[] for _ in range(3)]
+        rounds = 0
+        while not game.is_over():
+            legal = game.legal_moves()
+            move = legal[(game.ply * 7) % len(legal)]
+            if game.to_move() is not None:
+                self.assertEqual(views[game.to_move()].legal_moves(), legal)
+            lines = game.tell(move)
+            for seat, text in enumerate(lines):
+                for line in text.split("\n"):
+                    told[seat].append(line)
+                    words = line.split()
+                    if words[0] == "play":
+                        views[seat].follow(int(words[1]), line.split(" ", 2)[2])
+                    elif words[1] == "round":
+                        rounds += seat == 0
+                        views[seat].follow(None, " ".join(words[1:]))
+                    else:
+                        if words[1] in ("deal", "draw") and int(words[2]) != seat:
+                            self.assertEqual(len(words), 3, line)
+                        views[seat].follow(None, " ".join(words[1:]))
+        # The match ends after the round that takes a total to 50: its scores are the last line.
+        self.assertGreater(rounds, 0)
+        self.assertTrue(all(t[-1].startswith("event round %d " % rounds) for t in told))
+        for seat in range(3):
+            mine = [l for l in told[seat] if l.startswith(("event deal %d " % seat, "event draw %d " % seat))]
+            self.assertTrue(mine and all(":" in l for l in mine))
 
     def test_double_hides_other_hands(self):
         game = referee.Game("double", seats=3, seed=5)
@@ -235,7 +305,7 @@ class Stubs(unittest.TestCase):
     def test_the_stubs_name_every_public_call_and_nothing_else(self):
         import ast
 
-        stubs = ast.parse((pathlib.Path(__file__).resolve().parents[1] / "referee.pyi").read_text())
+        stubs = ast.parse((pathlib.Path(__file__).resolve().parents[1] / "referee" / "_referee.pyi").read_text())
         declared = {}
         for node in stubs.body:
             if isinstance(node, ast.ClassDef):
@@ -246,7 +316,7 @@ class Stubs(unittest.TestCase):
                 declared[node.name] = None
         import inspect
 
-        # maturin puts the compiled module inside a package of the same name.
+        # The package's own modules (the toolkits' adapters) are not the compiled module's.
         public = {
             name for name in dir(referee)
             if not name.startswith("_") and not inspect.ismodule(getattr(referee, name))

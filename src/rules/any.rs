@@ -121,6 +121,10 @@ macro_rules! games {
                 }
             }
 
+            fn max_plies(&self) -> usize {
+                dispatch!(self, g => g.max_plies())
+            }
+
             fn id(&self) -> &'static str {
                 dispatch!(self, g => g.id())
             }

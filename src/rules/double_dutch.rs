@@ -347,6 +347,15 @@ impl Game for DoubleDutch {
         MoveSpace::new(seats, Vec::new())
     }
 
+    /// Every ply but a pass places a piece: an opening placement each, then one from a supply.
+    /// A seat passes only while another can move, so fewer than `seats` passes come in a row.
+    fn max_plies(&self) -> usize {
+        let seats = usize::from(self.seats);
+        let supply = if seats == 2 { SUPPLY_TWO } else { SUPPLY_THREE };
+        let placing = seats * usize::from(supply);
+        placing + (placing + 1) * (seats - 1)
+    }
+
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("double-dutch", setup)?;
         let (_, seats) = check_setup(setup, &Self::ALLOWED)?;

@@ -524,6 +524,14 @@ impl Game for Dvonn {
         MoveSpace::new(seats, Vec::new())
     }
 
+    /// 49 placements; each step joins two stacks, so at most 48 steps; a pass is followed by a
+    /// step (when neither seat can step the game is over), so at most one pass before each step
+    /// and one after the last.
+    fn max_plies(&self) -> usize {
+        let cells = usize::from(PLACEMENTS);
+        cells + (cells - 1) + cells
+    }
+
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("dvonn", setup)?;
         check_setup(setup, &Self::ALLOWED)?;

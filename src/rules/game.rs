@@ -343,6 +343,11 @@ pub trait Game: Clone + fmt::Debug {
     /// Every move this game, as set up, can ever list (see [`MoveSpace`]).
     fn move_space(&self) -> MoveSpace<Self::Move>;
 
+    /// An upper bound on the plies, chance plies included, of any game from this setup's start,
+    /// worked out from the rules (each game says how): the finite horizon a framework such as
+    /// OpenSpiel asks for.
+    fn max_plies(&self) -> usize;
+
     /// The game's id, as typed after `newgame`.
     fn id(&self) -> &'static str;
 

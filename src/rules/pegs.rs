@@ -358,6 +358,15 @@ impl Game for Pegs {
         MoveSpace::new(seats, Vec::new())
     }
 
+    /// A ply of progress captures a peg or moves one a row forward (pegs never go back), so there
+    /// are at most (pegs x 6 rows) + pegs of them; at most 100 plies without progress come
+    /// between two of them, before the first and after the last.
+    fn max_plies(&self) -> usize {
+        let pegs = (start_mask(0).count_ones() + start_mask(1).count_ones()) as usize;
+        let progress = pegs * (SIZE as usize - 1) + pegs;
+        progress + (progress + 1) * usize::from(NO_PROGRESS_LIMIT)
+    }
+
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         crate::rules::game::refuse_layout("pegs", setup)?;
         let variant = match check_setup(setup, &Self::ALLOWED)? {

@@ -459,6 +459,15 @@ impl Game for Wyx {
         MoveSpace::new(columns.chain([Move::Pass]).collect(), Vec::new())
     }
 
+    /// Every ply but a pass takes one of the rack's 64 dominoes; a seat passes only while the
+    /// other has a column, so a domino is taken after each pass: at most 64 + 65 plies a round,
+    /// and Double Wyx plays two rounds.
+    fn max_plies(&self) -> usize {
+        let dominoes = COLUMNS * PER_COLUMN;
+        let rounds = if self.double { 2 } else { 1 };
+        rounds * (dominoes + dominoes + 1)
+    }
+
     fn new(setup: &Setup) -> Result<Self, SetupError> {
         let double = check_setup(setup, &Self::ALLOWED)?.0 == Some(0);
         let rack = match &setup.layout {

@@ -341,14 +341,7 @@ impl<P: Player> Table<'_, P> {
             return Ok(());
         }
         let totals = game.scores();
-        let join = |values: &mut dyn Iterator<Item = i64>| {
-            values.map(|v| v.to_string()).collect::<Vec<_>>().join(",")
-        };
-        let points = join(&mut totals.iter().zip(&self.totals_told).map(|(t, b)| t - b));
-        let line = format!(
-            "event round {finished} points={points} totals={}",
-            join(&mut totals.iter().copied())
-        );
+        let line = Command::round_event(finished, &self.totals_told, &totals).to_string();
         self.rounds_told = finished;
         self.totals_told = totals;
         for seat in 0..self.engines.len() {

@@ -430,6 +430,18 @@ impl Answerer {
 }
 
 impl Command {
+    /// The event every seat is told when round `finished` (from 1) of DOUBLE ends: `event round
+    /// N points=P0,P1,.. totals=T0,T1,..`, the round's points being how far each seat's total
+    /// grew from `before`.
+    pub fn round_event(finished: usize, before: &[i64], totals: &[i64]) -> Command {
+        let join = |values: &mut dyn Iterator<Item = i64>| {
+            values.map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+        };
+        let points = join(&mut totals.iter().zip(before).map(|(t, b)| t - b));
+        let totals = join(&mut totals.iter().copied());
+        Command::Event(format!("round {finished} points={points} totals={totals}"))
+    }
+
     /// Its declaration in [`SPECS`].
     pub fn spec(&self) -> &'static Spec {
         SPECS

@@ -233,3 +233,12 @@ fn a_genmove_line_is_written_as_the_genmove_command_is() {
         "genmove 1 time=9900 inc=100 movestogo=40 clocks=10000,9900,0"
     );
 }
+
+#[test]
+fn a_round_event_gives_each_seats_points_and_total() {
+    let event = Command::round_event(2, &[3, 10, 0], &[9, 10, 4]);
+    assert_eq!(
+        event.to_string(),
+        "event round 2 points=6,0,4 totals=9,10,4"
+    );
+}

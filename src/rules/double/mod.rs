@@ -12,8 +12,8 @@ mod text;
 use std::collections::VecDeque;
 use std::fmt;
 
+use cards::{CARDS, DECK, Kind, matches, parse_card, sectors};
 pub use cards::{Card, Laid, Side};
-use cards::{DECK, Kind, matches, parse_card, sectors};
 
 use crate::rules::game::{
     Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Places, Seat, Setup,
@@ -723,6 +723,22 @@ impl Game for Double {
             chance.extend(cards().map(|card| Move::Draw { seat, card }));
         }
         MoveSpace::new(seats, chance)
+    }
+
+    /// A round: a card leaves the stock at most 72 times, plus once for each of the 20 special
+    /// cards turned as the start card and put back under; a seat lays only cards it was given,
+    /// so as many covers. A turn lays a card, or takes one (drawn, or a penalty card), or,
+    /// once the stock is empty, is one of fewer than `seats` idle turns in a row; each turn has
+    /// at most one ply besides its covers. Every round gives every seat but one at least 1 point
+    /// (each card is worth 1 or more), and a match ends once a seat reaches 50, so it has at most
+    /// 49 x seats / (seats - 1) rounds and one more.
+    fn max_plies(&self) -> usize {
+        let seats = self.seats();
+        let cards = DECK + CARDS.iter().filter(|c| c.kind != Kind::Normal).count();
+        let turns = cards + cards + (cards + 1) * seats;
+        let round = cards + cards + turns;
+        let points = MATCH_POINTS as usize - 1;
+        (points * seats / (seats - 1) + 1) * round
     }
 
     fn new(setup: &Setup) -> Result<Self, SetupError> {

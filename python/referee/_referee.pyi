@@ -24,8 +24,9 @@ class Game:
     """A game of DVONN, Double Dutch, Pegs, Wyx or DOUBLE, from its start or a record.
 
     Chance events (Wyx's rack, DOUBLE's deal and draws) come from `seed` and are played as soon as
-    they are due, so a seat is always to move until the game is over. `copy()` is cheap: search by
-    copying, playing, and throwing the copy away."""
+    they are due, so a seat is always to move until the game is over; unless `explicit_chance`,
+    when the caller plays DOUBLE's cards itself. `copy()` is cheap: search by copying, playing, and
+    throwing the copy away."""
 
     def __init__(
         self,
@@ -34,6 +35,7 @@ class Game:
         seats: Optional[int] = None,
         seed: int = 0,
         setup: Optional[str] = None,
+        explicit_chance: bool = False,
     ) -> None:
         """Sets up `game_id` (`games()` lists them) with its variant, number of seats, the seed of
         its chance events, and (Wyx) the public rack as records store it in `setup`.
@@ -58,6 +60,16 @@ class Game:
     @property
     def seed(self) -> int:
         """The seed of the chance events."""
+    @property
+    def explicit_chance(self) -> bool:
+        """Whether the game is played with explicit chance (see `chance_due`)."""
+    def chance_due(self) -> bool:
+        """Whether a chance ply is due (only with `explicit_chance`): then `to_move()` is None,
+        `legal_moves()` lists the cards that may leave the stock, each as likely as any other, and
+        `play()` plays the one drawn."""
+    def max_plies(self) -> int:
+        """An upper bound on the plies (chance plies included) of any game from this one's start,
+        worked out from the rules: the horizon OpenSpiel's `max_game_length` asks for."""
     def to_move(self) -> Optional[int]:
         """The seat to move (from 0), or None when the game is over."""
     def move_space(self) -> Tuple[List[str], List[str]]:
@@ -71,6 +83,14 @@ class Game:
         """Plays `move` (any case) for the seat to move and returns it as the game writes it.
         Raises ParseError for a text that is no move of the game, IllegalMove (with the reason)
         for a move the rules forbid here; either way the game is unchanged."""
+    def tell(self, move: str) -> List[str]:
+        """Plays `move` as `play` does, and returns what the referee tells each seat's engine of it
+        (and of the chance plies that follow it from the seed), in seat order, one text of lines
+        per seat: `play 1 C1`; `event draw 0 c31:RYB` to seat 0 but `event draw 0` to the others;
+        `event round N points=.. totals=..` when a round of DOUBLE ends."""
+    def newgame_line(self, seat: int) -> str:
+        """The `newgame` line the referee sends `seat`'s engine at the start, without its seed and
+        clock: the game, variant, seats, the seat, and the public setup (Wyx's rack)."""
     def copy(self) -> "Game":
         """An independent copy, to search from."""
     def __copy__(self) -> "Game": ...
