@@ -67,6 +67,9 @@ class Game:
         """Whether a chance ply is due (only with `explicit_chance`): then `to_move()` is None,
         `legal_moves()` lists the cards that may leave the stock, each as likely as any other, and
         `play()` plays the one drawn."""
+    def seeded_chance(self) -> Optional[str]:
+        """The chance ply the game's seed draws here (None when none is due): the card a match of
+        the referee's with this seed would play, so a game of explicit chance can follow it."""
     def max_plies(self) -> int:
         """An upper bound on the plies (chance plies included) of any game from this one's start,
         worked out from the rules: the horizon OpenSpiel's `max_game_length` asks for."""

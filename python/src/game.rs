@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use rules::protocol::{Command, NewGame, PlayLine};
 use rules::records::Record;
-use rules::records::replay::{ReplayError, replay_record};
+use rules::records::replay::{ReplayError, replay_steps};
 use rules::rules::game::{Actor, MoveError, Outcome, Setup, Viewer};
 use rules::rules::{AnyGame, AnyMove, Game as _, perft_within};
 
@@ -22,6 +22,10 @@ pub struct Game {
     seed: u64,
     /// Whether chance plies wait for `play` instead of coming from the seed.
     explicit_chance: bool,
+    /// How the game was set up and every ply since (chance plies too), to pickle it by; no
+    /// plies for a game whose history is not known (a seat's guess).
+    setup: Setup,
+    plies: Option<Vec<AnyMove>>,
 }
 
 /// The most positions [`Game::perft`] expands unless told otherwise: a bound on work, not time,
@@ -55,6 +59,9 @@ impl Game {
     /// each seat's engine of it: the ply as the seat may see it, and the round's scores when it
     /// ends one.
     fn apply(&mut self, mv: &AnyMove, told: Option<&mut Vec<String>>) {
+        if let Some(plies) = &mut self.plies {
+            plies.push(*mv);
+        }
         let Some(told) = told else {
             self.game.play_unchecked(mv);
             return;
@@ -100,16 +107,42 @@ impl Game {
         Ok(mv.to_string())
     }
 
+    /// A game whose history is not known (a seat's guess), its chance plies from `seed`.
     pub fn from_any(game: AnyGame, seed: u64) -> Game {
         let mut game = Game {
             game,
             seed,
             explicit_chance: false,
+            setup: Setup::default(),
+            plies: None,
         };
         game.settle(None);
         game
     }
+
+    /// A new game set up as `setup` says.
+    fn set_up(game_id: &str, setup: Setup, explicit_chance: bool) -> PyResult<Game> {
+        let game = AnyGame::create(game_id, &setup)
+            .map_err(|e| SetupError::new_err(brief(e.to_string())))?;
+        let mut game = Game {
+            game,
+            seed: setup.seed,
+            explicit_chance,
+            setup,
+            plies: Some(Vec::new()),
+        };
+        game.settle(None);
+        Ok(game)
+    }
 }
+
+/// What `pickle` keeps of a game: its class, the arguments that set it up (game, variant, seats,
+/// seed, layout, explicit chance), and the state `__setstate__` replays (explicit chance, plies).
+type Pickled<'py> = (
+    Bound<'py, PyAny>,
+    (&'static str, Option<String>, usize, u64, Option<String>, bool),
+    (bool, Vec<String>),
+);
 
 /// Appends `line` to `text`, a line after the ones before.
 fn push_line(text: &mut String, line: &str) {
@@ -139,15 +172,7 @@ impl Game {
             seed,
             layout: setup,
         };
-        let game = AnyGame::create(game_id, &setup)
-            .map_err(|e| SetupError::new_err(brief(e.to_string())))?;
-        let mut game = Game {
-            game,
-            seed,
-            explicit_chance,
-        };
-        game.settle(None);
-        Ok(game)
+        Game::set_up(game_id, setup, explicit_chance)
     }
 
     /// The position of a record (one line of a `--out` file, as text) after `plies` plies (all
@@ -157,7 +182,16 @@ impl Game {
     fn from_record(record: &str, plies: Option<usize>) -> PyResult<Game> {
         let parsed: Record = serde_json::from_str(record)
             .map_err(|e| RefereeError::new_err(brief(format!("not a record: {e}"))))?;
-        let game = replay_record(&parsed, plies).map_err(|e| match e {
+        let moves = parsed.moves.len();
+        if let Some(asked) = plies.filter(|&asked| asked > moves) {
+            let error = ReplayError::Plies { moves, asked };
+            return Err(SetupError::new_err(brief(error.to_string())));
+        }
+        let mut played = Vec::new();
+        let game = replay_steps(&parsed.moves[..plies.unwrap_or(moves)], &parsed, |_, ply| {
+            played.extend(ply.map(|(_, mv)| *mv));
+        });
+        let game = game.map_err(|e| match e {
             ReplayError::Move { ply, error } => {
                 let text = format!("ply {ply}: {error}");
                 match error {
@@ -167,7 +201,53 @@ impl Game {
             }
             other => SetupError::new_err(brief(other.to_string())),
         })?;
-        Ok(Game::from_any(game, parsed.seed))
+        let mut game = Game {
+            game,
+            seed: parsed.seed,
+            explicit_chance: false,
+            setup: Setup {
+                variant: parsed.variant.clone(),
+                seats: Some(parsed.seats.len()),
+                seed: parsed.seed,
+                layout: parsed.setup.clone(),
+            },
+            plies: Some(played),
+        };
+        game.settle(None);
+        Ok(game)
+    }
+
+    /// How `pickle` rebuilds the game: set up anew with its chance waiting, then every ply
+    /// replayed (`__setstate__`). A seat's guess (`SeatView.game`) has no history to pickle.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Pickled<'py>> {
+        let this = slf.borrow();
+        let Some(plies) = &this.plies else {
+            return Err(RefereeError::new_err(
+                "a seat's guess (SeatView.game) has no known history to pickle",
+            ));
+        };
+        let setup = &this.setup;
+        let args = (
+            this.game.id(),
+            setup.variant.clone(),
+            this.game.seats(),
+            setup.seed,
+            setup.layout.clone(),
+            true,
+        );
+        let texts = plies.iter().map(ToString::to_string).collect();
+        Ok((slf.get_type().into_any(), args, (this.explicit_chance, texts)))
+    }
+
+    /// Replays the plies of a pickled game (see `__reduce__`).
+    fn __setstate__(&mut self, state: (bool, Vec<String>)) -> PyResult<()> {
+        let (explicit_chance, plies) = state;
+        for text in &plies {
+            self.play_text(text, None)?;
+        }
+        self.explicit_chance = explicit_chance;
+        self.settle(None);
+        Ok(())
     }
 
     /// The game's id.
@@ -211,6 +291,15 @@ impl Game {
     /// `play()` plays the one drawn.
     fn chance_due(&self) -> bool {
         self.game.to_move() == Some(Actor::Chance)
+    }
+
+    /// The chance ply the game's seed draws here (None when none is due): the card a match of
+    /// the referee's with this seed would play, so a game of explicit chance can follow it.
+    fn seeded_chance(&self) -> Option<String> {
+        if self.game.to_move() != Some(Actor::Chance) {
+            return None;
+        }
+        self.game.seeded_chance(self.seed).map(|mv| mv.to_string())
     }
 
     /// An upper bound on the plies (chance plies included) of any game from this one's start,

@@ -145,6 +145,55 @@ class Api(unittest.TestCase):
         self.assertTrue(replayed.is_over())
         self.assertEqual(replayed.scores(), game.scores())
 
+    def test_explicit_chance_that_follows_the_seed_is_the_seeded_game(self):
+        follower = referee.Game("double", seats=3, seed=8, explicit_chance=True)
+        seeded = referee.Game("double", seats=3, seed=8)
+        self.assertIsNone(seeded.seeded_chance())
+        while not seeded.is_over():
+            while follower.chance_due():
+                follower.play(follower.seeded_chance())
+            self.assertIsNone(follower.seeded_chance())
+            legal = seeded.legal_moves()
+            self.assertEqual(follower.legal_moves(), legal)
+            move = legal[seeded.ply % len(legal)]
+            seeded.play(move)
+            follower.play(move)
+        self.assertTrue(follower.is_over())
+        self.assertEqual((follower.ply, follower.scores()), (seeded.ply, seeded.scores()))
+
+    def test_a_pickled_game_comes_back_the_same(self):
+        import pickle
+
+        for game_id, variant, seats in GAMES:
+            for explicit in (False, True):
+                game = referee.Game(game_id, variant=variant, seats=seats, seed=9, explicit_chance=explicit)
+                for _ in range(60):
+                    if game.is_over():
+                        break
+                    legal = game.legal_moves()
+                    game.play(legal[game.ply % len(legal)])
+                back = pickle.loads(pickle.dumps(game))
+                self.assertEqual((back.ply, back.seed, back.explicit_chance), (game.ply, game.seed, explicit))
+                self.assertEqual(back.render(), game.render(), game_id)
+                self.assertEqual(back.legal_moves(), game.legal_moves(), game_id)
+                # The seed goes on drawing the same cards after the copy as before it.
+                for copy_ in (game, back):
+                    while not copy_.is_over() and copy_.ply < 120:
+                        legal = copy_.legal_moves()
+                        copy_.play(legal[copy_.ply % len(legal)])
+                self.assertEqual(back.render(), game.render(), game_id)
+        record = {
+            "format": "referee-record", "version": 1, "game": "dvonn",
+            "seats": [{"name": "a"}, {"name": "b"}], "seed": 0,
+            "moves": [{"ply": i, "seat": None, "move": m} for i, m in enumerate(["D2", "C1", "E3"])],
+        }
+        game = referee.Game.from_record(json.dumps(record), plies=2)
+        self.assertEqual(pickle.loads(pickle.dumps(game)).render(), game.render())
+        self.assertEqual(pickle.loads(pickle.dumps(game)).ply, 2)
+        guess = referee.SeatView("double", seats=2, seat=0).game(seed=1)
+        with self.assertRaises(referee.RefereeError):
+            pickle.dumps(guess)
+
     def test_max_plies_bounds_every_game(self):
         self.assertEqual(referee.Game("dvonn").max_plies(), 49 + 48 + 49)
         self.assertEqual(referee.Game("wyx", variant="double").max_plies(), 2 * (64 + 65))
