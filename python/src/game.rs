@@ -140,7 +140,14 @@ impl Game {
 /// seed, layout, explicit chance), and the state `__setstate__` replays (explicit chance, plies).
 type Pickled<'py> = (
     Bound<'py, PyAny>,
-    (&'static str, Option<String>, usize, u64, Option<String>, bool),
+    (
+        &'static str,
+        Option<String>,
+        usize,
+        u64,
+        Option<String>,
+        bool,
+    ),
     (bool, Vec<String>),
 );
 
@@ -188,9 +195,13 @@ impl Game {
             return Err(SetupError::new_err(brief(error.to_string())));
         }
         let mut played = Vec::new();
-        let game = replay_steps(&parsed.moves[..plies.unwrap_or(moves)], &parsed, |_, ply| {
-            played.extend(ply.map(|(_, mv)| *mv));
-        });
+        let game = replay_steps(
+            &parsed.moves[..plies.unwrap_or(moves)],
+            &parsed,
+            |_, ply| {
+                played.extend(ply.map(|(_, mv)| *mv));
+            },
+        );
         let game = game.map_err(|e| match e {
             ReplayError::Move { ply, error } => {
                 let text = format!("ply {ply}: {error}");
@@ -236,7 +247,11 @@ impl Game {
             true,
         );
         let texts = plies.iter().map(ToString::to_string).collect();
-        Ok((slf.get_type().into_any(), args, (this.explicit_chance, texts)))
+        Ok((
+            slf.get_type().into_any(),
+            args,
+            (this.explicit_chance, texts),
+        ))
     }
 
     /// Replays the plies of a pickled game (see `__reduce__`).

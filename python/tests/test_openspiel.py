@@ -120,6 +120,18 @@ class OpenSpiel(unittest.TestCase):
                 # At the end each round's hands were shown, and everyone learned their points only.
                 self.assertIn("event round", state.information_state_string(0))
 
+    def test_the_readmes_openspiel_example_runs(self):
+        import contextlib
+        import io
+        import pathlib
+
+        readme = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+        blocks = re.findall(r"```python openspiel\n(.*?)```", readme.read_text(), re.S)
+        self.assertTrue(blocks)
+        for block in blocks:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(block, str(readme), "exec"), {})
+
     def test_utilities_follow_the_result(self):
         game = pyspiel.load_game("referee_double_dutch", {"seats": 3})
         rng = random.Random(1)
