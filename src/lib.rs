@@ -100,6 +100,7 @@ pub mod cli;
 #[cfg(feature = "cli")]
 pub mod engine;
 pub mod events;
+pub mod features;
 #[cfg(feature = "cli")]
 pub mod play;
 #[cfg(test)]

@@ -468,3 +468,133 @@ fn within_move_space(which: usize, seed: u64, choices: &[u16]) -> Result<(), Tes
     }
     Ok(())
 }
+
+proptest! {
+    // Each case plays every game and variant to its end: 10 of each by default.
+    #![proptest_config(config(10))]
+
+    /// A seat's tensor holds only what the seat is told: it is the same in the game, in the
+    /// seat's view kept from the protocol's lines, and (DOUBLE) in a world whose hidden cards
+    /// are dealt anew.
+    #[test]
+    fn a_seats_tensor_is_what_it_was_told(
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 500),
+    ) {
+        for which in 0..GAMES.len() {
+            tensors_follow_what_seats_are_told(which, seed, &choices)?;
+        }
+    }
+}
+
+/// Plays game `which` by `choices` (chance from `seed`), each seat's view following the lines
+/// its engine would be told, and compares each seat's tensor at every position in the game, in
+/// the view and in a world re-dealt from the seat's knowledge.
+fn tensors_follow_what_seats_are_told(
+    which: usize,
+    seed: u64,
+    choices: &[u16],
+) -> Result<(), TestCaseError> {
+    use rand::SeedableRng;
+    use referee::bots::{SeatView, double_view::redeal_hidden};
+    use referee::features::Features;
+    use referee::protocol::{NewGame, RoundEnd};
+    use referee::rules::AnyGame;
+    use referee::rules::game::{Actor, Viewer};
+    let (id, setup) = setup_of(which, seed);
+    let mut game = AnyGame::create(id, &setup).unwrap();
+    let seats = game.seats();
+    let mut views = Vec::new();
+    for seat in 0..seats {
+        let mut options = vec![
+            ("seats".to_owned(), seats.to_string()),
+            ("seat".to_owned(), seat.to_string()),
+        ];
+        options.extend(game.public_setup().map(|s| ("setup".to_owned(), s)));
+        let new = NewGame {
+            game: id.to_owned(),
+            variant: setup.variant.clone(),
+            options,
+        };
+        views.push(SeatView::start(&new).unwrap());
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let (mut truth, mut seen, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+    // Up to the last position: a view never ends DOUBLE's match itself but is told its end, so
+    // it deals a round that the game does not.
+    for &choice in choices.iter().cycle() {
+        if game.to_move().is_none() {
+            return Ok(());
+        }
+        for (seat, view) in views.iter().enumerate() {
+            game.features(seat, &mut truth);
+            view.game().features(seat, &mut seen);
+            prop_assert!(
+                truth == seen,
+                "{} ply {}: seat {}'s view differs at {:?}",
+                id,
+                game.ply(),
+                seat,
+                differences(&truth, &seen)
+            );
+            if let AnyGame::Double(double) = &game {
+                let world = AnyGame::Double(redeal_hidden(double, seat, &mut rng));
+                world.features(seat, &mut seen);
+                prop_assert!(
+                    truth == seen,
+                    "{} ply {}: seat {} re-dealt differs at {:?}",
+                    id,
+                    game.ply(),
+                    seat,
+                    differences(&truth, &seen)
+                );
+            }
+        }
+        let mv = match game.to_move() {
+            Some(Actor::Chance) => game.seeded_chance(seed).unwrap(),
+            _ => {
+                moves.clear();
+                game.legal_moves(&mut moves);
+                moves[usize::from(choice) % moves.len()]
+            }
+        };
+        for (seat, view) in views.iter_mut().enumerate() {
+            let told = match game.to_move() {
+                Some(Actor::Seat(mover)) => view.follow(Some(mover), &mv.to_string()),
+                _ => view.follow(None, &game.visible_text(&mv, Viewer::Seat(seat))),
+            };
+            prop_assert!(
+                told.is_ok(),
+                "{} ply {}: seat {}: {:?}",
+                id,
+                game.ply(),
+                seat,
+                told
+            );
+        }
+        let (rounds, before) = (game.rounds_finished(), game.scores());
+        game.play_unchecked(&mv);
+        if game.rounds_finished() != rounds {
+            let round = RoundEnd::new(game.rounds_finished(), &before, &game.scores());
+            for view in &mut views {
+                prop_assert!(view.follow(None, &round.to_string()).is_ok(), "{}", round);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where two tensors differ: each place, and the values there.
+fn differences(a: &[f32], b: &[f32]) -> Vec<(usize, f32, f32)> {
+    let mut found: Vec<(usize, f32, f32)> = a
+        .iter()
+        .zip(b)
+        .enumerate()
+        .filter(|(_, (x, y))| x != y)
+        .map(|(i, (x, y))| (i, *x, *y))
+        .collect();
+    if a.len() != b.len() {
+        found.push((a.len().min(b.len()), a.len() as f32, b.len() as f32));
+    }
+    found
+}

@@ -114,6 +114,16 @@ class Game:
         other threads run meanwhile, and Ctrl-C stops it between the first ply's moves."""
     def render(self, seat: Optional[int] = None) -> str:
         """The position as text, as everyone sees it or (DOUBLE) as `seat` does."""
+    def observation_shape(self) -> List[int]:
+        """The shape of `observation()`'s tensor, the same at every position of the game as set
+        up: planes, rows and columns for the board games, one length for DOUBLE."""
+    def observation(self, seat: int) -> List[float]:
+        """The position as numbers from 0 to 1, as `seat` may see it, flat in the order of
+        `observation_shape()` (last index fastest): for learning agents. Seats are counted from
+        `seat`, its own first; in DOUBLE it shows `seat`'s hand and only the size of the others.
+        python/README.md gives each game's layout."""
+    def svg(self, seat: Optional[int] = None) -> str:
+        """The position as an SVG picture, as everyone sees it or (DOUBLE) as `seat` does."""
     def public_setup(self) -> Optional[str]:
         """The public layout drawn at setup (Wyx's rack, as records store it), or None."""
 

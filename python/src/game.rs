@@ -1,9 +1,11 @@
 //! `referee.Game`: a position of any game, its moves as the protocol's strings, and play.
 
 use pyo3::prelude::*;
+use rules::features::Features;
 use rules::protocol::{Command, NewGame, PlayLine};
 use rules::records::Record;
 use rules::records::replay::{ReplayError, replay_steps};
+use rules::render::board::Picture;
 use rules::rules::game::{Actor, MoveError, Outcome, Setup, Viewer};
 use rules::rules::{AnyGame, AnyMove, Game as _, perft_within};
 
@@ -453,11 +455,29 @@ impl Game {
     /// The position as text, as everyone sees it or (DOUBLE) as `seat` does.
     #[pyo3(signature = (seat=None))]
     fn render(&self, seat: Option<usize>) -> PyResult<String> {
-        let viewer = match seat {
-            None => Viewer::Everyone,
-            Some(seat) => Viewer::Seat(self.check_seat(seat)?),
-        };
-        Ok(self.game.render(viewer))
+        Ok(self.game.render(self.viewer(seat)?))
+    }
+
+    /// The shape of `observation()`'s tensor, the same at every position of the game as set up:
+    /// planes, rows and columns for the board games, one length for DOUBLE.
+    fn observation_shape(&self) -> Vec<usize> {
+        self.game.shape()
+    }
+
+    /// The position as numbers from 0 to 1, as `seat` may see it, flat in the order of
+    /// `observation_shape()` (last index fastest): for learning agents. Seats are counted from
+    /// `seat`, its own first; in DOUBLE it shows `seat`'s hand and only the size of the others.
+    /// python/README.md gives each game's layout.
+    fn observation(&self, seat: usize) -> PyResult<Vec<f32>> {
+        let mut values = Vec::new();
+        self.game.features(self.check_seat(seat)?, &mut values);
+        Ok(values)
+    }
+
+    /// The position as an SVG picture, as everyone sees it or (DOUBLE) as `seat` does.
+    #[pyo3(signature = (seat=None))]
+    fn svg(&self, seat: Option<usize>) -> PyResult<String> {
+        Ok(self.game.svg(self.viewer(seat)?))
     }
 
     /// The public layout drawn at setup (Wyx's rack, as records store it), or None.
@@ -495,6 +515,14 @@ impl Game {
                 self.game.seats()
             ))),
         }
+    }
+
+    /// Everyone, or `seat` when the game has it.
+    fn viewer(&self, seat: Option<usize>) -> PyResult<Viewer> {
+        Ok(match seat {
+            None => Viewer::Everyone,
+            Some(seat) => Viewer::Seat(self.check_seat(seat)?),
+        })
     }
 
     /// The game inside.

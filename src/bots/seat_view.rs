@@ -2,7 +2,7 @@
 //! the whole position in the games without hidden information, the seat's own view in DOUBLE.
 
 use crate::bots::double_view;
-use crate::protocol::{GameKeys, NewGame};
+use crate::protocol::{GameKeys, NewGame, RoundEnd};
 use crate::rules::double::Double;
 use crate::rules::game::{Actor, Game, Seat, Setup};
 use crate::rules::{AnyGame, AnyMove};
@@ -82,11 +82,17 @@ impl SeatView {
 
     /// Applies what the seat was told: `play SEAT MOVE` as `follow(Some(SEAT), MOVE)`, or a chance
     /// event (`event TEXT`, DOUBLE only) as `follow(None, TEXT)`. A round's scores
-    /// (`event round ...`) change nothing here. Returns the ply as the game writes it (DOUBLE's
+    /// (`event round ...`) set the seats' totals. Returns the ply as the game writes it (DOUBLE's
     /// as told). Refuses, leaving the view as it was, a move that does not parse or is illegal,
     /// or an event this view did not expect.
     pub fn follow(&mut self, actor: Option<Seat>, text: &str) -> Result<String, String> {
         if actor.is_none() && text.starts_with("round ") {
+            let round =
+                RoundEnd::parse(text).ok_or_else(|| format!("`{text}`: not a round's end"))?;
+            // The hands shown score as the table says, not as the view's guesses of them would.
+            if let AnyGame::Double(view) = &mut self.game {
+                view.told_totals(&round.totals)?;
+            }
             return Ok(text.to_owned());
         }
         match &mut self.game {

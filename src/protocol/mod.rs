@@ -5,6 +5,7 @@ mod command;
 mod info;
 mod keys;
 mod response;
+mod round;
 
 pub use answer::MoveAnswer;
 pub use command::{
@@ -13,6 +14,7 @@ pub use command::{
 pub use info::{Info, InfoError, MAX_INFO_LINE, is_info};
 pub use keys::{ClockKeys, GameKeys, KeyError};
 pub use response::{Response, ResponseError};
+pub use round::RoundEnd;
 
 use std::io::{self, BufRead, Write};
 

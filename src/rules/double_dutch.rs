@@ -323,6 +323,17 @@ impl DoubleDutch {
                 flipped: self.flipped & mask != 0,
             })
     }
+
+    /// The pieces left in `seat`'s supply (0 for a seat that is not in the game), and how many
+    /// each seat's supply starts with.
+    pub fn supply(&self, seat: Seat) -> (u8, u8) {
+        let start = if self.seats == 2 {
+            SUPPLY_TWO
+        } else {
+            SUPPLY_THREE
+        };
+        (self.supply.get(seat).copied().unwrap_or(0), start)
+    }
 }
 
 impl DoubleDutch {

@@ -336,6 +336,11 @@ impl Pegs {
     pub fn peg(&self, cell: Cell) -> Option<Seat> {
         (0..2).find(|&seat| self.pegs[seat] & cell.mask() != 0)
     }
+
+    /// Plies in a row without progress (a capture or a change of row), and how many draw.
+    pub fn quiet_plies(&self) -> (u16, u16) {
+        (self.quiet, NO_PROGRESS_LIMIT)
+    }
 }
 
 impl Pegs {

@@ -6,7 +6,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::rules::game::{
-    Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Setup, SetupError,
+    Actor, Allowed, Game, IllegalMove, MoveSpace, Outcome, ParseMoveError, Seat, Setup, SetupError,
     Viewer, check_setup,
 };
 
@@ -67,6 +67,13 @@ fn colour_dominoes(colour: usize) -> [Domino; PER_COLOUR] {
         .collect::<Vec<_>>()
         .try_into()
         .expect("4 + 4 * 3 dominoes per colour")
+}
+
+impl Domino {
+    /// Squares the knight jumps right (negative: left) and up (negative: down), each -4 to 4.
+    pub fn jump(self) -> (i8, i8) {
+        (self.right, self.up)
+    }
 }
 
 impl fmt::Display for Domino {
@@ -377,6 +384,21 @@ impl Wyx {
         (0..2)
             .find(|&colour| self.pawns[colour] & square.mask() != 0)
             .map(|colour| (colour, self.count[square.0 as usize]))
+    }
+
+    /// The colour (0: white, 1: black) `seat` plays this round (Double Wyx swaps them).
+    pub fn colour_of(&self, seat: Seat) -> usize {
+        (seat & 1) ^ usize::from(self.round)
+    }
+
+    /// The pawns left in `colour`'s supply, and how many each supply starts with.
+    pub fn supply(&self, colour: usize) -> (u8, u8) {
+        (self.supply[colour & 1], PAWNS)
+    }
+
+    /// Whether the second round of Double Wyx is being played.
+    pub fn second_round(&self) -> bool {
+        self.round == 1
     }
 
     /// The square of `colour`'s knight (0: white, 1: black).

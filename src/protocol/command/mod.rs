@@ -10,7 +10,7 @@ use nom::multi::many0;
 use nom::sequence::{separated_pair, terminated};
 use nom::{IResult, Parser};
 
-use crate::protocol::ClockKeys;
+use crate::protocol::{ClockKeys, RoundEnd};
 use crate::rules::game::Seat;
 
 /// The arguments of `newgame`.
@@ -434,12 +434,7 @@ impl Command {
     /// N points=P0,P1,.. totals=T0,T1,..`, the round's points being how far each seat's total
     /// grew from `before`.
     pub fn round_event(finished: usize, before: &[i64], totals: &[i64]) -> Command {
-        let join = |values: &mut dyn Iterator<Item = i64>| {
-            values.map(|v| v.to_string()).collect::<Vec<_>>().join(",")
-        };
-        let points = join(&mut totals.iter().zip(before).map(|(t, b)| t - b));
-        let totals = join(&mut totals.iter().copied());
-        Command::Event(format!("round {finished} points={points} totals={totals}"))
+        Command::Event(RoundEnd::new(finished, before, totals).to_string())
     }
 
     /// Its declaration in [`SPECS`].

@@ -242,3 +242,19 @@ fn a_round_event_gives_each_seats_points_and_total() {
         "event round 2 points=6,0,4 totals=9,10,4"
     );
 }
+
+#[test]
+fn a_round_event_is_read_back_and_anything_else_is_not() {
+    let event = RoundEnd::new(2, &[3, 10, 0], &[9, 10, 4]);
+    assert_eq!(RoundEnd::parse(&event.to_string()), Some(event));
+    for text in [
+        "round 2 points=6,0 totals=9,10,4",
+        "round 2 points=6,0,4",
+        "round x points=6 totals=9",
+        "round 2 points=6 totals=9 more",
+        "round 2 points=1,1,1,1,1,1,1 totals=1,1,1,1,1,1,1",
+        "draw 0 c17:RGB",
+    ] {
+        assert_eq!(RoundEnd::parse(text), None, "{text}");
+    }
+}

@@ -104,6 +104,11 @@ pub(crate) const CARDS: [CardInfo; DECK] = card_table();
 pub struct Card(pub(crate) u8);
 
 impl Card {
+    /// Its index, 0 (`c01`) to 71 (`c72`).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
     pub(crate) fn info(self) -> CardInfo {
         CARDS[self.0 as usize]
     }

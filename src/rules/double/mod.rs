@@ -189,6 +189,11 @@ impl Double {
         game
     }
 
+    /// Cards in the deck.
+    pub const DECK: usize = DECK;
+    /// The total that ends the match.
+    pub const MATCH_POINTS: u32 = MATCH_POINTS;
+
     /// The cards left in the stock.
     pub fn stock_size(&self) -> usize {
         self.stock.count_ones() as usize
@@ -602,6 +607,20 @@ impl Double {
         self.settle();
     }
 
+    /// The seats' totals as the table told them when a round ended (the view worked them out
+    /// from its guesses of the hands shown): one per seat, each at most a match's worth.
+    pub(crate) fn told_totals(&mut self, totals: &[i64]) -> Result<(), String> {
+        let seats = usize::from(self.seats);
+        let most = i64::from(MATCH_POINTS) + 7 * DECK as i64;
+        if totals.len() != seats || totals.iter().any(|t| !(0..=most).contains(t)) {
+            return Err(format!("totals {totals:?} are not {seats} seats' totals"));
+        }
+        for (slot, &total) in self.totals.iter_mut().zip(totals) {
+            *slot = total as u32;
+        }
+        Ok(())
+    }
+
     /// Where `card` is: in the stock (not under it), in a hand, or neither (laid, or under).
     pub(crate) fn place_of(&self, card: Card) -> Option<Place> {
         let under = self.under.contains(&card);
@@ -670,6 +689,13 @@ impl Double {
         let mut world = self.clone();
         world.seen_by = None;
         world
+    }
+
+    /// The seat whose turn it is (chance may act first: the deal, a draw), None once the match
+    /// is over. Unlike `to_move`, it is the same in every seat's view: whether a card must be
+    /// drawn first can hang on a hand the viewer cannot see.
+    pub fn turn(&self) -> Option<Seat> {
+        (!self.over).then_some(usize::from(self.to_move))
     }
 
     /// The round being played, from 0.
