@@ -1,6 +1,6 @@
 """The exact rules of DVONN, Double Dutch, Pegs, Wyx and DOUBLE: the referee's own Rust rules."""
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 class RefereeError(ValueError):
     """Anything the referee refuses: the base of ParseError, IllegalMove and SetupError."""
@@ -94,6 +94,14 @@ class Game:
     def newgame_line(self, seat: int) -> str:
         """The `newgame` line the referee sends `seat`'s engine at the start, without its seed and
         clock: the game, variant, seats, the seat, and the public setup (Wyx's rack)."""
+    def record(self, names: Optional[List[str]] = None,
+               tags: Optional[Dict[str, str]] = None) -> str:
+        """The game so far as a record (one line of a `--out` file, as JSON text) that `referee
+        validate`, `ratings`, `view` and `Game.from_record` read: its seats named `names` (`seat
+        0`, ... when None), `tags` kept as they are, every ply with the seat that played it (none
+        for chance), and the result once the game is over. Its chance plies replay from the seed
+        when they came from it (not with explicit chance, unless they followed
+        `seeded_chance()`). A seat's guess (`SeatView.game`) has no known history to record."""
     def copy(self) -> "Game":
         """An independent copy, to search from."""
     def __copy__(self) -> "Game": ...

@@ -21,15 +21,18 @@ re-implemented.
 - `information_state_string(seat)` is what the referee tells that seat's engine, line by line:
   its `newgame` line (without seed and clock), then every `play` and `event` line; it never names
   a card the seat may not see. `observation_string(seat)` is the position as that seat sees it
-  (`Game.render(seat)`). No tensors yet.
+  (`Game.render(seat)`), `observation_tensor(seat)` its numbers (`Game.observation(seat)`, in
+  `Game.observation_shape()`); information states are strings only.
 - Utilities at the end: a draw gives everyone 0; otherwise the winners share +1 and the others
   share -1 (two seats: +1 and -1).
 - `serialize` and `deserialize_state` replay the action history, as OpenSpiel does by default.
 """
 
+import numpy as np
 import pyspiel
 
 import referee
+from referee._returns import returns
 
 _Type = pyspiel.GameType
 
@@ -64,7 +67,7 @@ def _game_type(name, game_id, defaults, fewest, most, hidden):
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=defaults,
     )
 
@@ -95,6 +98,7 @@ class _Rules:
         self.move_ids = {m: i for i, m in enumerate(self.moves)}
         self.chance_ids = {m: i for i, m in enumerate(self.chance)}
         self.max_plies = probe.max_plies()
+        self.shape = probe.observation_shape()
         self.dominoes = None
         if game_id == "wyx":
             # Each colour's dominoes in a fixed order, read off any rack.
@@ -221,14 +225,9 @@ class RefereeState(pyspiel.State):
         return self._game is not None and self._game.is_over()
 
     def returns(self):
-        seats = self._rules.seats
-        if not self.is_terminal():
-            return [0.0] * seats
-        winners = set(self._game.winners())
-        if len(winners) == seats:
-            return [0.0] * seats
-        win, loss = 1.0 / len(winners), -1.0 / (seats - len(winners))
-        return [win if seat in winners else loss for seat in range(seats)]
+        if self._game is None:
+            return [0.0] * self._rules.seats
+        return returns(self._game)
 
     def __str__(self):
         if self._game is None:
@@ -271,17 +270,24 @@ def _told_from(texts):
 
 
 class _Observer:
-    """What a seat knows: with perfect recall, the lines its engine was told; otherwise the
-    position as it sees it."""
+    """What a seat knows. With perfect recall (the information state), the lines its engine was
+    told, as a string only; otherwise the position as it sees it: its text, and its tensor
+    (`Game.observation`; all 0 while Wyx's rack is being drawn)."""
 
     def __init__(self, rules, recall):
         self._rules = rules
         self._recall = recall
-        self.tensor = None
-        self.dict = {}
+        self.tensor = np.zeros(int(np.prod(rules.shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(rules.shape)}
 
     def set_from(self, state, player):
-        raise NotImplementedError("the referee's games offer no observation tensors yet")
+        if self._recall:
+            raise NotImplementedError("the referee's games offer information states as strings "
+                                      "only: their length grows with the game")
+        if state._game is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = state._game.observation(player)
 
     def string_from(self, state, player):
         if state._game is None:

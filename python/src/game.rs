@@ -3,8 +3,8 @@
 use pyo3::prelude::*;
 use rules::features::Features;
 use rules::protocol::{Command, NewGame, PlayLine};
-use rules::records::Record;
 use rules::records::replay::{ReplayError, replay_steps};
+use rules::records::{End, FORMAT, GameResult, Ply, Record, SeatInfo, VERSION};
 use rules::render::board::Picture;
 use rules::rules::game::{Actor, MoveError, Outcome, Setup, Viewer};
 use rules::rules::{AnyGame, AnyMove, Game as _, perft_within};
@@ -254,6 +254,71 @@ impl Game {
             args,
             (this.explicit_chance, texts),
         ))
+    }
+
+    /// The game so far as a record (one line of a `--out` file, as JSON text) that `referee
+    /// validate`, `ratings`, `view` and `Game.from_record` read: its seats named `names` (`seat
+    /// 0`, ... when None), `tags` kept as they are, every ply with the seat that played it (none
+    /// for chance), and the result once the game is over. Its chance plies replay from the seed
+    /// when they came from it (not with explicit chance, unless they followed `seeded_chance()`).
+    /// A seat's guess (`SeatView.game`) has no known history to record.
+    #[pyo3(signature = (names=None, tags=None))]
+    fn record(
+        &self,
+        names: Option<Vec<String>>,
+        tags: Option<std::collections::BTreeMap<String, String>>,
+    ) -> PyResult<String> {
+        let Some(plies) = &self.plies else {
+            return Err(RefereeError::new_err(
+                "a seat's guess (SeatView.game) has no known history to record",
+            ));
+        };
+        let seats = self.game.seats();
+        let names = names.unwrap_or_else(|| (0..seats).map(|s| format!("seat {s}")).collect());
+        if names.len() != seats {
+            let error = format!("{} names for a game of {seats} seats", names.len());
+            return Err(RefereeError::new_err(error));
+        }
+        let mut game = AnyGame::create(self.game.id(), &self.setup)
+            .map_err(|e| SetupError::new_err(brief(e.to_string())))?;
+        let mut moves = Vec::with_capacity(plies.len());
+        for (ply, mv) in plies.iter().enumerate() {
+            let seat = match game.to_move() {
+                Some(Actor::Seat(seat)) => Some(seat),
+                _ => None,
+            };
+            moves.push(Ply {
+                ply,
+                seat,
+                mv: mv.to_string(),
+                time_ms: None,
+                clock_ms: None,
+                overrun_ms: None,
+                referee_delay_ms: None,
+                info: None,
+            });
+            game.play_unchecked(mv);
+        }
+        let over = self.game.outcome() != Outcome::Ongoing;
+        let record = Record {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            game: self.game.id().to_owned(),
+            variant: self.game.variant().map(str::to_owned),
+            seats: names.into_iter().map(|name| SeatInfo { name }).collect(),
+            seed: self.setup.seed,
+            setup: self.game.public_setup(),
+            tags: tags.unwrap_or_default(),
+            moves,
+            opening: None,
+            faults: Vec::new(),
+            result: over.then(|| GameResult {
+                winners: self.winners(),
+                scores: self.game.scores(),
+            }),
+            end: over.then_some(End::Normal {}),
+        };
+        serde_json::to_string(&record).map_err(|e| RefereeError::new_err(e.to_string()))
     }
 
     /// Replays the plies of a pickled game (see `__reduce__`).

@@ -5,8 +5,6 @@ Run from the repository: python -m pytest python/tests"""
 import json
 import random
 import re
-import subprocess
-import tempfile
 import unittest
 
 import referee
@@ -37,7 +35,7 @@ CARD = re.compile(r"c\d\d")
 def seeded_playout(state, game_id, variant, seats, seed, rng):
     """Plays `state` to its end: seats at random, chance as the referee's seed `seed` draws it
     (Wyx's rack, DOUBLE's cards), so that `referee validate` can judge the result. Returns the
-    record's plies."""
+    plies as a record writes them (no seat for chance), and a game that followed them."""
     follower = referee.Game(game_id, variant=variant, seats=seats, seed=seed, explicit_chance=True)
     rack = follower.public_setup()
     dominoes = []
@@ -54,7 +52,7 @@ def seeded_playout(state, game_id, variant, seats, seed, rng):
             action = state.string_to_action(pyspiel.PlayerId.CHANCE, text)
             if not text.startswith("rack "):
                 follower.play(text)
-                plies.append({"ply": len(plies), "seat": None, "move": text})
+                plies.append({"ply": len(plies), "move": text})
         else:
             seat = state.current_player()
             action = rng.choice(state.legal_actions())
@@ -103,6 +101,10 @@ class OpenSpiel(unittest.TestCase):
                                      state.observation_string(seat)):
                             told = set(CARD.findall(text))
                             self.assertLessEqual(told, known[seat], (seat, told - known[seat]))
+                        # The tensor's cards: the seat's hand, then the snake's two ends.
+                        tensor = state.observation_tensor(seat)
+                        shown = {"c%02d" % (i % 72 + 1) for i in range(3 * 72) if tensor[i]}
+                        self.assertLessEqual(shown, known[seat], (seat, shown - known[seat]))
                     if state.is_chance_node():
                         outcomes, chances = zip(*state.chance_outcomes())
                         action = rng.choices(outcomes, chances)[0]
@@ -157,23 +159,11 @@ class OpenSpielAgainstTheBinary(NeedsBinary, unittest.TestCase):
             plies, follower = seeded_playout(state, game_id, variant, seats, number, rng)
             winners = [s for s, r in enumerate(state.returns()) if r > 0] or list(range(seats))
             self.assertEqual(sorted(winners), sorted(follower.winners()), name)
-            record = {
-                "format": "referee-record", "version": 1, "game": game_id,
-                "seats": [{"name": "s%d" % i} for i in range(seats)], "seed": number,
-                "moves": plies, "tags": {"game": str(number + 1)},
-                "result": {"winners": follower.winners(), "scores": follower.scores()},
-                "end": {"reason": "normal"},
-            }
-            if variant:
-                record["variant"] = variant
-            if follower.public_setup():
-                record["setup"] = follower.public_setup()
-            lines.append(json.dumps(record))
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write("\n".join(lines) + "\n")
-        judged = subprocess.run([binary, "validate", f.name], capture_output=True, text=True)
-        self.assertEqual(judged.returncode, 0, judged.stdout + judged.stderr)
-        self.assertIn("200 records", judged.stdout)
+            # The record's plies are the ones played through OpenSpiel, each with its seat.
+            self.assertEqual(json.loads(follower.record())["moves"], plies, name)
+            names = ["s%d" % i for i in range(seats)]
+            lines.append(follower.record(names=names, tags={"game": str(number + 1)}))
+        self.assert_valid_records(lines)
 
 
 if __name__ == "__main__":

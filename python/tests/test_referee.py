@@ -218,19 +218,14 @@ class Api(unittest.TestCase):
             if game.to_move() is not None:
                 self.assertEqual(views[game.to_move()].legal_moves(), legal)
             lines = game.tell(move)
+            follow_told(views, lines)
             for seat, text in enumerate(lines):
                 for line in text.split("\n"):
                     told[seat].append(line)
                     words = line.split()
-                    if words[0] == "play":
-                        views[seat].follow(int(words[1]), line.split(" ", 2)[2])
-                    elif words[1] == "round":
-                        rounds += seat == 0
-                        views[seat].follow(None, " ".join(words[1:]))
-                    else:
-                        if words[1] in ("deal", "draw") and int(words[2]) != seat:
-                            self.assertEqual(len(words), 3, line)
-                        views[seat].follow(None, " ".join(words[1:]))
+                    rounds += seat == 0 and words[:2] == ["event", "round"]
+                    if words[:2] in (["event", "deal"], ["event", "draw"]) and int(words[2]) != seat:
+                        self.assertEqual(len(words), 3, line)
         # The match ends after the round that takes a total to 50: its scores are the last line.
         self.assertGreater(rounds, 0)
         self.assertTrue(all(t[-1].startswith("event round %d " % rounds) for t in told))
@@ -395,6 +390,18 @@ class Readmes(unittest.TestCase):
                     exec(compile(block, str(readme), "exec"), {})
 
 
+def follow_told(views, told):
+    """Each seat's view follows the lines its engine is told (`Game.tell`'s texts, in seat
+    order), as an engine would: `play SEAT MOVE` and `event TEXT`."""
+    for view, text in zip(views, told):
+        for line in text.split("\n"):
+            words = line.split(" ", 2)
+            if words[0] == "play":
+                view.follow(int(words[1]), words[2])
+            else:
+                view.follow(None, line.split(" ", 1)[1])
+
+
 class NeedsBinary:
     """The referee binary: REFEREE, else target/debug/referee, else `referee` on PATH, else the
     test is skipped with a note."""
@@ -411,6 +418,18 @@ class NeedsBinary:
             self.skipTest("no referee binary: build it, or set REFEREE")
         return found
 
+    def assert_valid_records(self, lines):
+        """Writes `lines` (records) to a file and has `referee validate` judge them all valid."""
+        import subprocess
+        import tempfile
+
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write("\n".join(lines) + "\n")
+        judged = subprocess.run([self.binary(), "validate", f.name], capture_output=True,
+                                text=True)
+        self.assertEqual(judged.returncode, 0, judged.stdout + judged.stderr)
+        self.assertIn(f"{len(lines)} records", judged.stdout)
+
 
 class AgainstTheBinary(NeedsBinary, unittest.TestCase):
     """Random games played through the package, written as records and judged by the binary's
@@ -418,39 +437,31 @@ class AgainstTheBinary(NeedsBinary, unittest.TestCase):
 
     def test_random_games_are_valid_records(self):
         import random
-        import subprocess
-        import tempfile
 
-        referee_binary = self.binary()
         rng = random.Random(3)
         lines = []
-        # The games whose chance, if any, is drawn at setup (the Wyx rack, given as `setup`).
         for number, (game_id, variant, seats) in enumerate(
                 [("dvonn", None, 2), ("double-dutch", None, 2), ("double-dutch", None, 3),
                  ("pegs", "standard", 2), ("pegs", "turbo", 2), ("wyx", None, 2),
-                 ("wyx", "double", 2)] * 4):
+                 ("wyx", "double", 2), ("double", None, 2), ("double", None, 5)] * 4):
             game = referee.Game(game_id, variant=variant, seats=seats, seed=number)
-            moves = []
             while not game.is_over():
-                seat = game.to_move()
-                moves.append({"ply": game.ply, "seat": seat,
-                              "move": game.play(rng.choice(game.legal_moves()))})
-            record = {"format": "referee-record", "version": 1, "game": game_id,
-                      "seats": [{"name": f"s{i}"} for i in range(seats)], "seed": number,
-                      "moves": moves, "tags": {"game": str(number + 1)},
-                      "result": {"winners": game.winners(), "scores": game.scores()},
-                      "end": {"reason": "normal"}}
-            if variant:
-                record["variant"] = variant
-            if game.public_setup():
-                record["setup"] = game.public_setup()
-            lines.append(json.dumps(record))
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write("\n".join(lines) + "\n")
-        judged = subprocess.run([referee_binary, "validate", f.name], capture_output=True,
-                                text=True)
-        self.assertEqual(judged.returncode, 0, judged.stdout + judged.stderr)
-        self.assertIn(f"{len(lines)} records", judged.stdout)
+                game.play(rng.choice(game.legal_moves()))
+            names = [f"s{i}" for i in range(seats)]
+            lines.append(game.record(names=names, tags={"game": str(number + 1)}))
+        self.assert_valid_records(lines)
+
+    def test_a_record_names_its_seats_and_refuses_what_it_cannot_know(self):
+        game = referee.Game("pegs", seed=4)
+        played = game.play(game.legal_moves()[0])
+        record = json.loads(game.record())
+        self.assertEqual([s["name"] for s in record["seats"]], ["seat 0", "seat 1"])
+        self.assertEqual(record["moves"], [{"ply": 0, "seat": 0, "move": played}])
+        self.assertNotIn("result", record)
+        with self.assertRaises(referee.RefereeError):
+            game.record(names=["only one"])
+        with self.assertRaises(referee.RefereeError):
+            referee.SeatView("double", seats=2, seat=0).game().record()
 
     def test_errors_say_what_the_binary_says(self):
         import subprocess
