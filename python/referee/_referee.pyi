@@ -102,6 +102,11 @@ class Game:
         for chance), and the result once the game is over. Its chance plies replay from the seed
         when they came from it (not with explicit chance, unless they followed
         `seeded_chance()`). A seat's guess (`SeatView.game`) has no known history to record."""
+    def resample(self, seat: int, seed: int) -> "Game":
+        """A copy in which the cards `seat` cannot see (DOUBLE: the other hands and the stock)
+        are dealt anew from `seed`, what `seat` knows unchanged: a world a determinized or
+        information-set search samples. Other games are copied as they are. The copy keeps this
+        game's explicit chance and has no known history (it cannot be pickled or recorded)."""
     def copy(self) -> "Game":
         """An independent copy, to search from."""
     def __copy__(self) -> "Game": ...

@@ -28,6 +28,8 @@ re-implemented.
 - `serialize` and `deserialize_state` replay the action history, as OpenSpiel does by default.
 """
 
+import random
+
 import numpy as np
 import pyspiel
 
@@ -45,6 +47,9 @@ _GAMES = [
     ("referee_wyx", "wyx", {"variant": ""}, 2, 2, False),
     ("referee_double", "double", {"seats": 2}, 2, 6, True),
 ]
+
+# The OpenSpiel name of each of the referee's games.
+GAME_NAMES = {game_id: name for name, game_id, *_ in _GAMES}
 
 # Wyx's rack: 4 colours of 16 dominoes, each colour in two columns of 8, foot first.
 _COLOURS, _PER_COLOUR, _PER_COLUMN = 4, 16, 8
@@ -184,6 +189,39 @@ class RefereeState(pyspiel.State):
         else:
             outcomes = sorted(self._rules.chance_ids[m] for m in self._game.legal_moves())
         return [(o, 1.0 / len(outcomes)) for o in outcomes]
+
+    def draw_rack(self, rack):
+        """Plays Wyx's rack as `rack` gives it (the public setup, as `newgame`'s `setup=` and
+        records write it): the 64 chance plies of the start, so that the state follows a game
+        the referee set up. Nothing for a game without a rack."""
+        if self._rules.dominoes is None:
+            return
+        if self._game is not None or self._rack:
+            raise ValueError("the rack is drawn already")
+        columns = [column.split(",") for column in (rack or "").split("/")]
+        if len(columns) != 2 * _COLOURS or any(len(c) != _PER_COLUMN for c in columns):
+            raise ValueError("%r is no rack: 8 columns of 8 dominoes" % (rack,))
+        for colour in range(_COLOURS):
+            for domino in columns[2 * colour] + columns[2 * colour + 1]:
+                if domino not in self._rules.dominoes[colour]:
+                    raise ValueError("%s is no domino of rack colour %d" % (domino, colour + 1))
+                self.apply_action(self._rules.dominoes[colour].index(domino))
+
+    def resample_from_infostate(self, player, sampler):
+        """A state `player` cannot tell from this one: the cards it cannot see dealt anew (from
+        a seed the sampler draws), what it was told kept. The other seats are given `player`'s
+        lines as what they were told so far (their own lines would name their real cards), so an
+        information-set search keys their nodes on what the searching seat knows."""
+        if self._game is None:
+            raise pyspiel.SpielError("the rack is not drawn yet: nothing to resample")
+        state = RefereeState.__new__(type(self))
+        pyspiel.State.__init__(state, self.get_game())
+        state._rules = self._rules
+        state._rack = self._rack
+        seed = int(sampler() * 2**63) if callable(sampler) else random.getrandbits(63)
+        state._game = self._game.resample(player, seed)
+        state._told = [self._told[player]] * self._rules.seats
+        return state
 
     def _rack_colour(self):
         return len(self._rack) // _PER_COLOUR

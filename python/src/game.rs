@@ -1,6 +1,7 @@
 //! `referee.Game`: a position of any game, its moves as the protocol's strings, and play.
 
 use pyo3::prelude::*;
+use rules::bots::double_view;
 use rules::features::Features;
 use rules::protocol::{Command, NewGame, PlayLine};
 use rules::records::replay::{ReplayError, replay_steps};
@@ -447,6 +448,31 @@ impl Game {
             options,
         };
         Ok(Command::NewGame(newgame).to_string())
+    }
+
+    /// A copy in which the cards `seat` cannot see (DOUBLE: the other hands and the stock) are
+    /// dealt anew from `seed`, what `seat` knows unchanged: a world a determinized or
+    /// information-set search samples. Other games are copied as they are. The copy keeps this
+    /// game's explicit chance and has no known history (it cannot be pickled or recorded).
+    fn resample(&self, seat: usize, seed: u64) -> PyResult<Game> {
+        use rand::SeedableRng;
+        let seat = self.check_seat(seat)?;
+        let game = match &self.game {
+            AnyGame::Double(double) => {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                AnyGame::Double(double_view::redeal_hidden(double, seat, &mut rng))
+            }
+            other => other.clone(),
+        };
+        let mut copy = Game {
+            game,
+            seed: self.seed,
+            explicit_chance: self.explicit_chance,
+            setup: self.setup.clone(),
+            plies: None,
+        };
+        copy.settle(None);
+        Ok(copy)
     }
 
     /// An independent copy, to search from.

@@ -2,7 +2,7 @@
 """Random playouts per second through the `referee` package and through a `referee session`
 oracle over a pipe (the way examples/random_bot.py learns the rules), in interleaved rounds.
 
-  .venv/bin/python python/bench_playouts.py [GAME] [ROUNDS]    (REFEREE: the binary, else `referee`)
+  .venv/bin/python python/benches/playouts.py [GAME] [ROUNDS]    (REFEREE: the binary, else `referee`)
 
 Prints, per way, the median and the range of playouts per second over the rounds."""
 import os
