@@ -60,33 +60,34 @@ def openspiel_game(name):
     return lambda rng: openspiel(rng, game)
 
 
-def pettingzoo_env(module):
-    """Random games of a PettingZoo environment, played as `pettingzoo` plays the referee's."""
-    environment = module.env()
-
-    def playout(rng):
-        environment.reset(seed=rng.getrandbits(32))
-        plies = 0
-        for _ in environment.agent_iter():
-            observation, _, terminated, truncated, _ = environment.last()
-            if terminated or truncated:
-                environment.step(None)
-            else:
-                environment.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
-                plies += 1
-        return plies
-    return playout
-
-
-def pettingzoo(rng, environment=env(GAME, seats=SEATS)):
-    environment.reset(seed=rng.getrandbits(32))
+def masked_playout(environment, rng):
+    """Plays a reset PettingZoo environment to its end, each agent choosing a legal action at
+    random from its mask; returns the actions taken."""
+    steps = 0
     for _ in environment.agent_iter():
         observation, _, terminated, truncated, _ = environment.last()
         if terminated or truncated:
             environment.step(None)
         else:
             environment.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
-    return environment.game.ply
+            steps += 1
+    return steps
+
+
+def pettingzoo_env(module):
+    """Random games of a PettingZoo environment, played as `pettingzoo` plays the referee's."""
+    environment = module.env()
+
+    def playout(rng):
+        environment.reset(seed=rng.getrandbits(32))
+        return masked_playout(environment, rng)
+    return playout
+
+
+def pettingzoo(rng, environment=env(GAME, seats=SEATS)):
+    environment.reset(seed=rng.getrandbits(32))
+    masked_playout(environment, rng)
+    return environment.game.ply  # DOUBLE's cards, dealt inside step(), count as plies
 
 
 def rate(playout, rng):

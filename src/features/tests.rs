@@ -5,24 +5,22 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::features::Features;
-use crate::rules::AnyGame;
 use crate::rules::game::{Actor, Game, Setup};
+use crate::rules::{AnyGame, GAMES};
 
-/// Every game and variant: (id, variant, seats).
-const GAMES: [(&str, Option<&str>, usize); 12] = [
-    ("dvonn", None, 2),
-    ("double-dutch", None, 2),
-    ("double-dutch", None, 3),
-    ("pegs", Some("standard"), 2),
-    ("pegs", Some("turbo"), 2),
-    ("wyx", None, 2),
-    ("wyx", Some("double"), 2),
-    ("double", None, 2),
-    ("double", None, 3),
-    ("double", None, 4),
-    ("double", None, 5),
-    ("double", None, 6),
-];
+/// Every game, variant and seat count the rules allow: (id, variant, seats), the default
+/// variant as None.
+fn every_setup() -> Vec<(&'static str, Option<&'static str>, usize)> {
+    let mut setups = Vec::new();
+    for &id in GAMES {
+        let allowed = AnyGame::allowed(id).expect("every listed game has its rules");
+        let variants = std::iter::once(None).chain(allowed.variants.iter().copied().map(Some));
+        for variant in variants {
+            setups.extend(allowed.seats.iter().map(|&seats| (id, variant, seats)));
+        }
+    }
+    setups
+}
 
 fn create(id: &str, variant: Option<&str>, seats: usize, seed: u64) -> AnyGame {
     let setup = Setup {
@@ -64,7 +62,9 @@ fn plane_sum(values: &[f32], shape: &[usize], plane: usize) -> f32 {
 #[test]
 fn every_position_fills_its_shape_with_numbers_from_0_to_1() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    for (id, variant, seats) in GAMES {
+    let setups = every_setup();
+    assert!(setups.len() >= 12, "{setups:?}");
+    for (id, variant, seats) in setups {
         let start = create(id, variant, seats, 7);
         let shape = start.shape();
         for game in positions(start, &mut rng) {

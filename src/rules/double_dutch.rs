@@ -16,6 +16,11 @@ const SIZE: u8 = 7;
 /// Pieces in each seat's supply, by seat count.
 const SUPPLY_TWO: u8 = 26;
 const SUPPLY_THREE: u8 = 20;
+
+/// The pieces each seat's supply starts with at a table of `seats`.
+fn start_supply(seats: u8) -> u8 {
+    if seats == 2 { SUPPLY_TWO } else { SUPPLY_THREE }
+}
 /// Seat names, in seat order.
 const SEAT_NAMES: [&str; 3] = ["light", "dark", "red"];
 /// Neighbour offsets (d column, d row) on rows with an even 1-based number (2, 4, 6; shifted right)
@@ -144,7 +149,7 @@ pub struct DoubleDutch {
 impl DoubleDutch {
     /// The empty board for `seats` (2 or 3) seats.
     pub fn start(seats: u8) -> DoubleDutch {
-        let supply = if seats == 2 { SUPPLY_TWO } else { SUPPLY_THREE };
+        let supply = start_supply(seats);
         DoubleDutch {
             seats,
             pieces: [0; 3],
@@ -327,12 +332,8 @@ impl DoubleDutch {
     /// The pieces left in `seat`'s supply (0 for a seat that is not in the game), and how many
     /// each seat's supply starts with.
     pub fn supply(&self, seat: Seat) -> (u8, u8) {
-        let start = if self.seats == 2 {
-            SUPPLY_TWO
-        } else {
-            SUPPLY_THREE
-        };
-        (self.supply.get(seat).copied().unwrap_or(0), start)
+        let left = self.supply.get(seat).copied().unwrap_or(0);
+        (left, start_supply(self.seats))
     }
 }
 
@@ -362,8 +363,7 @@ impl Game for DoubleDutch {
     /// A seat passes only while another can move, so fewer than `seats` passes come in a row.
     fn max_plies(&self) -> usize {
         let seats = usize::from(self.seats);
-        let supply = if seats == 2 { SUPPLY_TWO } else { SUPPLY_THREE };
-        let placing = seats * usize::from(supply);
+        let placing = seats * usize::from(start_supply(self.seats));
         placing + (placing + 1) * (seats - 1)
     }
 

@@ -620,8 +620,7 @@ impl Game for Wyx {
     fn scores(&self) -> Vec<i64> {
         (0..2u8)
             .map(|seat| {
-                let colour = (seat ^ self.round) as usize;
-                self.first_round[seat as usize] + self.on_board(colour)
+                self.first_round[seat as usize] + self.on_board(self.colour_of(seat.into()))
             })
             .collect()
     }

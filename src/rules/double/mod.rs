@@ -695,7 +695,7 @@ impl Double {
     /// is over. Unlike `to_move`, it is the same in every seat's view: whether a card must be
     /// drawn first can hang on a hand the viewer cannot see.
     pub fn turn(&self) -> Option<Seat> {
-        (!self.over).then_some(usize::from(self.to_move))
+        (!self.over).then_some(usize::from(self.seat_to_act()))
     }
 
     /// The round being played, from 0.
