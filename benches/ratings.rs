@@ -1,6 +1,7 @@
 //! Benchmark: a rating list of many engines from many games of 2 to 6 seats, read into the pool
-//! and fitted, on one thread. `cargo bench --bench ratings -- ENGINES GAMES` (default 1600 and
-//! 1000000); prints the time to add the games, the time to rate them, and the peak memory
+//! and fitted, on one thread. `cargo bench --bench ratings -- ENGINES GAMES MB` (default 1600,
+//! 1000000 and `referee ratings`' default memory, 256); prints the time to add the games, the
+//! time to rate them, how many kinds of game went to the temporary file, and the peak memory
 //! where the system says it (Linux).
 
 use std::time::Instant;
@@ -17,13 +18,14 @@ fn main() {
         .collect();
     let engines = args.first().copied().unwrap_or(1600);
     let games = args.get(1).copied().unwrap_or(1_000_000);
+    let megabytes = args.get(2).copied().unwrap_or(256);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let strengths: Vec<f64> = (0..engines)
         .map(|_| rng.random_range(-600.0..600.0))
         .collect();
     let names: Vec<String> = (0..engines).map(|e| format!("engine{e:04}")).collect();
     let k = std::f64::consts::LN_10 / 400.0;
-    let mut pool = Pool::default();
+    let mut pool = Pool::spilling(megabytes << 20, tempfile::tempfile);
     let start = Instant::now();
     for game in 0..games {
         let seats = rng.random_range(2..=6);
@@ -65,9 +67,10 @@ fn main() {
             format!(", peak memory {} MB", kib / 1024)
         });
     println!(
-        "{engines} engines, {games} games of 2 to 6 seats: added in {:.2} s, rated in {:.2} s \
-         ({listed} rated{peak})",
+        "{engines} engines, {games} games of 2 to 6 seats, {megabytes} MB: added in {:.2} s, \
+         rated in {:.2} s ({listed} rated, {} kinds in the file{peak})",
         added.as_secs_f64(),
-        rated.as_secs_f64()
+        rated.as_secs_f64(),
+        pool.spilled()
     );
 }

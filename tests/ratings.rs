@@ -572,3 +572,96 @@ fn many_two_seat_games_are_rated_in_memory_by_pairs() {
     );
     assert!(stdout.contains("from 500000 games"), "{stdout}");
 }
+
+/// Writes `games` DOUBLE results of six seats drawn at random from 300 engines (each a kind of
+/// its own) to `path`.
+fn six_seat_games(path: &Path, games: u64) {
+    use std::io::Write;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut state = 5u64;
+    let mut next = |below: u64| {
+        // A 64-bit LCG's high bits: enough to draw tables.
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % below
+    };
+    for game in 0..games {
+        let mut table: Vec<u64> = Vec::new();
+        while table.len() < 6 {
+            let e = next(300);
+            if !table.contains(&e) {
+                table.push(e);
+            }
+        }
+        let first = next(6);
+        let seats: Vec<String> = table
+            .iter()
+            .map(|e| format!(r#"{{"name":"e{e}"}}"#))
+            .collect();
+        // The seat `first` places first, the others by seat number after it.
+        let scores: Vec<String> = (0..6).map(|s| ((s + 6 - first) % 6).to_string()).collect();
+        writeln!(
+            file,
+            r#"{{"format":"referee-record","version":1,"game":"double","seats":[{}],"seed":{game},"moves":[],"result":{{"winners":[{first}],"scores":[{}]}},"end":{{"reason":"normal"}}}}"#,
+            seats.join(","),
+            scores.join(",")
+        )
+        .unwrap();
+    }
+    file.flush().unwrap();
+}
+
+/// Games of more seats at tables drawn at random are each a kind of their own: beyond `--memory`
+/// they go to a temporary file, so 60,000 six-seat games are rated under the address-space limit
+/// of 30 MB that holding them takes more than (the same command with them all in memory is seen
+/// to fail under it: else the limit would prove nothing). The file has no name: none is left.
+#[test]
+fn games_of_many_seats_beyond_memory_are_kept_in_a_file() {
+    let work = common::Workspace::new("ratings-spill");
+    let path = work.file("games.jsonl");
+    six_seat_games(&path, 60_000);
+    let temporary = work.file("tmp");
+    std::fs::create_dir(&temporary).unwrap();
+    let run = |memory: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 30000 && exec \"$0\" ratings --memory \"$1\" \"$2\"")
+            .arg(common::shared_referee())
+            .args([memory, path.to_str().unwrap()])
+            .env("TMPDIR", &temporary)
+            .output()
+            .unwrap()
+    };
+    let kept = run("1");
+    let stdout = String::from_utf8_lossy(&kept.stdout);
+    assert!(
+        kept.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&kept.stderr)
+    );
+    assert!(stdout.contains("from 60000 games"), "{stdout}");
+    assert_eq!(std::fs::read_dir(&temporary).unwrap().count(), 0);
+    // The list is the one made in memory, without the limit.
+    let whole = referee()
+        .args(["ratings", "--memory", "4096", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&whole.stdout), stdout);
+    assert!(!run("4096").status.success(), "the limit does not bind");
+}
+
+#[test]
+fn a_temporary_folder_that_cannot_be_used_is_a_clear_error() {
+    let work = common::Workspace::new("ratings-no-tmp");
+    let path = work.file("games.jsonl");
+    six_seat_games(&path, 2000);
+    referee()
+        .args(["ratings", "--memory", "1", path.to_str().unwrap()])
+        .env("TMPDIR", work.file("missing"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "cannot keep the games of more than two seats in a temporary file",
+        ));
+}

@@ -56,7 +56,7 @@ pub struct Series {
 /// `MAX_POINTS` times (and at least half as often): memory holds the samples, not the records.
 /// The last sample is all the records, so it equals what `stats` says of them. The SPRT's
 /// challenger is the one the first record names (see `challenger_of`).
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct SeriesBuilder {
     counter: Counter,
     records: usize,
@@ -101,19 +101,19 @@ impl SeriesBuilder {
     }
 
     /// The curves, and the LLR of `sprt` after each sample.
-    pub fn finish(mut self, sprt: Option<&Sprt>) -> Series {
+    pub fn finish(&self, sprt: Option<&Sprt>) -> Series {
         if self.records == 0 {
             return Series::default();
         }
+        let mut samples = self.samples.clone();
         if !self.records.is_multiple_of(self.step) {
             let last = self.counter.results();
-            if self.samples.len() == MAX_POINTS {
-                self.samples.pop();
+            if samples.len() == MAX_POINTS {
+                samples.pop();
             }
-            self.samples.push(last);
+            samples.push(last);
         }
-        let challenger = self.challenger.unwrap_or_default();
-        let samples = self.samples;
+        let challenger = self.challenger.clone().unwrap_or_default();
         let elo = self.two_seats;
         let Some(last) = samples.last() else {
             return Series::default();

@@ -116,7 +116,7 @@ pub fn results(records: &[Record]) -> Results {
 
 /// The counts of records added one at a time: memory grows with the engines and pairings, not the
 /// games (a game pair's first half is kept only until its second arrives).
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct Counter {
     sums: BTreeMap<String, Sums>,
     pairs: BTreeMap<(String, String), Tally>,

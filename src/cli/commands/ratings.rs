@@ -19,14 +19,16 @@ fn is_pgn(path: &Path) -> bool {
 
 /// Reads every record (each game once) and every PGN game into the pool, then prints the list.
 pub fn run(args: RatingsArgs, stdout: &mut dyn Write) -> CommandResult {
-    let mut pool = Pool::default();
+    let bytes = usize::try_from(args.memory << 20).unwrap_or(usize::MAX);
+    let mut pool = Pool::spilling(bytes, tempfile::tempfile);
     let mut refused: Option<RatingsError> = None;
     let mut counter = Counter::default();
     let mut add = |record: Record| {
         if refused.is_none() {
             refused = pool.add(&record).err();
         }
-        if args.head_to_head {
+        // Head to head is of two-seat games: the counter need not hold the others.
+        if args.head_to_head && record.seats.len() == 2 {
             counter.add(&record);
         }
     };

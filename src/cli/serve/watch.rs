@@ -230,7 +230,7 @@ impl Watch {
                 }
                 (None, None) => None,
             };
-            let series = self.series.clone().finish(sprt.as_ref());
+            let series = self.series.finish(sprt.as_ref());
             self.report = report_html(&series, sprt.as_ref());
             self.sprt_box = (sprt.as_ref())
                 .filter(|_| series.results.games > 0)

@@ -102,6 +102,26 @@ impl Games {
     }
 }
 
+/// Games the fit reads, once for each of its passes: held in memory ([`Games`]), or made again
+/// each time from what the pool keeps (a file, other numbers).
+pub trait Source {
+    /// Calls `each` with every game, in the same order every time.
+    fn each(&self, each: &mut dyn FnMut(GameRef<'_>));
+}
+
+impl Source for Games {
+    fn each(&self, each: &mut dyn FnMut(GameRef<'_>)) {
+        self.iter().for_each(each);
+    }
+}
+
+/// Whether any game of `games` is drawn (two seats, half a point each).
+fn any_drawn(games: &dyn Source) -> bool {
+    let mut any = false;
+    games.each(&mut |game| any |= drawn(game));
+    any
+}
+
 impl<'a> FromIterator<GameRef<'a>> for Games {
     fn from_iter<I: IntoIterator<Item = GameRef<'a>>>(games: I) -> Games {
         let mut all = Games::default();
@@ -339,7 +359,7 @@ impl Model {
 
     /// The log-likelihood of `games` at `theta`, its gradient and (with `information`) the
     /// information, in one pass: each game's chances worked out once for all three.
-    fn pass(self, games: &Games, theta: &[f64], information: bool) -> Pass {
+    fn pass(self, games: &dyn Source, theta: &[f64], information: bool) -> Pass {
         let n = self.size();
         let mut pass = Pass {
             log_likelihood: 0.0,
@@ -347,7 +367,7 @@ impl Model {
             information: information.then(|| vec![0.0; n * n]),
         };
         let (mut strengths, mut chance) = (Vec::new(), Vec::new());
-        for game in games.iter() {
+        games.each(&mut |game| {
             let lse = self.chances_into(game, theta, &mut strengths, &mut chance);
             let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
             let won: f64 = (game.seats.iter().zip(&strengths))
@@ -360,7 +380,7 @@ impl Model {
             if let Some(information) = &mut pass.information {
                 self.add_information_at(game, &chance, game.count, information);
             }
-        }
+        });
         pass
     }
 
@@ -373,19 +393,23 @@ impl Model {
     /// counts its information: the model's own variance, which shared wins can only make
     /// smaller. (The scores' observed outer products, the usual sandwich, are no estimate at all
     /// with few games: two engines that drew once would be rated equal with no error.)
-    fn score_covariance(self, games: &Games, theta: &[f64]) -> Vec<f64> {
+    fn score_covariance(self, games: &dyn Source, theta: &[f64]) -> Vec<f64> {
         let n = self.size();
-        let two_seat = games.iter().filter(|g| g.seats.len() == 2);
-        let played: f64 = two_seat.clone().map(|g| g.count).sum();
-        let drawn: f64 = two_seat.filter(|&g| drawn(g)).map(|g| g.count).sum();
-        let draw_share = drawn / (played + 2.0);
+        let (mut played, mut drawn_games) = (0.0, 0.0);
+        games.each(&mut |g| {
+            if g.seats.len() == 2 {
+                played += g.count;
+                drawn_games += if drawn(g) { g.count } else { 0.0 };
+            }
+        });
+        let draw_share = drawn_games / (played + 2.0);
         let mut covariance = vec![0.0; n * n];
-        for game in games.iter() {
+        games.each(&mut |game| {
             let chance = self.chances(game, theta);
             let points: f64 = game.seats.iter().map(|&(_, p)| p).sum();
             if game.seats.len() != 2 || points <= 0.0 {
                 self.add_information_at(game, &chance, game.count, &mut covariance);
-                continue;
+                return;
             }
             let e = chance[0];
             let d = draw_share.min(2.0 * e.min(1.0 - e));
@@ -403,7 +427,7 @@ impl Model {
                     covariance[u * n + v] += variance * du * dv;
                 }
             }
-        }
+        });
         covariance
     }
 
@@ -461,7 +485,7 @@ fn reduced(matrix: &[f64], n: usize) -> Vec<f64> {
 /// the observed products of their games' scores with each other's are added to the covariance of
 /// the scores, so that a pair whose two results lean opposite ways (an opening that favours one
 /// seat, played from both sides) counts for what its sum varies, not for two independent games.
-pub fn fit(m: usize, seats: usize, games: &Games, clusters: &[Cluster]) -> Option<Fit> {
+pub fn fit(m: usize, seats: usize, games: &dyn Source, clusters: &[Cluster]) -> Option<Fit> {
     if m < 2 {
         return None;
     }
@@ -512,7 +536,7 @@ pub fn fit(m: usize, seats: usize, games: &Games, clusters: &[Cluster]) -> Optio
     let r = n - 1;
     // Without draws in two-seat games and without clusters, the scores' covariance is the
     // information itself, and the sandwich is the inverse alone.
-    let sandwich = if clusters.is_empty() && !games.iter().any(drawn) {
+    let sandwich = if clusters.is_empty() && !any_drawn(games) {
         bread
     } else {
         let mut covariance = model.score_covariance(games, &theta);

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashSet;
 
-use super::fit::{self, GameRef, Games, K};
+use super::fit::{self, Games, K, Source};
 use super::{BOUND_RATIO, Standing, Unrated};
 
 /// The engines that can be fitted together: of the engines linked by games, the group (the
@@ -16,13 +16,13 @@ use super::{BOUND_RATIO, Standing, Unrated};
 /// disconnected.
 pub fn main_group(
     n: usize,
-    games: &Games,
+    games: &dyn Source,
     anchor: Option<usize>,
     standing: &mut [Option<Standing>],
 ) -> Vec<usize> {
     let mut beat_pairs = Pairs::new(n);
     let mut linked_pairs = Pairs::new(n);
-    for game in games.iter() {
+    games.each(&mut |game| {
         for &(a, pa) in game.seats {
             for &(b, pb) in game.seats {
                 if a != b {
@@ -34,7 +34,7 @@ pub fn main_group(
                 }
             }
         }
-    }
+    });
     let adjacency = |pairs: Pairs| {
         let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
         pairs.for_each(|a, b| edges[a].push(b));
@@ -186,7 +186,7 @@ fn components(nodes: &[usize], edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
 /// the rated engines held at their ratings and the seats at their `advantage` (Elo by seat number;
 /// none when empty).
 pub fn bounds(
-    games: &Games,
+    games: &dyn Source,
     rated: &HashMap<usize, f64>,
     advantage: &[f64],
     standing: &mut [Option<Standing>],
@@ -199,19 +199,26 @@ pub fn bounds(
     }
     let low = rated.values().copied().fold(f64::INFINITY, f64::min) - 5000.0;
     let high = rated.values().copied().fold(f64::NEG_INFINITY, f64::max) + 5000.0;
+    // Each engine's games against rated engines only, in one pass over the games.
+    let mut own: HashMap<usize, Games> = (standing.iter().enumerate())
+        .filter(|(_, slot)| slot.is_none())
+        .map(|(engine, _)| (engine, Games::default()))
+        .collect();
+    games.each(&mut |g| {
+        let mut outside = (g.seats.iter()).filter(|(e, _)| !rated.contains_key(e));
+        if let Some((engine, _)) = outside.next()
+            && outside.all(|(e, _)| e == engine)
+            && let Some(games) = own.get_mut(engine)
+        {
+            games.push(g);
+        }
+    });
     for (engine, slot) in standing.iter_mut().enumerate() {
         if slot.is_some() {
             continue;
         }
-        let own: Vec<GameRef> = (games.iter())
-            .filter(|g| g.seats.iter().any(|&(e, _)| e == engine))
-            .filter(|g| {
-                g.seats
-                    .iter()
-                    .all(|(e, _)| *e == engine || rated.contains_key(e))
-            })
-            .collect();
-        if own.is_empty() {
+        let own = own.remove(&engine).unwrap_or_default();
+        if own.iter().next().is_none() {
             *slot = Some(Standing::Unrated(Unrated::NoFiniteRating));
             continue;
         }
@@ -221,7 +228,7 @@ pub fn bounds(
                 K * (if e == engine { elo } else { rated[&e] } + seat(position))
             };
             (own.iter())
-                .map(|g| g.count * fit::game_log_likelihood(*g, theta))
+                .map(|g| g.count * fit::game_log_likelihood(g, theta))
                 .sum()
         };
         let (at_high, at_low) = (likelihood(high), likelihood(low));

@@ -7,15 +7,20 @@ mod draws;
 mod fit;
 mod groups;
 mod show;
+mod spill;
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::fs::File;
+use std::io;
 
 use crate::records::End;
 use crate::records::Record;
 pub use draws::DrawRate;
-use fit::{Game, GameRef, Games};
+use fit::{Game, GameRef, Games, Source};
 use groups::{bounds, main_group};
+use spill::Spill;
 
 /// The 97.5% quantile of the standard normal distribution.
 const Z_95: f64 = 1.959_963_984_540_054;
@@ -52,6 +57,9 @@ pub enum RatingsError {
         /// The names in the records.
         known: String,
     },
+    /// The games of more than two seats cannot be kept in, or read back from, their file.
+    #[error("cannot keep the games of more than two seats in a temporary file: {0}")]
+    Spill(String),
     /// An anchor that cannot be rated.
     #[error("the anchor {name} cannot be rated: {why}")]
     AnchorUnrated {
@@ -195,8 +203,10 @@ pub struct Options {
 }
 
 /// The games of any number of records, counted by kind: memory grows with the engines and the
-/// distinct tables and results, not with the games.
-#[derive(Clone, Debug, Default)]
+/// distinct tables and results, not with the games; and made with [`Pool::spilling`], the
+/// kinds of more than two seats (as many as the games where tables are drawn at random) are kept
+/// in a file once they outgrow the memory allowed them.
+#[derive(Debug, Default)]
 pub struct Pool {
     game: Option<String>,
     names: Vec<String>,
@@ -213,7 +223,24 @@ pub struct Pool {
     games: Vec<u32>,
     points: Vec<f64>,
     finished: u64,
+    spilling: Option<Spilling>,
 }
+
+/// Where the kinds of more than two seats go once they outgrow their memory.
+#[derive(Debug)]
+struct Spilling {
+    /// The most seats of such kinds held in memory: more are written to the file.
+    most: usize,
+    /// Seats of such kinds held in memory now.
+    held: usize,
+    /// Makes the file (a temporary one), when first needed.
+    make: fn() -> io::Result<File>,
+    file: Option<Spill>,
+}
+
+/// About how much memory a seat of a kind of more than two seats takes, with the fit's choices
+/// made from it, to turn a budget in bytes into seats.
+const BYTES_PER_SEAT: usize = 128;
 
 /// One game as the pool keeps it: each seat's engine, place and seat number, sorted; in 32 bits
 /// each, since the pool may hold millions.
@@ -226,6 +253,29 @@ fn small(x: usize) -> u32 {
 }
 
 impl Pool {
+    /// A pool that keeps the kinds of games of more than two seats in a file from `make` (a
+    /// temporary file, made when first needed) once they take more than about `bytes` of memory:
+    /// its memory then grows with the engines and pairs of engines, not the games. The fit reads
+    /// the file once for each of its passes.
+    pub fn spilling(bytes: usize, make: fn() -> io::Result<File>) -> Pool {
+        Pool {
+            spilling: Some(Spilling {
+                most: bytes / BYTES_PER_SEAT,
+                held: 0,
+                make,
+                file: None,
+            }),
+            ..Pool::default()
+        }
+    }
+
+    /// Kinds of games of more than two seats written to a file so far.
+    pub fn spilled(&self) -> u64 {
+        (self.spilling.as_ref())
+            .and_then(|s| s.file.as_ref())
+            .map_or(0, Spill::kinds)
+    }
+
     /// Adds `record` if it is finished.
     pub fn add(&mut self, record: &Record) -> Result<(), RatingsError> {
         let Some(result) = &record.result else {
@@ -282,9 +332,70 @@ impl Pool {
                 *self.clusters.entry(cluster).or_default() += 1;
             }
         }
-        *self.kinds.entry(kind).or_default() += 1;
+        let seats = kind.len();
+        let count = self.kinds.entry(kind).or_default();
+        *count += 1;
         self.finished += 1;
+        if let Some(spilling) = &mut self.spilling
+            && seats > 2
+            && *count == 1
+        {
+            spilling.held += seats;
+            if spilling.held > spilling.most {
+                self.spill()?;
+            }
+        }
         Ok(())
+    }
+
+    /// Writes the kinds of more than two seats held in memory to the file, as a run in the order
+    /// the rated pool will have them (engines numbered by their names, see `canonical`), each
+    /// seat with the pool's own number for its engine.
+    fn spill(&mut self) -> Result<(), RatingsError> {
+        let (order, rank) = self.name_order();
+        let Some(spilling) = &mut self.spilling else {
+            return Ok(());
+        };
+        let (tables, rest): (BTreeMap<Kind, u64>, _) = std::mem::take(&mut self.kinds)
+            .into_iter()
+            .partition(|(kind, _)| kind.len() > 2);
+        self.kinds = rest;
+        spilling.held = 0;
+        let mut ranked: Vec<(Kind, u64)> = (tables.into_iter())
+            .map(|(mut kind, count)| {
+                for seat in &mut kind {
+                    seat.0 = small(rank[seat.0 as usize]);
+                }
+                kind.sort_unstable();
+                (kind, count)
+            })
+            .collect();
+        ranked.sort_unstable();
+        let failed = |e: io::Error| RatingsError::Spill(e.to_string());
+        let file = match &mut spilling.file {
+            Some(file) => file,
+            None => spilling
+                .file
+                .insert(Spill::new((spilling.make)().map_err(failed)?)),
+        };
+        let own = |kind: &Kind| -> Kind {
+            (kind.iter())
+                .map(|&(r, place, seat)| (small(order[r as usize]), place, seat))
+                .collect()
+        };
+        (file.write(ranked.iter().map(|(kind, count)| (own(kind), *count)))).map_err(failed)
+    }
+
+    /// The engines in the order of their names (each one's number), and each one's place in that
+    /// order (by its number).
+    fn name_order(&self) -> (Vec<usize>, Vec<usize>) {
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| self.names[a].cmp(&self.names[b]));
+        let mut new = vec![0; order.len()];
+        for (place, &old) in order.iter().enumerate() {
+            new[old] = place;
+        }
+        (order, new)
     }
 
     /// Every cluster of games from one seed, the closed ones and those still missing games.
@@ -301,13 +412,8 @@ impl Pool {
     /// The same games with the engines numbered in the order of their names and the kinds in
     /// order: the fit then adds the same numbers in the same order whatever order the records
     /// were read in (a sharded run's files, or the one file of an unsharded one).
-    fn canonical(&self) -> Pool {
-        let mut order: Vec<usize> = (0..self.names.len()).collect();
-        order.sort_by(|&a, &b| self.names[a].cmp(&self.names[b]));
-        let mut new = vec![0; order.len()];
-        for (place, &old) in order.iter().enumerate() {
-            new[old] = place;
-        }
+    fn canonical(&self) -> (Pool, Vec<u32>) {
+        let (order, new) = self.name_order();
         let renumbered = |kind: &Kind| {
             let mut kind: Kind = (kind.iter())
                 .map(|&(e, place, seat)| (small(new[e as usize]), place, seat))
@@ -325,7 +431,7 @@ impl Pool {
                 (cluster, count)
             })
             .collect();
-        Pool {
+        let pool = Pool {
             game: self.game.clone(),
             names: order.iter().map(|&e| self.names[e].clone()).collect(),
             index: order
@@ -339,15 +445,38 @@ impl Pool {
             games: order.iter().map(|&e| self.games[e]).collect(),
             points: order.iter().map(|&e| self.points[e]).collect(),
             finished: self.finished,
-        }
+            spilling: None,
+        };
+        (pool, new.iter().map(|&e| small(e)).collect())
     }
 
     /// The rating list.
     pub fn rate(&self, options: &Options) -> Result<Ratings, RatingsError> {
-        self.canonical().rate_canonical(options)
+        let (pool, new) = self.canonical();
+        let Some(Spilling {
+            make,
+            file: Some(spill),
+            ..
+        }) = &self.spilling
+        else {
+            return pool.rate_canonical(options, None);
+        };
+        // Every kind of more than two seats, those in the file and those in memory, in one
+        // sorted run: the fit reads them in the order it would from memory.
+        let failed = |e: io::Error| RatingsError::Spill(e.to_string());
+        let tables = (pool.kinds.iter()).filter(|(kind, _)| kind.len() > 2);
+        let merged = (spill.merge(&new, tables.map(|(k, &c)| (k, c)), make().map_err(failed)?))
+            .map_err(failed)?;
+        pool.rate_canonical(options, Some(&merged))
     }
 
-    fn rate_canonical(mut self, options: &Options) -> Result<Ratings, RatingsError> {
+    /// The list of this pool, numbered in the order of the names; with `spilled`, the kinds of
+    /// more than two seats are those of that file (numbered so), not the pool's.
+    fn rate_canonical(
+        mut self,
+        options: &Options,
+        spilled: Option<&Spill>,
+    ) -> Result<Ratings, RatingsError> {
         match self.names.as_slice() {
             [] => return Err(RatingsError::NoGames),
             [one] => return Err(RatingsError::OneEngine(one.clone())),
@@ -384,20 +513,35 @@ impl Pool {
             )
         });
         games.reserve(choices, seats);
+        // Two-seat games first, then the rest (as a file gives them when there is one); the
+        // kinds of more seats are let go as they are made into choices.
+        let counted = |kind: &Kind| kind.iter().all(|&(e, _, _)| standing[e as usize].is_none());
+        let mut stages = Stages::default();
+        for (kind, &count) in self.kinds.iter().filter(|(kind, _)| kind.len() <= 2) {
+            if counted(kind) {
+                stages.of(kind, count, options.winner_only, &mut |g| games.push(g));
+            }
+        }
         let mut two_seat = BTreeMap::new();
         for (kind, count) in std::mem::take(&mut self.kinds) {
-            if kind.iter().all(|&(e, _, _)| standing[e as usize].is_none()) {
-                for stage in stages(&kind, count, options.winner_only) {
-                    games.push(stage.view());
-                }
-            }
-            if kind.len() == 2 {
+            if kind.len() <= 2 {
                 two_seat.insert(kind, count);
+            } else if spilled.is_none() && counted(&kind) {
+                stages.of(&kind, count, options.winner_only, &mut |g| games.push(g));
             }
         }
         self.kinds = two_seat;
         games.shrink_to_fit();
-        let main = main_group(n, &games, anchor.map(|(e, _)| e), &mut standing);
+        let left_out: Vec<bool> = standing.iter().map(Option::is_some).collect();
+        let spilled = spilled.map(|spill| Spilled {
+            spill,
+            left_out: &left_out,
+            winner_only: options.winner_only,
+            failed: RefCell::new(None),
+        });
+        let all = Both(&games, spilled.as_ref().map(|s| s as &dyn Source));
+        let games = &all;
+        let main = main_group(n, games, anchor.map(|(e, _)| e), &mut standing);
         if let Some((engine, _)) = anchor.filter(|(e, _)| !main.contains(e)) {
             let why = match standing[engine] {
                 Some(Standing::Unrated(why)) => why,
@@ -408,7 +552,7 @@ impl Pool {
                 why,
             });
         }
-        let (rated, fitted) = self.fit(&main, &games, (anchor, options), &mut standing);
+        let (rated, fitted) = self.fit(&main, games, (anchor, options), &mut standing);
         let seats = (fitted.as_ref().filter(|_| options.seat_advantage))
             .map(|fit| seat_advantages(fit, main.len()));
         let advantage: Vec<f64> = match &seats {
@@ -417,7 +561,10 @@ impl Pool {
                 .collect(),
             None => Vec::new(),
         };
-        bounds(&games, &rated, &advantage, &mut standing);
+        bounds(games, &rated, &advantage, &mut standing);
+        if let Some(failed) = spilled.and_then(|s| s.failed.into_inner()) {
+            return Err(RatingsError::Spill(failed.to_string()));
+        }
         let draw_rate = self.draw_rate(&rated, &advantage);
         let mut engines: Vec<Rating> = (0..n)
             .map(|e| Rating {
@@ -522,49 +669,45 @@ impl Pool {
     fn fit(
         &self,
         main: &[usize],
-        games: &Games,
+        games: &dyn Source,
         (anchor, options): (Option<(usize, f64)>, &Options),
         standing: &mut [Option<Standing>],
     ) -> (HashMap<usize, f64>, Option<fit::Fit>) {
         let local: HashMap<usize, usize> = main.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-        let fitted = |g: &GameRef| g.seats.iter().all(|(e, _)| local.contains_key(e));
         let to_local = |g: GameRef| Game {
             seats: g.seats.iter().map(|&(e, p)| (local[&e], p)).collect(),
             positions: g.positions.to_vec(),
             count: g.count,
         };
         // Numbered as the fit numbers them; the games themselves when that changes nothing.
-        let same =
-            main.iter().enumerate().all(|(i, &e)| i == e) && games.iter().all(|g| fitted(&g));
-        let inside: std::borrow::Cow<Games> = match same {
-            true => std::borrow::Cow::Borrowed(games),
-            false => {
-                let mut inside = Games::default();
-                for game in games.iter().filter(fitted) {
-                    inside.push(to_local(game).view());
-                }
-                std::borrow::Cow::Owned(inside)
-            }
-        };
+        let mut same = main.iter().enumerate().all(|(i, &e)| i == e);
+        games.each(&mut |g| same &= g.seats.iter().all(|(e, _)| local.contains_key(e)));
+        let mut numbers = vec![None; standing.len()];
+        for (&e, &i) in &local {
+            numbers[e] = Some(i);
+        }
+        let renumbered = Local { games, numbers };
+        let inside: &dyn Source = if same { games } else { &renumbered };
         let clusters: Vec<fit::Cluster> = (self.clusters_among(|e| local.contains_key(&e)))
             .map(|(cluster, count)| fit::Cluster {
                 games: (cluster.iter())
                     .map(|kind| {
-                        let choices = stages(kind, 1, options.winner_only);
-                        choices.iter().map(|c| to_local(c.view())).collect()
+                        let mut choices = Vec::new();
+                        let each = &mut |g: GameRef<'_>| choices.push(to_local(g));
+                        Stages::default().of(kind, 1, options.winner_only, each);
+                        choices
                     })
                     .collect(),
                 count: count as f64,
             })
             .collect();
-        let seats = match options.seat_advantage {
-            true => inside
-                .iter()
-                .flat_map(|g| g.positions.iter().map(|p| p + 1))
-                .max(),
-            false => None,
-        };
-        let Some(fit) = fit::fit(main.len(), seats.unwrap_or(0), &inside, &clusters) else {
+        let mut seats = None;
+        if options.seat_advantage {
+            inside.each(&mut |g| {
+                seats = seats.max(g.positions.iter().map(|p| p + 1).max());
+            });
+        }
+        let Some(fit) = fit::fit(main.len(), seats.unwrap_or(0), inside, &clusters) else {
             for &e in main {
                 standing[e] = Some(Standing::Unrated(Unrated::NoFiniteRating));
             }
@@ -602,47 +745,133 @@ fn seat_advantages(fit: &fit::Fit, m: usize) -> Vec<SeatAdvantage> {
         .collect()
 }
 
-/// One kind of game as the fit sees it (docs/ratings.md): the winners chosen from all its seats,
-/// then the seats of the next place from those left, and so on, each choice a Luce choice whose
-/// point the seats sharing the place split. The last place chooses nothing; a game all its seats
-/// won (a draw) is one choice they all share, and a game nobody won tells nothing. With
-/// `winner_only`, every seat but the winners is in second place.
-fn stages(kind: &[(u32, u32, u32)], count: u64, winner_only: bool) -> Vec<Game> {
-    let kind: Vec<(usize, usize, usize)> = (kind.iter())
-        .map(|&(e, place, seat)| (e as usize, place as usize, seat as usize))
-        .collect();
-    let place = |p: usize| if winner_only { p.min(1) } else { p };
-    let mut places: Vec<usize> = kind.iter().map(|&(_, p, _)| place(p)).collect();
-    places.sort_unstable();
-    places.dedup();
-    let stage = |chosen: usize| {
-        let left: Vec<_> = (kind.iter())
-            .filter(|&&(_, p, _)| place(p) >= chosen)
-            .collect();
-        let sharing = left
-            .iter()
-            .filter(|&&&(_, p, _)| place(p) == chosen)
-            .count() as f64;
-        let points = |p: usize| {
-            if place(p) == chosen {
-                1.0 / sharing
-            } else {
-                0.0
-            }
+/// Makes kinds of game into the choices the fit sees (docs/ratings.md): the winners chosen from
+/// all its seats, then the seats of the next place from those left, and so on, each choice a
+/// Luce choice whose point the seats sharing the place split. The last place chooses nothing; a
+/// game all its seats won (a draw) is one choice they all share, and a game nobody won tells
+/// nothing. With `winner_only`, every seat but the winners is in second place.
+#[derive(Default)]
+struct Stages {
+    /// The kind's seats by place: (place, engine, seat number).
+    by_place: Vec<(u32, u32, u32)>,
+    seats: Vec<(usize, f64)>,
+    positions: Vec<usize>,
+}
+
+impl Stages {
+    /// Calls `each` with every choice of `kind`, played `count` times: the seats of each place
+    /// but the last, with those of the places after it.
+    fn of(
+        &mut self,
+        kind: &[(u32, u32, u32)],
+        count: u64,
+        winner_only: bool,
+        each: &mut dyn FnMut(GameRef<'_>),
+    ) {
+        let place = |p: u32| if winner_only { p.min(1) } else { p };
+        self.by_place.clear();
+        (self.by_place).extend(kind.iter().map(|&(e, p, seat)| (place(p), e, seat)));
+        self.by_place.sort_unstable();
+        let (Some(&(first, _, _)), Some(&(last, _, _))) =
+            (self.by_place.first(), self.by_place.last())
+        else {
+            return;
         };
-        Game {
-            seats: left.iter().map(|&&(e, p, _)| (e, points(p))).collect(),
-            positions: left.iter().map(|&&(_, _, seat)| seat).collect(),
-            count: count as f64,
+        if first == last && first != 0 {
+            return;
         }
-    };
-    match places.as_slice() {
-        [0] => vec![stage(0)],
-        [_] | [] => Vec::new(),
-        [.., _last] => places[..places.len() - 1]
-            .iter()
-            .map(|&p| stage(p))
-            .collect(),
+        let mut start = 0;
+        while start < self.by_place.len() {
+            let chosen = self.by_place[start].0;
+            if chosen == last && start > 0 {
+                return;
+            }
+            let left = &self.by_place[start..];
+            let sharing = left.iter().take_while(|&&(p, _, _)| p == chosen).count();
+            self.seats.clear();
+            self.positions.clear();
+            for (i, &(_, e, seat)) in left.iter().enumerate() {
+                let points = if i < sharing {
+                    1.0 / sharing as f64
+                } else {
+                    0.0
+                };
+                self.seats.push((e as usize, points));
+                self.positions.push(seat as usize);
+            }
+            each(GameRef {
+                seats: &self.seats,
+                positions: &self.positions,
+                count: count as f64,
+            });
+            start += sharing;
+        }
+    }
+}
+
+/// Two sources of games read one after the other: the kinds in memory, then those in a file.
+struct Both<'a>(&'a dyn Source, Option<&'a dyn Source>);
+
+impl Source for Both<'_> {
+    fn each(&self, each: &mut dyn FnMut(GameRef<'_>)) {
+        self.0.each(each);
+        if let Some(second) = self.1 {
+            second.each(each);
+        }
+    }
+}
+
+/// The kinds in a file as the fit reads them: those with an engine left out dropped, each made
+/// into its choices ([`Stages`]).
+struct Spilled<'a> {
+    spill: &'a Spill,
+    left_out: &'a [bool],
+    winner_only: bool,
+    /// The first error reading the file: the list is then refused.
+    failed: RefCell<Option<io::Error>>,
+}
+
+impl Source for Spilled<'_> {
+    fn each(&self, each: &mut dyn FnMut(GameRef<'_>)) {
+        let mut stages = Stages::default();
+        let read = self.spill.read(&mut |kind, count| {
+            let left_out =
+                |&(e, _, _): &(u32, u32, u32)| self.left_out.get(e as usize) != Some(&false);
+            if kind.iter().any(left_out) {
+                return;
+            }
+            stages.of(kind, count, self.winner_only, each);
+        });
+        if let Err(e) = read {
+            self.failed.borrow_mut().get_or_insert(e);
+        }
+    }
+}
+
+/// Games with their engines numbered anew, those with an engine not numbered left out.
+struct Local<'a> {
+    games: &'a dyn Source,
+    /// Each engine's new number, by its old.
+    numbers: Vec<Option<usize>>,
+}
+
+impl Source for Local<'_> {
+    fn each(&self, each: &mut dyn FnMut(GameRef<'_>)) {
+        let mut seats = Vec::new();
+        self.games.each(&mut |g| {
+            seats.clear();
+            for &(e, points) in g.seats {
+                match self.numbers.get(e).copied().flatten() {
+                    Some(e) => seats.push((e, points)),
+                    None => return,
+                }
+            }
+            each(GameRef {
+                seats: &seats,
+                positions: g.positions,
+                count: g.count,
+            });
+        });
     }
 }
 

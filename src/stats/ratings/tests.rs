@@ -147,7 +147,7 @@ fn bad_input_is_refused_clearly() {
         error.contains("no engine c") && error.contains("a, b"),
         "{error}"
     );
-    let mut mixed = two.clone();
+    let mut mixed = two;
     let mut other = finished_record(&["a", "b"], &[0], 9);
     other.game = "pegs".into();
     let error = mixed.add(&other).unwrap_err().to_string();
@@ -434,7 +434,7 @@ fn paired_truth(strengths: &[f64]) -> Vec<f64> {
             }
         }
     }
-    let fit = super::fit::fit(n, 0, &games.iter().map(Game::view).collect(), &[]).unwrap();
+    let fit = super::fit::fit(n, 0, &games.iter().map(Game::view).collect::<Games>(), &[]).unwrap();
     let mean = fit.elo.iter().sum::<f64>() / n as f64;
     fit.elo.iter().map(|e| e - mean).collect()
 }
@@ -625,7 +625,7 @@ fn a_pairs_variance_is_the_variance_of_its_difference() {
         game(&[(0, 0.0), (1, 0.0), (2, 1.0)], 2.0),
         game(&[(0, 1.0), (1, 0.0), (2, 0.0)], 3.0),
     ];
-    let fit = super::fit::fit(3, 0, &games.iter().map(Game::view).collect(), &[]).unwrap();
+    let fit = super::fit::fit(3, 0, &games.iter().map(Game::view).collect::<Games>(), &[]).unwrap();
     for (i, j) in [(0, 1), (1, 2), (0, 2), (2, 1)] {
         let mut contrast = [0.0; 3];
         contrast[i] += 1.0;
@@ -678,4 +678,123 @@ fn two_seat_games_are_held_by_pair_seats_and_result_whatever_their_number() {
     assert_eq!(pool.kinds.len(), 60);
     assert_eq!(pool.finished, 20_000);
     assert!(pool.clusters.is_empty() && pool.open.is_empty());
+}
+
+/// A league of 2 to 6 seats among 40 engines (DOUBLE's orders, some tables sharing places), one
+/// engine that wins every game it plays against the rest, and one that plays once: its records.
+fn mixed_seat_league() -> Vec<Record> {
+    let strengths: Vec<f64> = (0..40).map(|e| f64::from(e) * 15.0 - 300.0).collect();
+    let names: Vec<String> = (0..40).map(|e| format!("e{e:02}")).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut records = Vec::new();
+    for game in 0..3000u64 {
+        let seats = rng.random_range(2..=6);
+        let table = random_table(&mut rng, seats, strengths.len());
+        let mut scores = luce_points(&mut rng, &strengths, &table);
+        if game % 7 == 0 {
+            // Two seats share the last place.
+            let last = *scores.iter().max().unwrap();
+            if let Some(s) = scores.iter().position(|&p| p == last - 1) {
+                scores[s] = last;
+            }
+        }
+        let winners = (0..seats).filter(|&s| scores[s] == 0).collect();
+        let at: Vec<&str> = table.iter().map(|&e| names[e].as_str()).collect();
+        let result = GameResult { winners, scores };
+        records.push(Record::result_only("double", &at, game, result));
+    }
+    for game in 0..5u64 {
+        let result = GameResult {
+            winners: vec![0],
+            scores: vec![0, 1, 2],
+        };
+        let at = ["top", names[game as usize].as_str(), "e39"];
+        records.push(Record::result_only("double", &at, 5000 + game, result));
+    }
+    let result = GameResult {
+        winners: vec![1],
+        scores: vec![1, 0, 2],
+    };
+    records.push(Record::result_only(
+        "double",
+        &["once", "e03", "e04"],
+        6000,
+        result,
+    ));
+    records
+}
+
+#[test]
+fn games_kept_in_a_file_give_the_list_they_give_in_memory_bit_for_bit() {
+    let records = mixed_seat_league();
+    // As text, every bit of every number (the LOS table's NaN included, which no == holds).
+    let rate = |pool: &Pool, options: &Options| format!("{:?}", pool.rate(options).unwrap());
+    let mut memory = Pool::default();
+    // About 60 seats in memory: dozens of runs in the file.
+    let mut spilled = Pool::spilling(60 * BYTES_PER_SEAT, tempfile::tempfile);
+    let mut backward = Pool::spilling(60 * BYTES_PER_SEAT, tempfile::tempfile);
+    for record in &records {
+        memory.add(record).unwrap();
+        spilled.add(record).unwrap();
+    }
+    for record in records.iter().rev() {
+        backward.add(record).unwrap();
+    }
+    assert_eq!(memory.spilled(), 0);
+    assert!(spilled.spilled() > 2000, "{}", spilled.spilled());
+    let held = spilled.kinds.keys().filter(|kind| kind.len() > 2).count();
+    assert!(held < 20, "{held}");
+    let options = [
+        Options::default(),
+        Options {
+            anchor: Some(("e20".into(), 1500.0)),
+            min_games: 2,
+            los: true,
+            seat_advantage: true,
+            ..Options::default()
+        },
+        Options {
+            winner_only: true,
+            ..Options::default()
+        },
+    ];
+    for options in &options {
+        let list = rate(&memory, options);
+        assert!(list == rate(&spilled, options), "{options:?}");
+        assert!(list == rate(&backward, options), "{options:?}");
+    }
+    let list = spilled.rate(&options[1]).unwrap();
+    assert!(matches!(standing(&list, "top"), Standing::AtLeast(_)));
+    assert_eq!(
+        standing(&list, "once"),
+        Standing::Unrated(Unrated::FewGames(2))
+    );
+    // Rated again, and after more games: the file is read, not used up.
+    assert!(rate(&spilled, &options[0]) == rate(&memory, &options[0]));
+    let more = finished_record(&["e01", "e02"], &[0], 9999);
+    let mut more = Record {
+        game: "double".into(),
+        ..more
+    };
+    more.result = Some(GameResult {
+        winners: vec![0],
+        scores: vec![0, 1],
+    });
+    memory.add(&more).unwrap();
+    spilled.add(&more).unwrap();
+    assert!(rate(&spilled, &options[0]) == rate(&memory, &options[0]));
+}
+
+#[test]
+fn a_file_that_cannot_be_made_is_a_clear_error() {
+    let mut pool = Pool::spilling(BYTES_PER_SEAT, || {
+        Err(io::Error::new(io::ErrorKind::PermissionDenied, "no room"))
+    });
+    let error = (mixed_seat_league().iter())
+        .find_map(|record| pool.add(record).err())
+        .unwrap();
+    assert_eq!(
+        error.to_string(),
+        "cannot keep the games of more than two seats in a temporary file: no room"
+    );
 }
