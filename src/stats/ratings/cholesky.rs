@@ -2,6 +2,9 @@
 //! the fit's information matrix, one row per engine. Its loops run along rows (the matrices are
 //! stored row by row) and its sums keep four partial sums, which the compiler vectorises.
 
+/// Rows of `L` factored together (see [`Cholesky::new`]).
+const BLOCK: usize = 16;
+
 /// `A = L Lᵀ`, with `L` lower triangular, stored row by row.
 pub struct Cholesky {
     n: usize,
@@ -10,20 +13,28 @@ pub struct Cholesky {
 
 impl Cholesky {
     /// Factors the `n`×`n` matrix `a` (row by row); `None` when it is not positive definite.
+    ///
+    /// Rows are worked out [`BLOCK`] at a time, each earlier row read once for the block rather
+    /// than once for each of its rows (a matrix of a thousand engines is larger than the caches);
+    /// every entry is the same sum, in the same order, as row by row.
     pub fn new(a: &[f64], n: usize) -> Option<Cholesky> {
         let mut l = vec![0.0; n * n];
-        for i in 0..n {
-            for j in 0..=i {
-                let sum = dot(&l[i * n..i * n + j], &l[j * n..j * n + j]);
-                let value = a[i * n + j] - sum;
-                if i == j {
-                    // Relative to the diagonal: a pivot lost to rounding is as bad as a negative one.
-                    if value.is_nan() || value <= a[i * n + i].abs() * 1e-13 {
-                        return None;
+        for start in (0..n).step_by(BLOCK) {
+            let end = (start + BLOCK).min(n);
+            for j in 0..end {
+                for i in start.max(j)..end {
+                    let sum = dot(&l[i * n..i * n + j], &l[j * n..j * n + j]);
+                    let value = a[i * n + j] - sum;
+                    if i == j {
+                        // Relative to the diagonal: a pivot lost to rounding is as bad as a
+                        // negative one.
+                        if value.is_nan() || value <= a[i * n + i].abs() * 1e-13 {
+                            return None;
+                        }
+                        l[i * n + i] = value.sqrt();
+                    } else {
+                        l[i * n + j] = value / l[j * n + j];
                     }
-                    l[i * n + i] = value.sqrt();
-                } else {
-                    l[i * n + j] = value / l[j * n + j];
                 }
             }
         }
@@ -49,35 +60,49 @@ impl Cholesky {
         y
     }
 
-    /// `A⁻¹ = L⁻ᵀ L⁻¹`, row by row.
+    /// `A⁻¹ = L⁻ᵀ L⁻¹`, [`BLOCK`] rows at a time (as [`Cholesky::new`]): every entry the same
+    /// sum, in the same order, as row by row.
     pub fn inverse(&self) -> Vec<f64> {
         let (n, l) = (self.n, &self.l);
-        // `W = L⁻¹`, lower triangular, a row at a time: row `i` is `(eᵢ - Σ_k<i L_ik W_k) / L_ii`.
+        // `W = L⁻¹`, lower triangular: row `i` is `(eᵢ - Σ_k<i L_ik W_k) / L_ii`, the rows `k`
+        // taken in order, each finished (divided by its pivot) before a later row takes it.
         let mut w = vec![0.0; n * n];
-        for i in 0..n {
-            let (done, row) = w.split_at_mut(i * n);
-            let row = &mut row[..n];
-            row[i] = 1.0;
-            for k in 0..i {
-                let lik = l[i * n + k];
-                if lik != 0.0 {
-                    for (x, wk) in row[..=k].iter_mut().zip(&done[k * n..=k * n + k]) {
-                        *x -= lik * wk;
+        for start in (0..n).step_by(BLOCK) {
+            let end = (start + BLOCK).min(n);
+            for i in start..end {
+                w[i * n + i] = 1.0;
+            }
+            for k in 0..end {
+                if k >= start {
+                    let pivot = l[k * n + k];
+                    w[k * n..=k * n + k].iter_mut().for_each(|x| *x /= pivot);
+                }
+                let (done, rows) = w.split_at_mut((k + 1).max(start) * n);
+                let wk = &done[k * n..=k * n + k];
+                for i in (k + 1).max(start)..end {
+                    let lik = l[i * n + k];
+                    if lik != 0.0 {
+                        let row = &mut rows[(i - (k + 1).max(start)) * n..];
+                        for (x, wkj) in row[..=k].iter_mut().zip(wk) {
+                            *x -= lik * wkj;
+                        }
                     }
                 }
             }
-            let pivot = l[i * n + i];
-            row[..=i].iter_mut().for_each(|x| *x /= pivot);
         }
         // `Wᵀ W`, the sum over rows `k` of `W_k`'s outer product with itself (`W_k` is 0 past
         // `k`): the lower triangle, then mirrored.
         let mut inverse = vec![0.0; n * n];
-        for k in 0..n {
-            let wk = &w[k * n..=k * n + k];
-            for (i, &wki) in wk.iter().enumerate() {
-                if wki != 0.0 {
-                    for (x, wkj) in inverse[i * n..=i * n + i].iter_mut().zip(wk) {
-                        *x += wki * wkj;
+        for start in (0..n).step_by(BLOCK) {
+            let end = (start + BLOCK).min(n);
+            for k in start..n {
+                let wk = &w[k * n..=k * n + k];
+                for i in start..end.min(k + 1) {
+                    let wki = wk[i];
+                    if wki != 0.0 {
+                        for (x, wkj) in inverse[i * n..=i * n + i].iter_mut().zip(wk) {
+                            *x += wki * wkj;
+                        }
                     }
                 }
             }
@@ -147,7 +172,21 @@ mod tests {
             }
         }
         let c = Cholesky::new(&a, n).unwrap();
+        // The blocks change the order entries are worked out in, not one bit of them.
+        let mut by_rows = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..=i {
+                let value =
+                    a[i * n + j] - dot(&by_rows[i * n..i * n + j], &by_rows[j * n..j * n + j]);
+                by_rows[i * n + j] = match i == j {
+                    true => value.sqrt(),
+                    false => value / by_rows[j * n + j],
+                };
+            }
+        }
+        assert!(c.l == by_rows);
         let inverse = c.inverse();
+        assert!(inverse == inverse_by_rows(&by_rows, n));
         for i in 0..n {
             for j in 0..n {
                 let product: f64 = (0..n).map(|k| a[i * n + k] * inverse[k * n + j]).sum();
@@ -161,5 +200,40 @@ mod tests {
             let ax: f64 = (0..n).map(|k| a[i * n + k] * x[k]).sum();
             assert!((ax - b[i]).abs() < 1e-12, "{i}: {ax} vs {}", b[i]);
         }
+    }
+
+    /// `A⁻¹` from `L` the plain way, a row at a time: what the blocks must give, bit for bit.
+    fn inverse_by_rows(l: &[f64], n: usize) -> Vec<f64> {
+        let mut w = vec![0.0; n * n];
+        for i in 0..n {
+            w[i * n + i] = 1.0;
+            for k in 0..i {
+                let lik = l[i * n + k];
+                if lik != 0.0 {
+                    for j in 0..=k {
+                        w[i * n + j] -= lik * w[k * n + j];
+                    }
+                }
+            }
+            for j in 0..=i {
+                w[i * n + j] /= l[i * n + i];
+            }
+        }
+        let mut inverse = vec![0.0; n * n];
+        for k in 0..n {
+            for i in 0..=k {
+                if w[k * n + i] != 0.0 {
+                    for j in 0..=i {
+                        inverse[i * n + j] += w[k * n + i] * w[k * n + j];
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            for j in 0..i {
+                inverse[j * n + i] = inverse[i * n + j];
+            }
+        }
+        inverse
     }
 }
