@@ -371,9 +371,10 @@ pub struct RatingsArgs {
     #[arg(long, value_enum, default_value_t = SeatAdvantageArg::None)]
     pub seat_advantage: SeatAdvantageArg,
     /// About how many megabytes the games of three or more seats may take in memory; beyond it
-    /// they are kept in a temporary file (in TMPDIR, gone when the command ends) and read from
-    /// it for each step of the fit, so that a list of millions of games drawn at random fits in
-    /// a small machine.
+    /// they are kept in a temporary file (in the system's temporary folder, TMPDIR on Unix; it
+    /// has no name and is gone when the command ends) and read from it for each step of the
+    /// fit, so that a list of millions of games at tables drawn at random fits a small machine.
+    /// The list is the same either way.
     #[arg(long, value_name = "MB", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub memory: u64,

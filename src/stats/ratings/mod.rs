@@ -542,6 +542,10 @@ impl Pool {
         let all = Both(&games, spilled.as_ref().map(|s| s as &dyn Source));
         let games = &all;
         let main = main_group(n, games, anchor.map(|(e, _)| e), &mut standing);
+        let failed = || spilled.as_ref().and_then(|s| s.failed.borrow_mut().take());
+        if let Some(e) = failed() {
+            return Err(RatingsError::Spill(e.to_string()));
+        }
         if let Some((engine, _)) = anchor.filter(|(e, _)| !main.contains(e)) {
             let why = match standing[engine] {
                 Some(Standing::Unrated(why)) => why,
@@ -562,8 +566,8 @@ impl Pool {
             None => Vec::new(),
         };
         bounds(games, &rated, &advantage, &mut standing);
-        if let Some(failed) = spilled.and_then(|s| s.failed.into_inner()) {
-            return Err(RatingsError::Spill(failed.to_string()));
+        if let Some(e) = failed() {
+            return Err(RatingsError::Spill(e.to_string()));
         }
         let draw_rate = self.draw_rate(&rated, &advantage);
         let mut engines: Vec<Rating> = (0..n)

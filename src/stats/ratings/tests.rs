@@ -798,3 +798,32 @@ fn a_file_that_cannot_be_made_is_a_clear_error() {
         "cannot keep the games of more than two seats in a temporary file: no room"
     );
 }
+
+#[test]
+fn a_file_that_cannot_be_read_back_refuses_the_list() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    // The runs' file as it should be; the merged one can be written and not read.
+    fn make() -> io::Result<File> {
+        match MADE.fetch_add(1, Ordering::SeqCst) {
+            0 => tempfile::tempfile(),
+            _ => {
+                let path =
+                    std::env::temp_dir().join(format!("referee-write-only-{}", std::process::id()));
+                let file = File::create(&path)?;
+                std::fs::remove_file(&path)?;
+                Ok(file)
+            }
+        }
+    }
+    let mut pool = Pool::spilling(60 * BYTES_PER_SEAT, make);
+    for record in &mixed_seat_league() {
+        pool.add(record).unwrap();
+    }
+    assert!(pool.spilled() > 0);
+    let error = pool.rate(&Options::default()).unwrap_err().to_string();
+    assert!(
+        error.starts_with("cannot keep the games of more than two seats in a temporary file"),
+        "{error}"
+    );
+}
