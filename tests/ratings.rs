@@ -532,6 +532,16 @@ fn stats_and_report_show_the_same_list() {
     assert!(html.contains(&row), "no head-to-head row {row}");
 }
 
+/// `referee ratings` under an address-space limit of 30 MB, with the arguments the caller adds.
+fn ratings_in_30_mb() -> std::process::Command {
+    let mut command = std::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 30000 && exec \"$0\" ratings \"$@\"")
+        .arg(common::shared_referee());
+    command
+}
+
 /// A chess list's memory is by its pairs, not its games: 500,000 games of ten players (a 25 MB
 /// PGN) are rated under an address-space limit of 30 MB, which the program's own needs (about
 /// 10 MB) leave 20 MB of, where 40 bytes a game would take all of it.
@@ -557,13 +567,7 @@ fn many_two_seat_games_are_rated_in_memory_by_pairs() {
     }
     file.flush().unwrap();
     drop(file);
-    let output = std::process::Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 30000 && exec \"$0\" ratings \"$1\"")
-        .arg(common::shared_referee())
-        .arg(&path)
-        .output()
-        .unwrap();
+    let output = ratings_in_30_mb().arg(&path).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -624,11 +628,7 @@ fn games_of_many_seats_beyond_memory_are_kept_in_a_file() {
     let temporary = work.file("tmp");
     std::fs::create_dir(&temporary).unwrap();
     let run = |memory: &str| {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 30000 && exec \"$0\" ratings --memory \"$1\" \"$2\"")
-            .arg(common::shared_referee())
-            .args([memory, path.to_str().unwrap()])
+        (ratings_in_30_mb().args(["--memory", memory]).arg(&path))
             .env("TMPDIR", &temporary)
             .output()
             .unwrap()

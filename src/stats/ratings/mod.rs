@@ -70,6 +70,13 @@ pub enum RatingsError {
     },
 }
 
+impl RatingsError {
+    /// The file of the games of more than two seats failed with `error`.
+    fn spill(error: io::Error) -> RatingsError {
+        RatingsError::Spill(error.to_string())
+    }
+}
+
 /// Why an engine has no rating.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unrated {
@@ -246,6 +253,15 @@ const BYTES_PER_SEAT: usize = 128;
 /// each, since the pool may hold millions.
 type Kind = Vec<(u32, u32, u32)>;
 
+/// `kind` with each engine `e` numbered `new[e]`, in order.
+fn renumbered(mut kind: Kind, new: &[usize]) -> Kind {
+    for seat in &mut kind {
+        seat.0 = small(new[seat.0 as usize]);
+    }
+    kind.sort_unstable();
+    kind
+}
+
 /// An index or a seat number as a [`Kind`] holds it: no record has more seats or places, and no
 /// pool more engines, than 32 bits count (a record is one line of bounded length).
 fn small(x: usize) -> u32 {
@@ -362,28 +378,22 @@ impl Pool {
         self.kinds = rest;
         spilling.held = 0;
         let mut ranked: Vec<(Kind, u64)> = (tables.into_iter())
-            .map(|(mut kind, count)| {
-                for seat in &mut kind {
-                    seat.0 = small(rank[seat.0 as usize]);
-                }
-                kind.sort_unstable();
-                (kind, count)
-            })
+            .map(|(kind, count)| (renumbered(kind, &rank), count))
             .collect();
         ranked.sort_unstable();
-        let failed = |e: io::Error| RatingsError::Spill(e.to_string());
         let file = match &mut spilling.file {
             Some(file) => file,
             None => spilling
                 .file
-                .insert(Spill::new((spilling.make)().map_err(failed)?)),
+                .insert(Spill::new((spilling.make)().map_err(RatingsError::spill)?)),
         };
         let own = |kind: &Kind| -> Kind {
             (kind.iter())
                 .map(|&(r, place, seat)| (small(order[r as usize]), place, seat))
                 .collect()
         };
-        (file.write(ranked.iter().map(|(kind, count)| (own(kind), *count)))).map_err(failed)
+        (file.write(ranked.iter().map(|(kind, count)| (own(kind), *count))))
+            .map_err(RatingsError::spill)
     }
 
     /// The engines in the order of their names (each one's number), and each one's place in that
@@ -414,19 +424,14 @@ impl Pool {
     /// were read in (a sharded run's files, or the one file of an unsharded one).
     fn canonical(&self) -> (Pool, Vec<u32>) {
         let (order, new) = self.name_order();
-        let renumbered = |kind: &Kind| {
-            let mut kind: Kind = (kind.iter())
-                .map(|&(e, place, seat)| (small(new[e as usize]), place, seat))
-                .collect();
-            kind.sort_unstable();
-            kind
-        };
         let kinds = (self.kinds.iter())
-            .map(|(kind, &count)| (renumbered(kind), count))
+            .map(|(kind, &count)| (renumbered(kind.clone(), &new), count))
             .collect();
         let clusters = (self.all_clusters().iter())
             .map(|(cluster, &count)| {
-                let mut cluster: Vec<Kind> = cluster.iter().map(renumbered).collect();
+                let mut cluster: Vec<Kind> = (cluster.iter())
+                    .map(|kind| renumbered(kind.clone(), &new))
+                    .collect();
                 cluster.sort_unstable();
                 (cluster, count)
             })
@@ -463,10 +468,10 @@ impl Pool {
         };
         // Every kind of more than two seats, those in the file and those in memory, in one
         // sorted run: the fit reads them in the order it would from memory.
-        let failed = |e: io::Error| RatingsError::Spill(e.to_string());
         let tables = (pool.kinds.iter()).filter(|(kind, _)| kind.len() > 2);
-        let merged = (spill.merge(&new, tables.map(|(k, &c)| (k, c)), make().map_err(failed)?))
-            .map_err(failed)?;
+        let into = make().map_err(RatingsError::spill)?;
+        let merged =
+            (spill.merge(&new, tables.map(|(k, &c)| (k, c)), into)).map_err(RatingsError::spill)?;
         pool.rate_canonical(options, Some(&merged))
     }
 
@@ -515,7 +520,8 @@ impl Pool {
         games.reserve(choices, seats);
         // Two-seat games first, then the rest (as a file gives them when there is one); the
         // kinds of more seats are let go as they are made into choices.
-        let counted = |kind: &Kind| kind.iter().all(|&(e, _, _)| standing[e as usize].is_none());
+        let left_out: Vec<bool> = standing.iter().map(Option::is_some).collect();
+        let counted = |kind: &Kind| counts(kind, &left_out);
         let mut stages = Stages::default();
         for (kind, &count) in self.kinds.iter().filter(|(kind, _)| kind.len() <= 2) {
             if counted(kind) {
@@ -532,7 +538,6 @@ impl Pool {
         }
         self.kinds = two_seat;
         games.shrink_to_fit();
-        let left_out: Vec<bool> = standing.iter().map(Option::is_some).collect();
         let spilled = spilled.map(|spill| Spilled {
             spill,
             left_out: &left_out,
@@ -544,7 +549,7 @@ impl Pool {
         let main = main_group(n, games, anchor.map(|(e, _)| e), &mut standing);
         let failed = || spilled.as_ref().and_then(|s| s.failed.borrow_mut().take());
         if let Some(e) = failed() {
-            return Err(RatingsError::Spill(e.to_string()));
+            return Err(RatingsError::spill(e));
         }
         if let Some((engine, _)) = anchor.filter(|(e, _)| !main.contains(e)) {
             let why = match standing[engine] {
@@ -567,7 +572,7 @@ impl Pool {
         };
         bounds(games, &rated, &advantage, &mut standing);
         if let Some(e) = failed() {
-            return Err(RatingsError::Spill(e.to_string()));
+            return Err(RatingsError::spill(e));
         }
         let draw_rate = self.draw_rate(&rated, &advantage);
         let mut engines: Vec<Rating> = (0..n)
@@ -677,22 +682,28 @@ impl Pool {
         (anchor, options): (Option<(usize, f64)>, &Options),
         standing: &mut [Option<Standing>],
     ) -> (HashMap<usize, f64>, Option<fit::Fit>) {
-        let local: HashMap<usize, usize> = main.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+        // Each engine's number in the fit, by its number here.
+        let mut numbers = vec![None; standing.len()];
+        for (i, &e) in main.iter().enumerate() {
+            numbers[e] = Some(i);
+        }
+        let local = |e: usize| numbers.get(e).copied().flatten();
         let to_local = |g: GameRef| Game {
-            seats: g.seats.iter().map(|&(e, p)| (local[&e], p)).collect(),
+            seats: (g.seats.iter())
+                .filter_map(|&(e, p)| Some((local(e)?, p)))
+                .collect(),
             positions: g.positions.to_vec(),
             count: g.count,
         };
         // Numbered as the fit numbers them; the games themselves when that changes nothing.
         let mut same = main.iter().enumerate().all(|(i, &e)| i == e);
-        games.each(&mut |g| same &= g.seats.iter().all(|(e, _)| local.contains_key(e)));
-        let mut numbers = vec![None; standing.len()];
-        for (&e, &i) in &local {
-            numbers[e] = Some(i);
-        }
-        let renumbered = Local { games, numbers };
+        games.each(&mut |g| same &= g.seats.iter().all(|&(e, _)| local(e).is_some()));
+        let renumbered = Local {
+            games,
+            numbers: &numbers,
+        };
         let inside: &dyn Source = if same { games } else { &renumbered };
-        let clusters: Vec<fit::Cluster> = (self.clusters_among(|e| local.contains_key(&e)))
+        let clusters: Vec<fit::Cluster> = (self.clusters_among(|e| local(e).is_some()))
             .map(|(cluster, count)| fit::Cluster {
                 games: (cluster.iter())
                     .map(|kind| {
@@ -719,7 +730,7 @@ impl Pool {
         };
         let m = main.len();
         // The contrast that fixes the zero: the anchor, or the average of the rated engines.
-        let anchored = anchor.and_then(|(e, _)| local.get(&e).copied());
+        let anchored = anchor.and_then(|(e, _)| local(e));
         let zero = match anchored {
             Some(a) => fit.elo[a],
             None => fit.elo[..m].iter().sum::<f64>() / m as f64,
@@ -813,6 +824,11 @@ impl Stages {
     }
 }
 
+/// Whether the games of `kind` count: none of its engines is `left_out` (or unknown).
+fn counts(kind: &[(u32, u32, u32)], left_out: &[bool]) -> bool {
+    (kind.iter()).all(|&(e, _, _)| left_out.get(e as usize) == Some(&false))
+}
+
 /// Two sources of games read one after the other: the kinds in memory, then those in a file.
 struct Both<'a>(&'a dyn Source, Option<&'a dyn Source>);
 
@@ -839,12 +855,9 @@ impl Source for Spilled<'_> {
     fn each(&self, each: &mut dyn FnMut(GameRef<'_>)) {
         let mut stages = Stages::default();
         let read = self.spill.read(&mut |kind, count| {
-            let left_out =
-                |&(e, _, _): &(u32, u32, u32)| self.left_out.get(e as usize) != Some(&false);
-            if kind.iter().any(left_out) {
-                return;
+            if counts(kind, self.left_out) {
+                stages.of(kind, count, self.winner_only, each);
             }
-            stages.of(kind, count, self.winner_only, each);
         });
         if let Err(e) = read {
             self.failed.borrow_mut().get_or_insert(e);
@@ -856,7 +869,7 @@ impl Source for Spilled<'_> {
 struct Local<'a> {
     games: &'a dyn Source,
     /// Each engine's new number, by its old.
-    numbers: Vec<Option<usize>>,
+    numbers: &'a [Option<usize>],
 }
 
 impl Source for Local<'_> {
